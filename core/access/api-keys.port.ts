@@ -1,0 +1,19 @@
+import type { PageRequest } from "../shared/page.ts";
+import type { ApiKey } from "./api-key.ts";
+
+export interface ApiKeys {
+  add(key: ApiKey): Promise<void>;
+  ofId(id: number): Promise<ApiKey | undefined>;
+  /** The key with this secret hash unless it is revoked. */
+  activeOfSecretHash(secretHash: string): Promise<ApiKey | undefined>;
+  /** Ascending id order, at most `limit` items, revoked keys included. */
+  list(page: PageRequest): Promise<ApiKey[]>;
+  anyActiveWithRole(role: ApiKey["role"]): Promise<boolean>;
+  /** Replaces label, role, plan and limits of an active key; false when it is missing or revoked. */
+  replaceSettings(key: Pick<ApiKey, "id" | "label" | "role" | "plan" | "limits">): Promise<boolean>;
+  revoke(id: number, at: Date): Promise<boolean>;
+  /** Starts a ban: sets `bannedUntil` and records `at` among the recent bans (keeping those after `forgetBefore`). */
+  ban(id: number, ban: { at: Date; until: Date; forgetBefore: Date }): Promise<void>;
+  /** Lifts a ban; false when the key is missing or revoked. */
+  unban(id: number): Promise<boolean>;
+}

@@ -1,0 +1,39 @@
+/** Stable codes a client sees in the `code` field. The HTTP adapter maps each to a status in one table. */
+export type DomainErrorCode =
+  | "validation_failed"
+  | "not_found"
+  | "gone"
+  | "unknown_category"
+  | "unknown_pet"
+  | "invalid_transition"
+  | "pet_has_open_orders"
+  | "pet_not_available"
+  | "insufficient_stock"
+  | "category_name_taken"
+  | "category_in_use"
+  | "order_completed"
+  | "unauthorized"
+  | "forbidden"
+  | "rate_limited"
+  | "api_key_banned"
+  | "idempotency_key_reused"
+  | "idempotency_request_in_progress"
+  | "service_unavailable";
+
+export class DomainError extends Error {
+  readonly code: DomainErrorCode;
+  /** Seconds a client should wait before retrying, where that is known (429, ban, 503). */
+  readonly retryAfterSeconds: number | undefined;
+
+  constructor(code: DomainErrorCode, message: string, retryAfterSeconds?: number) {
+    super(message);
+    this.name = "DomainError";
+    this.code = code;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+export const isDomainError = (error: unknown): error is DomainError => error instanceof DomainError;
+
+export const notFound = (what: string, id: number): DomainError =>
+  new DomainError("not_found", `${what} ${id} does not exist`);

@@ -1,0 +1,4 @@
+export interface StoreHealth {
+  /** Resolves when the store answers; rejects otherwise. */
+  ping(): Promise<void>;
+}

@@ -1,0 +1,21 @@
+import type { ApiKeys } from "./access/api-keys.port.ts";
+import type { Categories } from "./categories/categories.port.ts";
+import type { Inventory } from "./inventory/inventory.port.ts";
+import type { Orders } from "./orders/orders.port.ts";
+import type { Pets } from "./pets/pets.port.ts";
+import type { RateLimiter } from "./rate-limiting/rate-limiter.port.ts";
+import type { IdAllocator } from "./shared/id-allocator.port.ts";
+import type { StoreHealth } from "./shared/store-health.port.ts";
+
+/** Every storage port, as one adapter family (memory, MongoDB) provides them. */
+export interface Stores {
+  pets: Pets;
+  categories: Categories;
+  orders: Orders;
+  inventory: Inventory;
+  ids: IdAllocator;
+  apiKeys: ApiKeys;
+  limiter: RateLimiter;
+  health: StoreHealth;
+  close(): Promise<void>;
+}
