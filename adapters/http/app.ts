@@ -1,0 +1,106 @@
+import { H3, type H3Event, type HTTPError } from "h3";
+import type { Clock } from "../../core/shared/clock.port.ts";
+import { DomainError } from "../../core/shared/domain-error.ts";
+import type { StoreHealth } from "../../core/shared/store-health.port.ts";
+import { errorResponse, type ErrorReporter } from "./error-response.ts";
+import { json } from "./json.ts";
+import { createPipeline, type Access, type Handler, type Pipeline } from "./pipeline.ts";
+import { HttpProblem } from "./problem.ts";
+import { requireActor, type Route } from "./route.ts";
+import { adminRoutes } from "./routes/admin.routes.ts";
+import { categoryRoutes } from "./routes/category.routes.ts";
+import { petRoutes, type Deprecation } from "./routes/pet.routes.ts";
+import { storeRoutes } from "./routes/store.routes.ts";
+import type { UseCases } from "./use-cases.ts";
+
+export interface HttpAppDeps {
+  useCases: UseCases;
+  clock: Clock;
+  health: StoreHealth;
+  deprecation: Deprecation;
+  report: ErrorReporter;
+  /** How long /readyz waits for the store. */
+  readinessTimeoutMs?: number;
+}
+
+/** Public, unkeyed endpoints that are still rate limited per client address. */
+export interface PublicEndpoint {
+  path: string;
+  handle: Handler;
+}
+
+/** Paths whose every response, errors included, is admitted and carries the rate-limit headers. */
+const limitedPrefixes = ["/pets", "/categories", "/store", "/admin", "/openapi.json", "/docs"];
+const isLimited = (pathname: string) => limitedPrefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+
+export const apiRoutes = (deps: Pick<HttpAppDeps, "useCases" | "clock" | "deprecation">): Route[] => [
+  ...petRoutes(deps.useCases, deps.clock, deps.deprecation),
+  ...categoryRoutes(deps.useCases),
+  ...storeRoutes(deps.useCases),
+  ...adminRoutes(deps.useCases, deps.clock),
+];
+
+const notFound = (event: H3Event) =>
+  new HttpProblem("not_found", `No resource at ${event.req.method} ${event.url.pathname}`);
+
+export const createHttpApp = (deps: HttpAppDeps, publicEndpoints: PublicEndpoint[] = []): H3 => {
+  const { clock, report } = deps;
+  const app = new H3({
+    // Failures h3 raises before any route runs (a malformed URL, say) still answer the Error shape.
+    onError: (error: HTTPError) => {
+      const code = error.status === 400 ? "validation_failed" : error.status === 404 ? "not_found" : undefined;
+      return errorResponse(code ? new HttpProblem(code, error.message || "Bad request") : error, report);
+    },
+  });
+  const pipeline: Pipeline = createPipeline({ admit: deps.useCases.admitRequest, clock, report });
+  const routes = apiRoutes(deps);
+
+  app.get("/healthz", () => json({ status: "ok" }));
+  app.get("/readyz", () => readiness(deps.health, deps.readinessTimeoutMs ?? 2_000, report));
+
+  for (const route of routes) {
+    app.on(route.method, route.path, (event) => pipeline(event, route.access, (e, actor) => route.handle(e, requireActor(actor))));
+  }
+  for (const endpoint of publicEndpoints) {
+    app.get(endpoint.path, (event) => pipeline(event, "public", endpoint.handle));
+  }
+
+  const allowed = new Map<string, { methods: string[]; access: Access }>();
+  for (const route of routes) {
+    const entry = allowed.get(route.path) ?? { methods: [], access: {} };
+    entry.methods.push(route.method);
+    allowed.set(route.path, entry);
+  }
+  for (const endpoint of publicEndpoints) allowed.set(endpoint.path, { methods: ["GET"], access: "public" });
+  for (const [path, { methods, access }] of allowed) {
+    const allow = methods.join(", ");
+    app.all(path, (event) =>
+      pipeline(event, access, () => {
+        throw new HttpProblem("method_not_allowed", `${event.req.method} is not allowed here; use ${allow}`, {
+          headers: { allow },
+        });
+      }),
+    );
+  }
+
+  app.all("/**", (event) =>
+    isLimited(event.url.pathname)
+      ? pipeline(event, {}, () => {
+          throw notFound(event);
+        })
+      : errorResponse(notFound(event), report),
+  );
+  return app;
+};
+
+const readiness = async (health: StoreHealth, timeoutMs: number, report: ErrorReporter): Promise<Response> => {
+  try {
+    await Promise.race([
+      health.ping(),
+      new Promise((_, reject) => setTimeout(reject, timeoutMs, new Error("store ping timed out")).unref()),
+    ]);
+    return json({ status: "ready" });
+  } catch {
+    return errorResponse(new DomainError("service_unavailable", "The store is not answering", 5), report);
+  }
+};

@@ -1,0 +1,204 @@
+/**
+ * Request and response schemas: the single source for request parsing and for the OpenAPI document.
+ * Names registered with `.meta({ id })` are the seed's schema names.
+ */
+import { z } from "zod";
+import { roles } from "../../core/access/permissions.ts";
+import { plans } from "../../core/access/api-key.ts";
+import { petStatuses } from "../../core/pets/pet.ts";
+
+const INT64_MAX = 2n ** 63n - 1n;
+const INT64_MIN = -(2n ** 63n);
+
+/**
+ * An int64 in a JSON body. JSON numbers arrive as doubles, so the range check is as exact as a double
+ * allows (2^63 - 1 parses to 2^63). Ids beyond 2^53 are valid but name nothing: we never assign them.
+ */
+export const int64 = z
+  .number()
+  .refine(Number.isInteger, "Expected an integer")
+  .refine((n) => n >= -(2 ** 63) && n <= 2 ** 63, "Expected an int64 (between -2^63 and 2^63-1)")
+  .meta({ type: "integer", format: "int64" });
+
+/** An int64 in a path or query string, checked exactly. */
+export const int64String = z
+  .string()
+  .regex(/^-?\d{1,19}$/, "Expected an integer")
+  .refine((s) => {
+    const n = BigInt(s);
+    return n >= INT64_MIN && n <= INT64_MAX;
+  }, "Expected an int64 (between -2^63 and 2^63-1)")
+  .transform(Number)
+  .meta({ type: "integer", format: "int64" });
+
+const commaList = <T extends z.ZodType<unknown, string>>(item: T, max: number) =>
+  z
+    .string()
+    .transform((s) => s.split(","))
+    .pipe(z.array(item).min(1).max(max));
+
+export const PetStatus = z.enum(petStatuses).meta({ id: "PetStatus", description: "Status of the pet" });
+
+const name = z.string().trim().min(1).max(100);
+
+/** RFC 3339 date-time with an offset; answered in UTC. */
+export const dateTime = z
+  .string()
+  .pipe(z.iso.datetime({ offset: true }))
+  .transform((s) => new Date(s))
+  .refine((d) => !Number.isNaN(d.getTime()), "Expected a real date-time")
+  .meta({ type: "string", format: "date-time" });
+
+export const NewPet = z
+  .strictObject({
+    name: name.meta({ description: "The animal's name" }),
+    categoryId: int64.meta({ description: "Identifier of the category the animal belongs to" }),
+    status: PetStatus.optional(),
+  })
+  .meta({ id: "NewPet" });
+
+export const Pet = z
+  .object({
+    id: int64.meta({ description: "Unique identifier assigned on creation" }),
+    name: z.string(),
+    categoryId: int64,
+    status: PetStatus,
+  })
+  .meta({ id: "Pet" });
+
+export const Pets = z.array(Pet).meta({ id: "Pets" });
+
+export const NewCategory = z
+  .strictObject({
+    name: name.meta({ description: "Category name (for example a kind of animal)" }),
+    description: z.string().trim().max(500).optional().meta({ description: "Short description of the category" }),
+  })
+  .meta({ id: "NewCategory" });
+
+export const Category = z
+  .object({
+    id: int64.meta({ description: "Unique identifier assigned on creation" }),
+    name: z.string(),
+    description: z.string().optional(),
+  })
+  .meta({ id: "Category" });
+
+export const NewOrder = z
+  .strictObject({
+    petId: int64.meta({ description: "Identifier of the animal in the order" }),
+    quantity: z.number().int().min(1).max(1000).meta({ description: "Number of units ordered", format: "int32" }),
+    shipDate: dateTime.optional().meta({ description: "Expected ship date, RFC 3339 with an offset" }),
+  })
+  .meta({ id: "NewOrder" });
+
+export const OrderUpdate = z
+  .strictObject({
+    complete: z.literal(true).optional().meta({ description: "Set to true to complete the order (staff)" }),
+    shipDate: dateTime.optional(),
+  })
+  .meta({ id: "OrderUpdate" });
+
+export const Order = z
+  .object({
+    id: int64.optional(),
+    petId: int64.optional(),
+    quantity: z.number().int().optional(),
+    shipDate: z.string().optional().meta({ format: "date-time", description: "Expected or actual ship date (UTC)" }),
+    complete: z.boolean().optional(),
+  })
+  .meta({ id: "Order" });
+
+export const InventoryItem = z
+  .object({ petId: int64, quantity: z.number().int(), status: PetStatus })
+  .meta({ id: "InventoryItem" });
+
+export const InventoryUpdate = z
+  .strictObject({ quantity: z.number().int().min(0).max(1_000_000).meta({ description: "The new stock count" }) })
+  .meta({ id: "InventoryUpdate" });
+
+export const ErrorSchema = z
+  .object({
+    code: z.string().meta({ description: "Machine-readable error code" }),
+    message: z.string().meta({ description: "Human-readable description" }),
+    status: z.number().int().meta({ description: "The HTTP status code" }),
+    details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  })
+  .meta({ id: "Error" });
+
+// --- Admin -------------------------------------------------------------------------------------------------
+
+const RateLimitsSchema = z
+  .strictObject({
+    perMinute: z.number().int().min(1).max(1_000_000),
+    perDay: z.number().int().min(1).max(1_000_000_000),
+  })
+  .meta({ id: "RateLimits" });
+
+export const NewApiKey = z
+  .strictObject({
+    label: name,
+    role: z.enum(roles),
+    plan: z.enum(plans),
+    limits: RateLimitsSchema.optional(),
+  })
+  .meta({ id: "NewApiKey" });
+
+export const ApiKeyUpdate = z
+  .strictObject({
+    label: name.optional(),
+    role: z.enum(roles).optional(),
+    plan: z.enum(plans).optional(),
+    limits: RateLimitsSchema.optional(),
+  })
+  .meta({ id: "ApiKeyUpdate" });
+
+export const ApiKeyView = z
+  .object({
+    id: int64,
+    label: z.string(),
+    role: z.enum(roles),
+    plan: z.enum(plans),
+    limits: RateLimitsSchema,
+    createdAt: z.string().meta({ format: "date-time" }),
+    revoked: z.boolean(),
+    bannedUntil: z.string().optional().meta({ format: "date-time" }),
+  })
+  .meta({ id: "ApiKey" });
+
+export const IssuedApiKey = ApiKeyView.extend({
+  key: z.string().meta({ description: "The secret: shown only in this response" }),
+}).meta({ id: "IssuedApiKey" });
+
+// --- Parameters --------------------------------------------------------------------------------------------
+
+const limit = z
+  .string()
+  .regex(/^\d{1,3}$/, "Expected an integer from 1 to 100")
+  .transform(Number)
+  .pipe(z.number().min(1).max(100))
+  .optional()
+  .meta({ description: "Page size, 1-100 (default 20)" });
+const after = int64String.optional().meta({ description: "Return only items with an id greater than this" });
+const paging = { limit, after };
+
+export const PetListQuery = z.strictObject({
+  ...paging,
+  status: commaList(PetStatus, 3).optional(),
+  categoryId: int64String.optional(),
+  ids: commaList(int64String, 100).optional(),
+});
+
+export const PageQuery = z.strictObject(paging);
+
+export const OrderListQuery = z.strictObject({
+  ...paging,
+  complete: z.enum(["true", "false"]).transform((s) => s === "true").optional(),
+  petId: int64String.optional(),
+});
+
+export const InventoryListQuery = z.strictObject({ ...paging, status: commaList(PetStatus, 3).optional() });
+
+export const EmptyQuery = z.strictObject({});
+
+export const idParam = <K extends string>(name: K) =>
+  z.strictObject({ [name]: int64String } as Record<K, typeof int64String>);

@@ -1,0 +1,83 @@
+import { z } from "zod";
+
+const DAY = /^\d{4}-\d{2}-\d{2}$/;
+
+const flag = z.enum(["true", "false", "1", "0"], { error: "expected true or false" }).transform((v) => v === "true" || v === "1");
+const wholeNumber = (min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, `expected a whole number from ${min} to ${max}`)
+    .transform(Number)
+    .pipe(z.number().min(min, `expected a whole number from ${min} to ${max}`).max(max, `expected a whole number from ${min} to ${max}`));
+/** A UTC date (2027-06-30) or an RFC 3339 date-time. */
+const instant = z
+  .string()
+  .refine((s) => (DAY.test(s) || z.iso.datetime({ offset: true }).safeParse(s).success) && !Number.isNaN(Date.parse(s)), {
+    error: "expected a date (YYYY-MM-DD, UTC) or an RFC 3339 date-time",
+  })
+  .transform((s) => new Date(DAY.test(s) ? `${s}T00:00:00Z` : s));
+
+const environment = z.object({
+  PORT: wholeNumber(0, 65_535).default(8080),
+  HOST: z.string().min(1, "expected a host name or address").default("0.0.0.0"),
+  PETSTORE_STORE: z.enum(["memory", "mongo"], { error: "expected memory or mongo" }).default("memory"),
+  MONGODB_URL: z
+    .string()
+    .regex(/^mongodb(\+srv)?:\/\//, "expected a mongodb:// or mongodb+srv:// URL")
+    .optional(),
+  MONGODB_DB: z.string().regex(/^[^/\\. "$*<>:|?]{1,63}$/, "expected a MongoDB database name").default("petstore"),
+  PETSTORE_ADMIN_KEY: z.string().min(32, "expected at least 32 characters").optional(),
+  PETSTORE_SEED_DEMO: flag.optional(),
+  PETSTORE_BAN_STRIKES: wholeNumber(1, 1_000_000).default(10),
+  PETSTORE_BAN_SECONDS: wholeNumber(1, 86_400).default(900),
+  PETSTORE_GET_PET_DEPRECATED_AT: instant.default(new Date("2026-09-01T00:00:00Z")),
+  PETSTORE_GET_PET_SUNSET_AT: instant.default(new Date("2027-06-30T00:00:00Z")),
+  PETSTORE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" }).default("info"),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  store: { kind: "memory" } | { kind: "mongo"; url: string; dbName: string };
+  adminKey: string | undefined;
+  seedDemo: boolean;
+  ban: { strikes: number; seconds: number };
+  getPetDeprecation: { deprecatedAt: Date; sunsetAt: Date };
+  logLevel: "debug" | "info" | "warn" | "error" | "silent";
+}
+
+/** A setting that stops start-up; its message is one line naming the variable. */
+export class ConfigError extends Error {}
+
+const fail = (variable: string, problem: string, value: string | undefined): never => {
+  throw new ConfigError(`Invalid setting ${variable}: ${problem}${value === undefined ? "" : ` (got ${JSON.stringify(value)})`}`);
+};
+
+export const loadConfig = (env: Record<string, string | undefined>): Config => {
+  // An empty variable counts as unset, as shells and compose files often leave them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ""));
+  const parsed = environment.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const variable = String(issue?.path[0] ?? "environment");
+    return fail(variable, issue?.message ?? "invalid", present[variable]);
+  }
+  const e = parsed.data;
+  if (e.PETSTORE_STORE === "mongo" && !e.MONGODB_URL) fail("MONGODB_URL", "required when PETSTORE_STORE=mongo", undefined);
+  if (e.PETSTORE_GET_PET_SUNSET_AT < e.PETSTORE_GET_PET_DEPRECATED_AT) {
+    fail("PETSTORE_GET_PET_SUNSET_AT", "the sunset cannot come before PETSTORE_GET_PET_DEPRECATED_AT", present.PETSTORE_GET_PET_SUNSET_AT);
+  }
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    store:
+      e.PETSTORE_STORE === "mongo" && e.MONGODB_URL
+        ? { kind: "mongo", url: e.MONGODB_URL, dbName: e.MONGODB_DB }
+        : { kind: "memory" },
+    adminKey: e.PETSTORE_ADMIN_KEY,
+    seedDemo: e.PETSTORE_SEED_DEMO ?? e.PETSTORE_STORE === "memory",
+    ban: { strikes: e.PETSTORE_BAN_STRIKES, seconds: e.PETSTORE_BAN_SECONDS },
+    getPetDeprecation: { deprecatedAt: e.PETSTORE_GET_PET_DEPRECATED_AT, sunsetAt: e.PETSTORE_GET_PET_SUNSET_AT },
+    logLevel: e.PETSTORE_LOG_LEVEL,
+  };
+};

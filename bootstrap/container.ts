@@ -1,0 +1,55 @@
+// inversify's metadata polyfill. No decorators are used: core classes stay framework-free and are bound with
+// factories (toResolvedValue), so this import only satisfies inversify's own expectations.
+import "reflect-metadata";
+import { Container } from "inversify";
+import { createHttpApp } from "../adapters/http/app.ts";
+import type { UseCases } from "../adapters/http/use-cases.ts";
+import { SystemClock } from "../adapters/clock/system-clock.ts";
+import { NodeSecrets } from "../adapters/crypto/node-secrets.ts";
+import type { Secrets } from "../core/access/secrets.port.ts";
+import type { Clock } from "../core/shared/clock.port.ts";
+import type { Stores } from "../core/stores.ts";
+import type { Config } from "./config.ts";
+import { errorFields, type Logger } from "./logger.ts";
+import { tokens } from "./tokens.ts";
+import { buildUseCases } from "./use-cases.ts";
+
+export interface ContainerOverrides {
+  clock?: Clock;
+  secrets?: Secrets;
+}
+
+/**
+ * Built once at start-up. Stores, clock and use cases are singletons (inversify's default scope is transient);
+ * requests never reach the container: the HTTP app receives its use cases as plain objects.
+ */
+export const buildContainer = (config: Config, stores: Stores, logger: Logger, overrides: ContainerOverrides = {}): Container => {
+  const container = new Container({ defaultScope: "Singleton" });
+  container.bind(tokens.config).toConstantValue(config);
+  container.bind(tokens.logger).toConstantValue(logger);
+  container.bind(tokens.stores).toConstantValue(stores);
+  container.bind(tokens.clock).toConstantValue(overrides.clock ?? new SystemClock());
+  container.bind(tokens.secrets).toConstantValue(overrides.secrets ?? new NodeSecrets());
+  container
+    .bind(tokens.useCases)
+    .toResolvedValue(
+      (s: Stores, clock: Clock, secrets: Secrets, c: Config): UseCases => buildUseCases(s, clock, secrets, c.ban),
+      [tokens.stores, tokens.clock, tokens.secrets, tokens.config],
+    )
+    .inSingletonScope();
+  container
+    .bind(tokens.httpApp)
+    .toResolvedValue(
+      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger) =>
+        createHttpApp({
+          useCases,
+          clock,
+          health: s.health,
+          deprecation: c.getPetDeprecation,
+          report: (error) => log.error("unhandled error", errorFields(error)),
+        }),
+      [tokens.useCases, tokens.clock, tokens.stores, tokens.config, tokens.logger],
+    )
+    .inSingletonScope();
+  return container;
+};

@@ -1,0 +1,19 @@
+/** Structured JSON lines on stdout; the one logging seam of the service. */
+export interface Logger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+}
+
+const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
+
+export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Logger => {
+  const at = (name: "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
+    if (levels[name] < levels[level]) return;
+    write(JSON.stringify({ time: new Date().toISOString(), level: name, message, ...fields }));
+  };
+  return { info: at("info"), warn: at("warn"), error: at("error") };
+};
+
+export const errorFields = (error: unknown): Record<string, unknown> =>
+  error instanceof Error ? { error: { name: error.name, message: error.message, stack: error.stack } } : { error: String(error) };

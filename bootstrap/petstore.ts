@@ -1,0 +1,51 @@
+import type { H3 } from "h3";
+import type { UseCases } from "../adapters/http/use-cases.ts";
+import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
+import { EnsureAdminKey } from "../core/access/api-key-use-cases.ts";
+import type { Stores } from "../core/stores.ts";
+import type { Config } from "./config.ts";
+import { buildContainer, type ContainerOverrides } from "./container.ts";
+import { seedDemoData } from "./demo-data.ts";
+import type { Logger } from "./logger.ts";
+import { tokens } from "./tokens.ts";
+
+export interface Petstore {
+  app: H3;
+  useCases: UseCases;
+  stores: Stores;
+  /** Set when no admin key was configured or stored: print it once. */
+  generatedAdminKey: string | undefined;
+  close(): Promise<void>;
+}
+
+export const openStores = async (config: Config): Promise<Stores> => {
+  if (config.store.kind === "memory") return createMemoryStores();
+  // Loaded only when asked for: the in-memory service never loads the MongoDB driver.
+  const { connectMongoStores } = await import("../adapters/mongo/mongo-stores.ts");
+  return connectMongoStores({ url: config.store.url, dbName: config.store.dbName });
+};
+
+/** The whole service, wired and ready to serve: what main runs and what end-to-end tests start. */
+export const composePetstore = async (
+  config: Config,
+  logger: Logger,
+  overrides: ContainerOverrides & { stores?: Stores } = {},
+): Promise<Petstore> => {
+  const stores = overrides.stores ?? (await openStores(config));
+  const container = buildContainer(config, stores, logger, overrides);
+  const useCases = container.get(tokens.useCases);
+  const { generatedSecret } = await new EnsureAdminKey({
+    apiKeys: stores.apiKeys,
+    ids: stores.ids,
+    secrets: container.get(tokens.secrets),
+    clock: container.get(tokens.clock),
+  }).execute(config.adminKey);
+  if (config.seedDemo && (await seedDemoData(useCases, stores))) logger.info("demo data loaded");
+  return {
+    app: container.get(tokens.httpApp),
+    useCases,
+    stores,
+    generatedAdminKey: generatedSecret,
+    close: () => stores.close(),
+  };
+};

@@ -1,0 +1,103 @@
+import type { H3 } from "h3";
+import { loadConfig } from "../../bootstrap/config.ts";
+import { createLogger } from "../../bootstrap/logger.ts";
+import { composePetstore, type Petstore } from "../../bootstrap/petstore.ts";
+import type { Role } from "../../core/access/permissions.ts";
+import type { Plan, RateLimits } from "../../core/access/api-key.ts";
+import type { Stores } from "../../core/stores.ts";
+import { ManualClock } from "./manual-clock.ts";
+
+export const ADMIN_KEY = "test-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
+
+export interface TestResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+export interface RequestOptions {
+  key?: string | undefined;
+  body?: unknown;
+  /** Sent as is instead of JSON.stringify(body). */
+  rawBody?: BodyInit;
+  headers?: Record<string, string>;
+}
+
+/** Every response a test sees passes through here; a checker (the OpenAPI drift check) may be plugged in. */
+export type ResponseObserver = (request: { method: string; path: string }, response: TestResponse) => void;
+const observers: ResponseObserver[] = [];
+export const observeResponses = (observer: ResponseObserver): void => {
+  observers.push(observer);
+};
+
+/** Talks to the app through app.fetch: no socket, the whole pipeline. */
+export class TestClient {
+  readonly #app: H3;
+  readonly #base: string;
+  constructor(app: H3, base = "http://petstore.test") {
+    this.#app = app;
+    this.#base = base;
+  }
+
+  async request<T = any>(method: string, path: string, options: RequestOptions = {}): Promise<TestResponse<T>> {
+    const headers = new Headers(options.headers);
+    if (options.key !== undefined) headers.set("x-api-key", options.key);
+    let body: BodyInit | undefined = options.rawBody;
+    if (body === undefined && options.body !== undefined) {
+      body = JSON.stringify(options.body);
+      if (!headers.has("content-type")) headers.set("content-type", "application/json");
+    }
+    const response = await this.#app.fetch(new Request(new URL(path, this.#base), { method, headers, body }));
+    const text = await response.text();
+    const result: TestResponse<T> = {
+      status: response.status,
+      headers: response.headers,
+      body: text && response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : (text as T),
+    };
+    for (const observe of observers) observe({ method, path }, result);
+    return result;
+  }
+
+  get = <T = any>(path: string, o?: RequestOptions) => this.request<T>("GET", path, o);
+  post = <T = any>(path: string, o?: RequestOptions) => this.request<T>("POST", path, o);
+  put = <T = any>(path: string, o?: RequestOptions) => this.request<T>("PUT", path, o);
+  patch = <T = any>(path: string, o?: RequestOptions) => this.request<T>("PATCH", path, o);
+  delete = <T = any>(path: string, o?: RequestOptions) => this.request<T>("DELETE", path, o);
+}
+
+export interface TestPetstore {
+  petstore: Petstore;
+  client: TestClient;
+  clock: ManualClock;
+  stores: Stores;
+  adminKey: string;
+  /** A new API key made through the admin API. */
+  newKey(role: Role, plan?: Plan, limits?: RateLimits): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** A fresh petstore on in-memory stores (or the given ones), with a manual clock and a known admin key. */
+export const startTestPetstore = async (
+  options: { env?: Record<string, string>; clock?: ManualClock; stores?: Stores } = {},
+): Promise<TestPetstore> => {
+  const clock = options.clock ?? new ManualClock();
+  const config = loadConfig({ PETSTORE_ADMIN_KEY: ADMIN_KEY, PETSTORE_SEED_DEMO: "false", ...options.env });
+  const petstore = await composePetstore(config, createLogger("silent"), {
+    clock,
+    ...(options.stores ? { stores: options.stores } : {}),
+  });
+  const client = new TestClient(petstore.app);
+  return {
+    petstore,
+    client,
+    clock,
+    stores: petstore.stores,
+    adminKey: ADMIN_KEY,
+    async newKey(role, plan = "business", limits) {
+      const res = await client.post("/admin/api-keys", { key: ADMIN_KEY, body: { label: `${role} key`, role, plan, limits } });
+      if (res.status !== 201) throw new Error(`Could not create a key: ${res.status} ${JSON.stringify(res.body)}`);
+      return res.body.key as string;
+    },
+    close: () => petstore.close(),
+  };
+};
