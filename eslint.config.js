@@ -1,0 +1,29 @@
+// @ts-check
+import tseslint from "typescript-eslint";
+
+export default tseslint.config(
+  { ignores: ["node_modules/", "coverage/", ".ci/work/", "**/*.d.ts"] },
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/consistent-type-imports": "error",
+      eqeqeq: ["error", "always"],
+      "no-console": "error",
+    },
+  },
+  {
+    // Tests talk to loosely typed JSON bodies.
+    files: ["test/**/*.ts"],
+    rules: { "@typescript-eslint/no-explicit-any": "off", "no-console": "off" },
+  },
+  {
+    files: ["core/**/*.ts"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^(?!\\.)", message: "core/ imports nothing outside core/ (no packages, no node: modules)." }] },
+      ],
+    },
+  },
+);
