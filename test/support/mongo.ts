@@ -1,0 +1,94 @@
+/**
+ * Helpers for test files that need MongoDB. The server comes from the
+ * globalSetup in test/support/mongo-global-setup.ts (one per run); each test
+ * file or test takes its own throw-away database with freshMongoDatabase().
+ *
+ *   describeMongo('MongoPetRepository', () => {
+ *     let mongo: FreshMongoDatabase;
+ *     beforeEach(async () => { mongo = await freshMongoDatabase('pets'); });
+ *     afterEach(async () => { await mongo.close(); });
+ *     ...
+ *   });
+ */
+import { randomBytes } from 'node:crypto';
+import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
+import { describe, inject } from 'vitest';
+
+/** Client options for tests: every wait is bounded so a broken server fails fast. */
+export const TEST_MONGO_CLIENT_OPTIONS: MongoClientOptions = {
+  serverSelectionTimeoutMS: 5_000,
+  connectTimeoutMS: 5_000,
+  socketTimeoutMS: 30_000,
+  maxPoolSize: 10,
+};
+
+export interface FreshMongoDatabase {
+  client: MongoClient;
+  db: Db;
+  /** Drops the database and closes the client. Safe to call twice. */
+  close(): Promise<void>;
+}
+
+/** The connection string from the global setup ('' when unavailable). */
+export function mongoUrl(): string {
+  // undefined when the global setup is not configured for this project
+  const url: string | undefined = inject('mongoUrl');
+  return url ?? '';
+}
+
+/** Why MongoDB suites are skipped, or '' when a server is available. */
+export function mongoSkipReason(): string {
+  const reason: string | undefined = inject('mongoUnavailable');
+  if (reason) return reason;
+  if (!mongoUrl()) return 'no MongoDB server was provided (is test/support/mongo-global-setup.ts in globalSetup?)';
+  return '';
+}
+
+export function mongoAvailable(): boolean {
+  return mongoSkipReason() === '';
+}
+
+/**
+ * `describe` for suites that need MongoDB; `describe.skip` with the reason in
+ * its title when no server is available. Under CI the global setup has already
+ * failed the run in that case, so CI never skips silently.
+ */
+export function describeMongo(name: string, fn: () => void): void {
+  const reason = mongoSkipReason();
+  if (reason && process.env.CI !== 'true') {
+    describe.skip(`${name} [skipped: ${reason}]`, fn);
+    return;
+  }
+  describe(name, fn);
+}
+
+/**
+ * Connects to the run's server and hands out a database with a unique name
+ * (`prefix` + random suffix); close() drops it.
+ */
+export async function freshMongoDatabase(prefix: string): Promise<FreshMongoDatabase> {
+  const url = mongoUrl();
+  if (!url) throw new Error(`MongoDB is unavailable: ${mongoSkipReason()}`);
+
+  // MongoDB database names: at most 63 bytes, none of /\. "$*<>:|? allowed.
+  const safePrefix = prefix.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'test';
+  const name = `${safePrefix}_${randomBytes(6).toString('hex')}`;
+
+  const client = new MongoClient(url, TEST_MONGO_CLIENT_OPTIONS);
+  await client.connect();
+  const db = client.db(name);
+  let closed = false;
+  return {
+    client,
+    db,
+    async close() {
+      if (closed) return;
+      closed = true;
+      try {
+        await db.dropDatabase();
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
