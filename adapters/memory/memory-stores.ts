@@ -1,0 +1,22 @@
+import type { Stores } from "../../core/stores.ts";
+import { MemoryApiKeys } from "./memory-api-keys.repository.ts";
+import { MemoryCategories } from "./memory-categories.repository.ts";
+import { MemoryIdAllocator } from "./memory-id-allocator.ts";
+import { MemoryInventory } from "./memory-inventory.repository.ts";
+import { MemoryOrders } from "./memory-orders.repository.ts";
+import { MemoryPets } from "./memory-pets.repository.ts";
+import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
+import { MemoryStoreHealth } from "./memory-store-health.ts";
+
+/** Every port in process memory: one process, nothing survives a restart. */
+export const createMemoryStores = (): Stores => ({
+  pets: new MemoryPets(),
+  categories: new MemoryCategories(),
+  orders: new MemoryOrders(),
+  inventory: new MemoryInventory(),
+  ids: new MemoryIdAllocator(),
+  apiKeys: new MemoryApiKeys(),
+  limiter: new MemoryRateLimiter(),
+  health: new MemoryStoreHealth(),
+  close: async () => {},
+});

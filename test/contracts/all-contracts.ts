@@ -1,0 +1,25 @@
+import { afterAll } from "vitest";
+import { apiKeysContract } from "./api-keys.contract.ts";
+import { categoriesContract } from "./categories.contract.ts";
+import type { ContractHarness } from "./harness.ts";
+import { idAllocatorContract } from "./id-allocator.contract.ts";
+import { inventoryContract } from "./inventory.contract.ts";
+import { ordersContract } from "./orders.contract.ts";
+import { petsContract } from "./pets.contract.ts";
+import { rateLimiterContract } from "./rate-limiter.contract.ts";
+import { storeHealthContract } from "./store-health.contract.ts";
+
+/** Every port's contract against one adapter family; the harness is closed after the last of them. */
+export const runAllContracts = (harness: ContractHarness): void => {
+  petsContract(harness);
+  categoriesContract(harness);
+  ordersContract(harness);
+  inventoryContract(harness);
+  idAllocatorContract(harness);
+  apiKeysContract(harness);
+  rateLimiterContract(harness);
+  storeHealthContract(harness);
+  afterAll(async () => {
+    await harness.close?.();
+  });
+};

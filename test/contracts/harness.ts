@@ -1,0 +1,26 @@
+import { beforeEach } from "vitest";
+import type { Stores } from "../../core/stores.ts";
+
+/** What an adapter family supplies to run the shared contracts. */
+export interface ContractHarness {
+  name: string;
+  /** empty stores for one test */
+  fresh(): Promise<Stores>;
+  /** after all tests of the file */
+  close?(): Promise<void>;
+}
+
+/**
+ * Gives every test of the enclosing `describe` empty stores from the harness. Contracts never call
+ * `Stores.close()`: releasing what `fresh()` made is the harness's job.
+ */
+export const freshStoresPerTest = (harness: ContractHarness): (() => Stores) => {
+  let stores: Stores | undefined;
+  beforeEach(async () => {
+    stores = await harness.fresh();
+  });
+  return () => {
+    if (!stores) throw new Error("Stores are only available inside a test");
+    return stores;
+  };
+};

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { freshStoresPerTest, type ContractHarness } from "./harness.ts";
+
+export const idAllocatorContract = (harness: ContractHarness): void => {
+  describe(`IdAllocator contract (${harness.name})`, () => {
+    const stores = freshStoresPerTest(harness);
+    const ids = () => stores().ids;
+
+    it("counts 1, 2, 3… in each sequence", async () => {
+      expect([await ids().next("pets"), await ids().next("pets"), await ids().next("pets")]).toEqual([1, 2, 3]);
+    });
+
+    it("keeps the sequences independent", async () => {
+      expect(await ids().next("pets")).toBe(1);
+      expect(await ids().next("pets")).toBe(2);
+      expect(await ids().next("categories")).toBe(1);
+      expect(await ids().next("orders")).toBe(1);
+      expect(await ids().next("api-keys")).toBe(1);
+      expect(await ids().next("categories")).toBe(2);
+    });
+
+    it("never hands out an id twice under concurrency", async () => {
+      const handedOut = await Promise.all(Array.from({ length: 100 }, () => ids().next("orders")));
+
+      expect(new Set(handedOut).size).toBe(100);
+      expect(handedOut.every((id) => Number.isInteger(id) && id > 0)).toBe(true);
+      expect(await ids().next("orders")).toBeGreaterThan(Math.max(...handedOut));
+    });
+  });
+};

@@ -1,0 +1,66 @@
+import type { ApiKey } from "../../core/access/api-key.ts";
+import type { Category } from "../../core/categories/category.ts";
+import type { Order } from "../../core/orders/order.ts";
+import type { Pet } from "../../core/pets/pet.ts";
+import type { WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
+
+/** Millisecond precision on purpose: every store must give dates back exactly. */
+export const at = (iso: string): Date => new Date(iso);
+
+export const aPet = (overrides: Partial<Pet> = {}): Pet => ({
+  id: 1,
+  name: "Rex",
+  categoryId: 1,
+  status: "available",
+  ...overrides,
+});
+
+export const aCategory = (overrides: Partial<Category> = {}): Category => ({
+  id: 1,
+  name: "Dogs",
+  description: "Loyal companions",
+  ...overrides,
+});
+
+export const anOrder = (overrides: Partial<Order> = {}): Order => ({
+  id: 1,
+  petId: 1,
+  quantity: 1,
+  shipDate: at("2026-11-21T12:34:56.789Z"),
+  complete: false,
+  placedBy: 1,
+  ...overrides,
+});
+
+export const anApiKey = (overrides: Partial<ApiKey> = {}): ApiKey => ({
+  id: 1,
+  label: "storefront",
+  role: "customer",
+  plan: "free",
+  limits: undefined,
+  secretHash: `hash-of-key-${overrides.id ?? 1}`,
+  createdAt: at("2026-11-20T08:15:30.123Z"),
+  revokedAt: undefined,
+  bannedUntil: undefined,
+  recentBans: [],
+  ...overrides,
+});
+
+/**
+ * The n-th minute and day windows after a fixed point far ahead: in service a window's `resetsAt` lies in the
+ * future, and a store may expire counters after it.
+ */
+const windowsStart = Date.parse("2100-01-01T00:00:00.000Z");
+export const aMinuteWindow = (n: number, limit: number): WindowSpec => ({
+  key: `m${n}`,
+  limit,
+  resetsAt: new Date(windowsStart + n * 60_000),
+});
+export const aDayWindow = (n: number, limit: number): WindowSpec => ({
+  key: `d${n}`,
+  limit,
+  resetsAt: new Date(windowsStart + n * 86_400_000),
+});
+
+/** A page wide enough to see everything a test stores. */
+export const everything = { limit: 100 } as const;
