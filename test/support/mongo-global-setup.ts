@@ -93,6 +93,9 @@ async function startContainer(): Promise<{ container: StartedTestContainer; url:
   // would resolve the Docker host to the bridge gateway (or run alpine to find a
   // default route). Our server is on host networking at 127.0.0.1 anyway.
   process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
+  // Ryuk (testcontainers' reaper) is an image of its own: starting it means a pull, which must never happen
+  // unless pulling was asked for. Our teardown stops the one container we start.
+  if (process.env.PETSTORE_TEST_MONGO_PULL !== 'true') process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
 
   let client: Awaited<ReturnType<typeof getContainerRuntimeClient>>;
   try {
