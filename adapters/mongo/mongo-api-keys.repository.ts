@@ -1,0 +1,139 @@
+import type { Collection, Db, UpdateFilter } from "mongodb";
+import type { ApiKey, Plan, RateLimits } from "../../core/access/api-key.ts";
+import type { ApiKeys } from "../../core/access/api-keys.port.ts";
+import type { Role } from "../../core/access/permissions.ts";
+import type { PageRequest } from "../../core/shared/page.ts";
+import { findPage } from "./mongo-paging.ts";
+import { guarded } from "./store-unavailable.ts";
+
+interface ApiKeyDocument {
+  _id: number;
+  label: string;
+  role: Role;
+  plan: Plan;
+  limits?: RateLimits;
+  secretHash: string;
+  /**
+   * The secret hash again, only while the key is active: revoking removes it. Its unique sparse index makes the
+   * look-up of every request one indexed find, allows one active key per secret, and lets a revoked key's secret
+   * be issued again (a bootstrap admin secret that stays configured after its key was revoked).
+   */
+  activeSecretHash?: string;
+  createdAt: Date;
+  revokedAt?: Date;
+  bannedUntil?: Date;
+  recentBans: Date[];
+}
+
+const toDocument = (key: ApiKey): ApiKeyDocument => ({
+  _id: key.id,
+  label: key.label,
+  role: key.role,
+  plan: key.plan,
+  ...(key.limits !== undefined && { limits: { perMinute: key.limits.perMinute, perDay: key.limits.perDay } }),
+  secretHash: key.secretHash,
+  ...(key.revokedAt === undefined && { activeSecretHash: key.secretHash }),
+  createdAt: key.createdAt,
+  ...(key.revokedAt !== undefined && { revokedAt: key.revokedAt }),
+  ...(key.bannedUntil !== undefined && { bannedUntil: key.bannedUntil }),
+  recentBans: [...key.recentBans],
+});
+
+const toApiKey = (doc: ApiKeyDocument): ApiKey => ({
+  id: doc._id,
+  label: doc.label,
+  role: doc.role,
+  plan: doc.plan,
+  limits: doc.limits && { perMinute: doc.limits.perMinute, perDay: doc.limits.perDay },
+  secretHash: doc.secretHash,
+  createdAt: doc.createdAt,
+  revokedAt: doc.revokedAt,
+  bannedUntil: doc.bannedUntil,
+  recentBans: doc.recentBans,
+});
+
+export const createApiKeyIndexes = async (db: Db): Promise<void> => {
+  await db.collection("api_keys").createIndex({ activeSecretHash: 1 }, { unique: true, sparse: true });
+};
+
+const active = { revokedAt: { $exists: false } } as const;
+
+export class MongoApiKeys implements ApiKeys {
+  readonly #keys: Collection<ApiKeyDocument>;
+  constructor(db: Db) {
+    this.#keys = db.collection<ApiKeyDocument>("api_keys");
+  }
+
+  add(key: ApiKey): Promise<void> {
+    return guarded(async () => {
+      await this.#keys.insertOne(toDocument(key));
+    });
+  }
+
+  ofId(id: number): Promise<ApiKey | undefined> {
+    return guarded(async () => {
+      const doc = await this.#keys.findOne({ _id: id });
+      return doc ? toApiKey(doc) : undefined;
+    });
+  }
+
+  activeOfSecretHash(secretHash: string): Promise<ApiKey | undefined> {
+    return guarded(async () => {
+      const doc = await this.#keys.findOne({ activeSecretHash: secretHash });
+      return doc ? toApiKey(doc) : undefined;
+    });
+  }
+
+  list(page: PageRequest): Promise<ApiKey[]> {
+    return guarded(async () => (await findPage(this.#keys, {}, page)).map(toApiKey));
+  }
+
+  anyActiveWithRole(role: Role): Promise<boolean> {
+    return guarded(async () => (await this.#keys.findOne({ role, ...active }, { projection: { _id: 1 } })) !== null);
+  }
+
+  replaceSettings(key: Pick<ApiKey, "id" | "label" | "role" | "plan" | "limits">): Promise<boolean> {
+    return guarded(async () => {
+      const settings = { label: key.label, role: key.role, plan: key.plan };
+      const update: UpdateFilter<ApiKeyDocument> =
+        key.limits === undefined
+          ? { $set: settings, $unset: { limits: "" } }
+          : { $set: { ...settings, limits: { perMinute: key.limits.perMinute, perDay: key.limits.perDay } } };
+      return (await this.#keys.updateOne({ _id: key.id, ...active }, update)).matchedCount === 1;
+    });
+  }
+
+  revoke(id: number, at: Date): Promise<boolean> {
+    return guarded(async () => {
+      const result = await this.#keys.updateOne(
+        { _id: id, ...active },
+        { $set: { revokedAt: at }, $unset: { activeSecretHash: "" } },
+      );
+      return result.matchedCount === 1;
+    });
+  }
+
+  /**
+   * One update sets the ban and appends its start; a second one, only when needed, drops starts up to
+   * `forgetBefore`. FerretDB 1.x silently ignores `$push` modifiers (`$slice`, `$sort`) and conditions in `$pull`
+   * (`{$lte: date}`), so the stale dates are named exactly with `$pullAll`, which both servers honour.
+   */
+  ban(id: number, ban: { at: Date; until: Date; forgetBefore: Date }): Promise<void> {
+    return guarded(async () => {
+      const doc = await this.#keys.findOneAndUpdate(
+        { _id: id },
+        { $set: { bannedUntil: ban.until }, $push: { recentBans: ban.at } },
+        { returnDocument: "after" },
+      );
+      const stale = doc?.recentBans.filter((at) => at <= ban.forgetBefore) ?? [];
+      if (stale.length > 0) await this.#keys.updateOne({ _id: id }, { $pullAll: { recentBans: stale } });
+    });
+  }
+
+  unban(id: number): Promise<boolean> {
+    return guarded(async () => {
+      const result = await this.#keys.updateOne({ _id: id, ...active }, { $unset: { bannedUntil: "" } });
+      return result.matchedCount === 1;
+    });
+  }
+}

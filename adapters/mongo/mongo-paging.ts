@@ -1,0 +1,24 @@
+import type { Collection, Document, Filter } from "mongodb";
+import type { PageRequest } from "../../core/shared/page.ts";
+
+/**
+ * One page of documents with numeric `_id`s: those past `after` (and among `ids`, when given) that match `filter`,
+ * in ascending id order. The `_id` range is what the `{field: 1, _id: 1}` indexes serve.
+ */
+export const findPage = <D extends { _id: number } & Document>(
+  collection: Collection<D>,
+  filter: Filter<D>,
+  page: PageRequest,
+  ids?: readonly number[],
+): Promise<D[]> => {
+  const idRange = {
+    ...(ids !== undefined && { $in: [...ids] }),
+    ...(page.after !== undefined && { $gt: page.after }),
+  };
+  const query = Object.keys(idRange).length > 0 ? { ...filter, _id: idRange } : filter;
+  return collection
+    .find(query as Filter<D>)
+    .sort({ _id: 1 })
+    .limit(page.limit)
+    .toArray() as Promise<D[]>;
+};

@@ -1,0 +1,77 @@
+import { MongoClient, type Db, type MongoClientOptions } from "mongodb";
+import type { Stores } from "../../core/stores.ts";
+import { createApiKeyIndexes, MongoApiKeys } from "./mongo-api-keys.repository.ts";
+import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repository.ts";
+import { MongoIdAllocator } from "./mongo-id-allocator.ts";
+import { MongoInventory } from "./mongo-inventory.repository.ts";
+import { createOrderIndexes, MongoOrders } from "./mongo-orders.repository.ts";
+import { createPetIndexes, MongoPets } from "./mongo-pets.repository.ts";
+import { createRateWindowIndexes, MongoRateLimiter } from "./mongo-rate-limiter.ts";
+import { MongoStoreHealth } from "./mongo-store-health.ts";
+
+export interface MongoStoresOptions {
+  url: string;
+  dbName: string;
+  /** Connections per server; every store operation is one short command. */
+  maxPoolSize?: number;
+  /** Bound of server selection, connecting, waiting for a pooled connection and each socket read: past it the
+   * store counts as not answering (service_unavailable). */
+  timeoutMs?: number;
+}
+
+const clientOptions = (options: MongoStoresOptions): MongoClientOptions => {
+  const timeoutMs = options.timeoutMs ?? 5_000;
+  return {
+    appName: "petstore",
+    maxPoolSize: options.maxPoolSize ?? 20,
+    serverSelectionTimeoutMS: timeoutMs,
+    connectTimeoutMS: timeoutMs,
+    socketTimeoutMS: timeoutMs,
+    waitQueueTimeoutMS: timeoutMs,
+  };
+};
+
+/**
+ * Every index the adapters' queries rely on. Idempotent: creating an index that exists with the same options does
+ * nothing, so every instance runs it at start-up.
+ */
+export const createMongoIndexes = async (db: Db): Promise<void> => {
+  await Promise.all([
+    createPetIndexes(db),
+    createCategoryIndexes(db),
+    createOrderIndexes(db),
+    createApiKeyIndexes(db),
+    createRateWindowIndexes(db),
+  ]);
+};
+
+/** The adapters over one database whose indexes exist; `close` releases what the caller owns (the client). */
+export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
+  pets: new MongoPets(db),
+  categories: new MongoCategories(db),
+  orders: new MongoOrders(db),
+  inventory: new MongoInventory(db),
+  ids: new MongoIdAllocator(db),
+  apiKeys: new MongoApiKeys(db),
+  limiter: new MongoRateLimiter(db),
+  health: new MongoStoreHealth(db),
+  close,
+});
+
+/**
+ * Connects, creates the indexes and hands out the stores; `close()` closes the client. No multi-document
+ * transactions anywhere: every guarantee rests on single-document atomic updates and unique indexes.
+ * Rejects with the driver's error when the server does not answer in time (a start-up failure, not a request).
+ */
+export const connectMongoStores = async (options: MongoStoresOptions): Promise<Stores> => {
+  const client = new MongoClient(options.url, clientOptions(options));
+  try {
+    await client.connect();
+    const db = client.db(options.dbName);
+    await createMongoIndexes(db);
+    return mongoStoresFor(db, () => client.close());
+  } catch (error) {
+    await client.close().catch(() => undefined);
+    throw error;
+  }
+};

@@ -1,0 +1,29 @@
+import { beforeAll } from "vitest";
+import { createMongoIndexes, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
+import type { Stores } from "../../core/stores.ts";
+import { describeMongo, freshMongoDatabase, type FreshMongoDatabase } from "../support/mongo.ts";
+import { runAllContracts } from "./all-contracts.ts";
+
+describeMongo("MongoDB adapters", () => {
+  let mongo: FreshMongoDatabase;
+  let stores: Stores;
+
+  beforeAll(async () => {
+    mongo = await freshMongoDatabase("contracts");
+    await createMongoIndexes(mongo.db);
+    stores = mongoStoresFor(mongo.db, async () => {});
+  });
+
+  runAllContracts({
+    name: "mongo",
+    // Emptied, not dropped: the indexes stay, and with them the uniqueness the contracts check.
+    async fresh() {
+      const collections = await mongo.db.collections();
+      await Promise.all(collections.map((collection) => collection.deleteMany({})));
+      return stores;
+    },
+    async close() {
+      await mongo?.close();
+    },
+  });
+});

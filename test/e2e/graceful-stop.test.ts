@@ -1,0 +1,53 @@
+import { request } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { ADMIN_KEY } from "../support/test-petstore.ts";
+import { startServiceProcess, type ServiceProcess } from "../support/service-process.ts";
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe("SIGTERM", () => {
+  let service: ServiceProcess | undefined;
+  afterEach(() => {
+    service?.child.kill("SIGKILL");
+  });
+
+  it("lets the request in flight finish, refuses new connections, closes the store and exits 0", async () => {
+    service = await startServiceProcess();
+    const { port } = new URL(service.url);
+
+    // A request whose body is still arriving when the signal comes.
+    const body = JSON.stringify({ name: "Finished after SIGTERM" });
+    const inFlight = request({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path: "/categories",
+      headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+    });
+    const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      inFlight.on("response", (res) => {
+        let text = "";
+        res.on("data", (chunk) => (text += chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      });
+      inFlight.on("error", reject);
+    });
+    inFlight.write(body.slice(0, 10));
+    await sleep(200);
+
+    service.child.kill("SIGTERM");
+    await sleep(300);
+
+    // New connections are refused while the old one is still being served.
+    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+
+    inFlight.end(body.slice(10));
+    const response = await answered;
+    expect(response.status).toBe(201);
+    expect(JSON.parse(response.body)).toMatchObject({ name: "Finished after SIGTERM" });
+
+    const exit = await service.exit;
+    expect(exit).toEqual({ code: 0, signal: null });
+    expect(service.output.some((line) => line.includes('"stopping"'))).toBe(true);
+  });
+});

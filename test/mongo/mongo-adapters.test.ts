@@ -1,0 +1,365 @@
+/**
+ * What the shared contracts cannot see: how the MongoDB adapters talk to the server (documents, commands, round
+ * trips, error mapping, housekeeping).
+ */
+import net from "node:net";
+import { MongoClient, MongoNetworkTimeoutError, MongoServerError, type CommandStartedEvent, type Db } from "mongodb";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { NodeSecrets } from "../../adapters/crypto/node-secrets.ts";
+import { isDuplicateKeyError } from "../../adapters/mongo/duplicate-key.ts";
+import { MongoRateLimiter } from "../../adapters/mongo/mongo-rate-limiter.ts";
+import { connectMongoStores, createMongoIndexes, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
+import { guarded, isStoreOutage } from "../../adapters/mongo/store-unavailable.ts";
+import { CreateApiKey } from "../../core/access/api-key-use-cases.ts";
+import type { Actor } from "../../core/access/permissions.ts";
+import { CreateCategory } from "../../core/categories/category-use-cases.ts";
+import { CancelOrder, PlaceOrder, UpdateOrder } from "../../core/orders/order-use-cases.ts";
+import { CreatePet } from "../../core/pets/create-pet.ts";
+import { GetPet } from "../../core/pets/get-pet.ts";
+import { ListPets } from "../../core/pets/list-pets.ts";
+import { AdmitRequest } from "../../core/rate-limiting/admit-request.ts";
+import type { WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
+import { DomainError } from "../../core/shared/domain-error.ts";
+import type { Stores } from "../../core/stores.ts";
+import { aCategory, anApiKey, anOrder } from "../contracts/mothers.ts";
+import { ManualClock } from "../support/manual-clock.ts";
+import { describeMongo, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+
+const staff: Actor = { keyId: 1, role: "staff" };
+
+/** Windows far ahead, as in service: a window's end lies in the future, and only the limiter's own sweep ends it. */
+const windowsStart = Date.parse("2100-01-01T00:00:00.000Z");
+const minute = (n: number, limit: number): WindowSpec => ({ key: `m${n}`, limit, resetsAt: new Date(windowsStart + (n + 1) * 60_000) });
+const day = (n: number, limit: number): WindowSpec => ({ key: `d${n}`, limit, resetsAt: new Date(windowsStart + (n + 1) * 86_400_000) });
+
+describeMongo("MongoDB adapters, seen from the server", () => {
+  let mongo: FreshMongoDatabase;
+  let monitored: MongoClient;
+  let db: Db;
+  let stores: Stores;
+  let commands: string[] = [];
+
+  beforeAll(async () => {
+    mongo = await freshMongoDatabase("mongo-adapters");
+    await createMongoIndexes(mongo.db);
+    monitored = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
+    await monitored.connect();
+    monitored.on("commandStarted", (event: CommandStartedEvent) => {
+      if (event.databaseName === mongo.db.databaseName) commands.push(`${event.commandName} ${event.command[event.commandName]}`);
+    });
+    db = monitored.db(mongo.db.databaseName);
+    stores = mongoStoresFor(db, async () => {});
+  });
+
+  afterAll(async () => {
+    await monitored?.close();
+    await mongo?.close();
+  });
+
+  beforeEach(async () => {
+    const collections = await mongo.db.collections();
+    await Promise.all(collections.map((collection) => collection.deleteMany({})));
+    commands = [];
+  });
+
+  /** The commands `run` sends, in order, as "<command> <collection>". */
+  const commandsOf = async (run: () => Promise<unknown>): Promise<string[]> => {
+    commands = [];
+    await run();
+    return commands;
+  };
+
+  describe("documents", () => {
+    it("use the numeric id as _id, BSON dates, and leave undefined fields out instead of storing null", async () => {
+      await stores.orders.add(anOrder({ id: 1, shipDate: undefined }));
+      await stores.orders.add(anOrder({ id: 2 }));
+      await stores.categories.add({ id: 1, name: "Dogs" });
+      await stores.apiKeys.add(anApiKey({ id: 1 }));
+
+      const orders = mongo.db.collection<{ _id: number; shipDate?: Date }>("orders");
+      expect(await orders.findOne({ _id: 1 })).toEqual({ _id: 1, petId: 1, quantity: 1, complete: false, placedBy: 1 });
+      expect((await orders.findOne({ _id: 2 }))?.shipDate).toBeInstanceOf(Date);
+      expect(await mongo.db.collection<{ _id: number }>("categories").findOne({ _id: 1 })).toEqual({ _id: 1, name: "Dogs", nameKey: "dogs" });
+      const key = await mongo.db.collection<{ _id: number }>("api_keys").findOne({ _id: 1 });
+      expect(Object.keys(key ?? {}).sort()).toEqual(
+        ["_id", "activeSecretHash", "createdAt", "label", "plan", "recentBans", "role", "secretHash"].sort(),
+      );
+    });
+
+    it("drop a cleared ship date from the document", async () => {
+      await stores.orders.add(anOrder({ id: 1 }));
+      await stores.orders.updateOpen(1, { complete: false, shipDate: undefined });
+
+      expect(await mongo.db.collection<{ _id: number }>("orders").findOne({ _id: 1 })).not.toHaveProperty("shipDate");
+    });
+  });
+
+  describe("unique indexes", () => {
+    it("map a duplicate category name to category_name_taken, on insert and on rename", async () => {
+      await stores.categories.add(aCategory({ id: 1, name: "Dogs" }));
+      await stores.categories.add(aCategory({ id: 2, name: "Cats" }));
+
+      const onInsert = await stores.categories.add(aCategory({ id: 3, name: "DOGS" })).catch((e: unknown) => e);
+      const onRename = await stores.categories.replace(aCategory({ id: 2, name: "dogs" })).catch((e: unknown) => e);
+
+      for (const error of [onInsert, onRename]) {
+        expect(error).toBeInstanceOf(DomainError);
+        expect(error).toMatchObject({ code: "category_name_taken" });
+      }
+    });
+
+    it("check names with the index alone: no read before the write", async () => {
+      expect(await commandsOf(() => stores.categories.add(aCategory({ id: 1, name: "Dogs" })))).toEqual(["insert categories"]);
+      expect(await commandsOf(() => stores.categories.replace(aCategory({ id: 1, name: "Hounds" })))).toEqual(["update categories"]);
+    });
+
+    it("allow one active key per secret hash, and let a revoked key's secret be issued again", async () => {
+      await stores.apiKeys.add(anApiKey({ id: 1, secretHash: "same" }));
+
+      const duplicate = await stores.apiKeys.add(anApiKey({ id: 2, secretHash: "same" })).catch((e: unknown) => e);
+      expect(isDuplicateKeyError(duplicate)).toBe(true);
+
+      await stores.apiKeys.revoke(1, new Date("2026-11-21T12:00:00.000Z"));
+      await stores.apiKeys.add(anApiKey({ id: 2, secretHash: "same" }));
+      expect((await stores.apiKeys.activeOfSecretHash("same"))?.id).toBe(2);
+    });
+  });
+
+  describe("single-document atomic steps", () => {
+    it("reserve is one conditional findAndModify, whether it takes the units or not", async () => {
+      await stores.inventory.create(1);
+      await stores.inventory.set(1, 3);
+
+      expect(await commandsOf(() => stores.inventory.reserve(1, 2))).toEqual(["findAndModify inventory"]);
+      expect(await commandsOf(() => stores.inventory.reserve(1, 2))).toEqual(["findAndModify inventory"]);
+      expect(await stores.inventory.quantityOf(1)).toBe(1);
+    });
+
+    it("the next id is one findAndModify", async () => {
+      expect(await commandsOf(() => stores.ids.next("pets"))).toEqual(["findAndModify counters"]);
+    });
+
+    it("bans with one update, and a second only when old bans are to be forgotten", async () => {
+      await stores.apiKeys.add(anApiKey({ id: 1, recentBans: [new Date("2026-11-20T09:00:00.000Z")] }));
+      const ban = (at: string, forgetBefore: string) =>
+        stores.apiKeys.ban(1, { at: new Date(at), until: new Date("2026-11-21T14:00:00.000Z"), forgetBefore: new Date(forgetBefore) });
+
+      expect(await commandsOf(() => ban("2026-11-21T12:00:00.000Z", "2026-11-20T08:00:00.000Z"))).toEqual(["findAndModify api_keys"]);
+      expect(await commandsOf(() => ban("2026-11-21T13:00:00.000Z", "2026-11-20T12:00:00.000Z"))).toEqual([
+        "findAndModify api_keys",
+        "update api_keys",
+      ]);
+      expect((await stores.apiKeys.ofId(1))?.recentBans).toEqual([
+        new Date("2026-11-21T12:00:00.000Z"),
+        new Date("2026-11-21T13:00:00.000Z"),
+      ]);
+    });
+  });
+
+  describe("rate limiter", () => {
+    it("keeps one document per subject and day: counts per window, strikes per refusing window", async () => {
+      for (let i = 0; i < 3; i++) await stores.limiter.consume("key:1", minute(0, 2), day(0, 100));
+
+      expect(await mongo.db.collection<{ _id: string }>("rate_windows").findOne({ _id: "key:1|d0" })).toEqual({
+        _id: "key:1|d0",
+        day: 2,
+        minutes: { m0: 2 },
+        minuteStrikes: { m0: 1 },
+        expiresAt: day(0, 100).resetsAt,
+      });
+    });
+
+    it("admits in one round trip, refuses by the minute in two and by the day in three", async () => {
+      const limiter = new MongoRateLimiter(db);
+      await limiter.consume("key:1", minute(0, 2), day(0, 100)); // the first request of a minute also starts the sweep
+      await expect.poll(() => commands.some((c) => c.startsWith("delete "))).toBe(true);
+
+      expect(await commandsOf(() => limiter.consume("key:1", minute(0, 2), day(0, 100)))).toEqual(["findAndModify rate_windows"]);
+      expect(await commandsOf(() => limiter.consume("key:1", minute(0, 2), day(0, 100)))).toEqual([
+        "findAndModify rate_windows",
+        "findAndModify rate_windows",
+      ]);
+      expect(await commandsOf(() => limiter.consume("key:1", minute(0, 10), day(0, 2)))).toEqual([
+        "findAndModify rate_windows",
+        "findAndModify rate_windows",
+        "findAndModify rate_windows",
+      ]);
+    });
+
+    it("sweeps the documents of ended days, at most once a minute and without making the request wait", async () => {
+      const limiter = new MongoRateLimiter(db);
+      const windows = mongo.db.collection<{ _id: string }>("rate_windows");
+      const sweeps = () => commands.filter((c) => c.startsWith("delete ")).length;
+      await limiter.consume("key:1", minute(0, 10), day(0, 100));
+      await limiter.consume("key:2", minute(0, 10), day(0, 100));
+      await expect.poll(sweeps).toBe(1);
+
+      // Five minutes into the next day the old day stays: an instance whose clock lags may still count in it.
+      await limiter.consume("key:1", minute(1445, 10), day(1, 100));
+      await limiter.consume("key:1", minute(1445, 10), day(1, 100));
+      await expect.poll(sweeps).toBe(2);
+      expect(await windows.countDocuments({ _id: "key:1|d0" })).toBe(1);
+
+      await limiter.consume("key:1", minute(1452, 10), day(1, 100));
+      await expect.poll(() => windows.countDocuments({ _id: { $in: ["key:1|d0", "key:2|d0"] } })).toBe(0);
+      expect(await windows.countDocuments({ _id: "key:1|d1" })).toBe(1);
+      expect(sweeps()).toBe(3);
+    });
+
+    it("reports a limit of 0 as a refusal without counting", async () => {
+      expect(await stores.limiter.consume("key:1", minute(0, 0), day(0, 100))).toEqual({
+        admitted: false,
+        minuteCount: 0,
+        dayCount: 0,
+        strikes: 1,
+      });
+    });
+  });
+
+  describe("round trips of the main use cases", () => {
+    const clock = new ManualClock("2100-01-01T12:00:30.000Z");
+
+    const givenPetInStock = async (units: number) => {
+      const category = await new CreateCategory(stores).execute({ name: `Category ${Math.random()}` });
+      const pet = await new CreatePet(stores).execute({ name: "Rex", categoryId: category.id });
+      await stores.inventory.set(pet.id, units);
+      return pet;
+    };
+
+    it("create pet: category check, id, stock item, pet", async () => {
+      const category = await new CreateCategory(stores).execute({ name: "Dogs" });
+
+      expect(await commandsOf(() => new CreatePet(stores).execute({ name: "Rex", categoryId: category.id }))).toEqual([
+        "find categories",
+        "findAndModify counters",
+        "update inventory",
+        "insert pets",
+      ]);
+    });
+
+    it("get pet and list pets: one find each", async () => {
+      const pet = await givenPetInStock(1);
+
+      expect(await commandsOf(() => new GetPet(stores.pets).execute(pet.id))).toEqual(["find pets"]);
+      expect(await commandsOf(() => new ListPets(stores.pets).execute({ limit: 20, statuses: ["available"] }))).toEqual(["find pets"]);
+    });
+
+    it("place order: pet, reservation, id, order; the last unit adds the status change", async () => {
+      const pet = await givenPetInStock(2);
+      const place = () => new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 1 }, staff);
+
+      expect(await commandsOf(place)).toEqual(["find pets", "findAndModify inventory", "findAndModify counters", "insert orders"]);
+      expect(await commandsOf(place)).toEqual([
+        "find pets",
+        "findAndModify inventory",
+        "findAndModify counters",
+        "insert orders",
+        "update pets",
+      ]);
+    });
+
+    it("cancel order: order, conditional delete, release; from stock 0 adds the status change", async () => {
+      const pet = await givenPetInStock(2);
+      const place = new PlaceOrder({ ...stores, clock });
+      const first = await place.execute({ petId: pet.id, quantity: 1 }, staff);
+      const last = await place.execute({ petId: pet.id, quantity: 1 }, staff);
+      const cancel = new CancelOrder({ ...stores, clock });
+
+      expect(await commandsOf(() => cancel.execute(last.id, staff))).toEqual([
+        "find orders",
+        "findAndModify orders",
+        "findAndModify inventory",
+        "update pets",
+      ]);
+      expect(await commandsOf(() => cancel.execute(first.id, staff))).toEqual(["find orders", "findAndModify orders", "findAndModify inventory"]);
+    });
+
+    it("complete order: order, conditional update, open-order check; the last one also reads stock and changes status", async () => {
+      const pet = await givenPetInStock(2);
+      const place = new PlaceOrder({ ...stores, clock });
+      const first = await place.execute({ petId: pet.id, quantity: 1 }, staff);
+      const last = await place.execute({ petId: pet.id, quantity: 1 }, staff);
+      const complete = (id: number) => new UpdateOrder({ ...stores, clock }).execute(id, { complete: true }, staff);
+
+      expect(await commandsOf(() => complete(first.id))).toEqual(["find orders", "findAndModify orders", "find orders"]);
+      expect(await commandsOf(() => complete(last.id))).toEqual([
+        "find orders",
+        "findAndModify orders",
+        "find orders",
+        "find inventory",
+        "update pets",
+      ]);
+    });
+
+    it("admission of a request: key look-up and one counting update", async () => {
+      const secrets = new NodeSecrets();
+      const { secret } = await new CreateApiKey({ ...stores, secrets, clock }).execute({ label: "shop", role: "customer", plan: "free" });
+      const admit = new AdmitRequest({ ...stores, secrets, clock }, { strikes: 10, seconds: 900 });
+      const request = { secret, address: "10.0.0.1", keyRequired: true };
+      await admit.execute(request); // the first request of a minute also starts the (unawaited) sweep
+      await expect.poll(() => commands.some((c) => c.startsWith("delete "))).toBe(true);
+
+      expect(await commandsOf(() => admit.execute(request))).toEqual(["find api_keys", "findAndModify rate_windows"]);
+    });
+  });
+});
+
+describe("MongoDB adapters when the server does not answer", () => {
+  let closedPort: number;
+
+  beforeAll(async () => {
+    closedPort = await new Promise<number>((resolve) => {
+      const server = net.createServer().listen(0, "127.0.0.1", () => {
+        const { port } = server.address() as net.AddressInfo;
+        server.close(() => resolve(port));
+      });
+    });
+  });
+
+  it("answers service_unavailable from every port, quickly, without the driver's message", async () => {
+    const client = new MongoClient(`mongodb://127.0.0.1:${closedPort}/?directConnection=true`, {
+      serverSelectionTimeoutMS: 300,
+      connectTimeoutMS: 300,
+    });
+    const stores = mongoStoresFor(client.db("petstore"), () => client.close());
+    try {
+      const calls: Array<() => Promise<unknown>> = [
+        () => stores.pets.ofId(1),
+        () => stores.inventory.reserve(1, 1),
+        () => stores.ids.next("orders"),
+        () => stores.apiKeys.activeOfSecretHash("h"),
+        () => stores.limiter.consume("key:1", minute(0, 10), day(0, 100)),
+        () => stores.health.ping(),
+      ];
+      for (const call of calls) {
+        const started = performance.now();
+        const error = await call().catch((e: unknown) => e);
+        expect(performance.now() - started).toBeLessThan(3_000);
+        expect(error).toBeInstanceOf(DomainError);
+        expect(error).toMatchObject({ code: "service_unavailable", message: "The store is not answering", retryAfterSeconds: 5 });
+      }
+    } finally {
+      await stores.close();
+    }
+  });
+
+  it("fails start-up within the configured bound", async () => {
+    const started = performance.now();
+    await expect(connectMongoStores({ url: `mongodb://127.0.0.1:${closedPort}/`, dbName: "petstore", timeoutMs: 300 })).rejects.toThrow();
+    expect(performance.now() - started).toBeLessThan(3_000);
+  });
+
+  it("maps outages only: other server errors pass through unchanged", async () => {
+    expect(isStoreOutage(new MongoNetworkTimeoutError("timed out"))).toBe(true);
+    expect(isStoreOutage(new MongoServerError({ code: 91, errmsg: "shutdown in progress" }))).toBe(true);
+    const badValue = new MongoServerError({ code: 2, errmsg: "bad value" });
+    await expect(guarded(() => Promise.reject(badValue))).rejects.toBe(badValue);
+  });
+
+  it("recognises duplicate keys as MongoDB and FerretDB report them", () => {
+    expect(isDuplicateKeyError(new MongoServerError({ code: 11000, errmsg: "E11000 duplicate key error" }))).toBe(true);
+    const ferretUpdate = "[update.go:114 common.UpdateDocument] constraint failed: UNIQUE constraint failed: index 'x' (2067)";
+    expect(isDuplicateKeyError(new MongoServerError({ code: 1, errmsg: ferretUpdate }))).toBe(true);
+    expect(isDuplicateKeyError(new MongoServerError({ code: 1, errmsg: "something else" }))).toBe(false);
+  });
+});
