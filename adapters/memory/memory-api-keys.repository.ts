@@ -58,11 +58,12 @@ export class MemoryApiKeys implements ApiKeys {
     return true;
   }
 
-  async ban(id: number, ban: { at: Date; until: Date; forgetBefore: Date }): Promise<void> {
+  async ban(id: number, ban: { at: Date; until: Date; forgetBefore: Date }): Promise<boolean> {
     const key = this.#keys.get(id);
-    if (!key) return;
+    if (!key || (key.bannedUntil && key.bannedUntil > ban.at)) return false;
     key.bannedUntil = new Date(ban.until);
     key.recentBans = [...key.recentBans.filter((at) => at > ban.forgetBefore), new Date(ban.at)];
+    return true;
   }
 
   async unban(id: number): Promise<boolean> {

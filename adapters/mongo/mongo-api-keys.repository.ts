@@ -118,15 +118,17 @@ export class MongoApiKeys implements ApiKeys {
    * `forgetBefore`. FerretDB 1.x silently ignores `$push` modifiers (`$slice`, `$sort`) and conditions in `$pull`
    * (`{$lte: date}`), so the stale dates are named exactly with `$pullAll`, which both servers honour.
    */
-  ban(id: number, ban: { at: Date; until: Date; forgetBefore: Date }): Promise<void> {
+  ban(id: number, ban: { at: Date; until: Date; forgetBefore: Date }): Promise<boolean> {
     return guarded(async () => {
+      const notBanned = { $or: [{ bannedUntil: { $exists: false } }, { bannedUntil: { $lte: ban.at } }] };
       const doc = await this.#keys.findOneAndUpdate(
-        { _id: id },
+        { _id: id, ...notBanned },
         { $set: { bannedUntil: ban.until }, $push: { recentBans: ban.at } },
         { returnDocument: "after" },
       );
       const stale = doc?.recentBans.filter((at) => at <= ban.forgetBefore) ?? [];
       if (stale.length > 0) await this.#keys.updateOne({ _id: id }, { $pullAll: { recentBans: stale } });
+      return doc !== null;
     });
   }
 

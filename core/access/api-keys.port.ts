@@ -12,8 +12,12 @@ export interface ApiKeys {
   /** Replaces label, role, plan and limits of an active key; false when it is missing or revoked. */
   replaceSettings(key: Pick<ApiKey, "id" | "label" | "role" | "plan" | "limits">): Promise<boolean>;
   revoke(id: number, at: Date): Promise<boolean>;
-  /** Starts a ban: sets `bannedUntil` and records `at` among the recent bans (keeping those after `forgetBefore`). */
-  ban(id: number, ban: { at: Date; until: Date; forgetBefore: Date }): Promise<void>;
+  /**
+   * Starts a ban: sets `bannedUntil` and records `at` among the recent bans (keeping those after `forgetBefore`).
+   * Atomically does nothing while a ban is already running at `at`, so one burst of refused requests that
+   * earns several bans at once records only one. True when this call started the ban.
+   */
+  ban(id: number, ban: { at: Date; until: Date; forgetBefore: Date }): Promise<boolean>;
   /** Lifts a ban; false when the key is missing or revoked. */
   unban(id: number): Promise<boolean>;
 }

@@ -150,6 +150,22 @@ export const apiKeysContract = (harness: ContractHarness): void => {
         expect((await apiKeys().ofId(1))?.recentBans).toEqual([...remembered, at("2026-11-21T12:00:00.000Z")]);
       });
 
+      it("starts no second ban while one is running, and records only the first", async () => {
+        await apiKeys().add(anApiKey({ id: 1 }));
+        const first = { at: at("2026-11-21T12:00:00.000Z"), until: at("2026-11-21T12:15:00.000Z"), forgetBefore: at("2026-11-20T12:00:00.000Z") };
+        const racing = await Promise.all([apiKeys().ban(1, first), apiKeys().ban(1, first), apiKeys().ban(1, first)]);
+
+        expect(racing.filter(Boolean)).toHaveLength(1);
+        expect(await apiKeys().ban(1, { ...first, until: at("2026-11-21T13:00:00.000Z") })).toBe(false);
+        const key = await apiKeys().ofId(1);
+        expect(key?.bannedUntil).toEqual(at("2026-11-21T12:15:00.000Z"));
+        expect(key?.recentBans).toEqual([at("2026-11-21T12:00:00.000Z")]);
+
+        const afterIt = { at: at("2026-11-21T12:15:00.000Z"), until: at("2026-11-21T12:45:00.000Z"), forgetBefore: at("2026-11-20T12:15:00.000Z") };
+        expect(await apiKeys().ban(1, afterIt)).toBe(true);
+        expect((await apiKeys().ofId(1))?.bannedUntil).toEqual(at("2026-11-21T12:45:00.000Z"));
+      });
+
       it("lifts a ban but remembers it for escalation", async () => {
         await apiKeys().add(anApiKey({ id: 1 }));
         await apiKeys().ban(1, {
