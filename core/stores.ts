@@ -1,5 +1,6 @@
 import type { ApiKeys } from "./access/api-keys.port.ts";
 import type { Categories } from "./categories/categories.port.ts";
+import type { IdempotencyRecords } from "./idempotency/idempotency-records.port.ts";
 import type { Inventory } from "./inventory/inventory.port.ts";
 import type { Orders } from "./orders/orders.port.ts";
 import type { Pets } from "./pets/pets.port.ts";
@@ -16,6 +17,7 @@ export interface Stores {
   ids: IdAllocator;
   apiKeys: ApiKeys;
   limiter: RateLimiter;
+  idempotency: IdempotencyRecords;
   health: StoreHealth;
   close(): Promise<void>;
 }

@@ -2,6 +2,7 @@ import type { Stores } from "../../core/stores.ts";
 import { MemoryApiKeys } from "./memory-api-keys.repository.ts";
 import { MemoryCategories } from "./memory-categories.repository.ts";
 import { MemoryIdAllocator } from "./memory-id-allocator.ts";
+import { MemoryIdempotencyRecords } from "./memory-idempotency-records.ts";
 import { MemoryInventory } from "./memory-inventory.repository.ts";
 import { MemoryOrders } from "./memory-orders.repository.ts";
 import { MemoryPets } from "./memory-pets.repository.ts";
@@ -17,6 +18,7 @@ export const createMemoryStores = (): Stores => ({
   ids: new MemoryIdAllocator(),
   apiKeys: new MemoryApiKeys(),
   limiter: new MemoryRateLimiter(),
+  idempotency: new MemoryIdempotencyRecords(),
   health: new MemoryStoreHealth(),
   close: async () => {},
 });

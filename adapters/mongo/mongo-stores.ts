@@ -3,6 +3,7 @@ import type { Stores } from "../../core/stores.ts";
 import { createApiKeyIndexes, MongoApiKeys } from "./mongo-api-keys.repository.ts";
 import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repository.ts";
 import { MongoIdAllocator } from "./mongo-id-allocator.ts";
+import { createIdempotencyIndexes, MongoIdempotencyRecords } from "./mongo-idempotency-records.ts";
 import { MongoInventory } from "./mongo-inventory.repository.ts";
 import { createOrderIndexes, MongoOrders } from "./mongo-orders.repository.ts";
 import { createPetIndexes, MongoPets } from "./mongo-pets.repository.ts";
@@ -42,6 +43,7 @@ export const createMongoIndexes = async (db: Db): Promise<void> => {
     createOrderIndexes(db),
     createApiKeyIndexes(db),
     createRateWindowIndexes(db),
+    createIdempotencyIndexes(db),
   ]);
 };
 
@@ -54,6 +56,7 @@ export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
   ids: new MongoIdAllocator(db),
   apiKeys: new MongoApiKeys(db),
   limiter: new MongoRateLimiter(db),
+  idempotency: new MongoIdempotencyRecords(db),
   health: new MongoStoreHealth(db),
   close,
 });

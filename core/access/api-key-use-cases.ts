@@ -115,8 +115,13 @@ export class EnsureAdminKey extends ApiKeyUseCase {
     const { apiKeys, secrets } = this.ports;
     const create = new CreateApiKey(this.ports);
     if (configuredSecret) {
-      if (!(await apiKeys.activeOfSecretHash(secrets.hash(configuredSecret)))) {
-        await create.execute({ label: "bootstrap admin (PETSTORE_ADMIN_KEY)", role: "admin", plan: "business" }, configuredSecret);
+      const exists = () => apiKeys.activeOfSecretHash(secrets.hash(configuredSecret));
+      if (!(await exists())) {
+        const draft = { label: "bootstrap admin (PETSTORE_ADMIN_KEY)", role: "admin", plan: "business" } as const;
+        // Several instances may start at once: losing the race to create the same key is fine.
+        await create.execute(draft, configuredSecret).catch(async (error: unknown) => {
+          if (!(await exists())) throw error;
+        });
       }
       return { generatedSecret: undefined };
     }

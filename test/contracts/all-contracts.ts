@@ -3,6 +3,7 @@ import { apiKeysContract } from "./api-keys.contract.ts";
 import { categoriesContract } from "./categories.contract.ts";
 import type { ContractHarness } from "./harness.ts";
 import { idAllocatorContract } from "./id-allocator.contract.ts";
+import { idempotencyRecordsContract } from "./idempotency-records.contract.ts";
 import { inventoryContract } from "./inventory.contract.ts";
 import { ordersContract } from "./orders.contract.ts";
 import { petsContract } from "./pets.contract.ts";
@@ -19,6 +20,7 @@ export const runAllContracts = (harness: ContractHarness): void => {
   apiKeysContract(harness);
   rateLimiterContract(harness);
   storeHealthContract(harness);
+  idempotencyRecordsContract(harness);
   afterAll(async () => {
     await harness.close?.();
   });

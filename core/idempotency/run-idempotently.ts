@@ -1,0 +1,67 @@
+import type { Clock } from "../shared/clock.port.ts";
+import { DomainError } from "../shared/domain-error.ts";
+import type { IdempotencyRecords, RecordedResponse } from "./idempotency-records.port.ts";
+
+const HOUR_MS = 3_600_000;
+
+export interface IdempotentRequest {
+  scope: string;
+  key: string;
+  fingerprint: string;
+}
+
+export interface IdempotencyPolicy {
+  /** How long a completed response is replayed. */
+  retentionMs: number;
+  /** How long an unfinished first request blocks its retries before it counts as lost. */
+  leaseMs: number;
+}
+
+export const defaultIdempotencyPolicy: IdempotencyPolicy = { retentionMs: 24 * HOUR_MS, leaseMs: 60_000 };
+
+/**
+ * A retry with the same key and request replays the first response without acting again. Responses that a
+ * retry should not see again (server errors) are not recorded: the key is released and the retry acts afresh.
+ */
+export class RunIdempotently {
+  readonly #ports: { records: IdempotencyRecords; clock: Clock };
+  readonly #policy: IdempotencyPolicy;
+  constructor(ports: { records: IdempotencyRecords; clock: Clock }, policy: IdempotencyPolicy = defaultIdempotencyPolicy) {
+    this.#ports = ports;
+    this.#policy = policy;
+  }
+
+  async execute(
+    request: IdempotentRequest,
+    act: () => Promise<RecordedResponse>,
+    isFinal: (response: RecordedResponse) => boolean,
+  ): Promise<{ response: RecordedResponse; replayed: boolean }> {
+    const { records, clock } = this.#ports;
+    const now = clock.now();
+    const claim = await records.claim({
+      ...request,
+      now,
+      leaseUntil: new Date(now.getTime() + this.#policy.leaseMs),
+      expiresAt: new Date(now.getTime() + this.#policy.retentionMs),
+    });
+    if (claim.outcome !== "claimed") {
+      if (claim.fingerprint !== request.fingerprint) {
+        throw new DomainError("idempotency_key_reused", "This Idempotency-Key was used for a different request");
+      }
+      if (claim.outcome === "in-progress") {
+        throw new DomainError("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed", 1);
+      }
+      return { response: claim.response, replayed: true };
+    }
+    let response: RecordedResponse;
+    try {
+      response = await act();
+    } catch (error) {
+      await records.release(request.scope, request.key);
+      throw error;
+    }
+    if (isFinal(response)) await records.complete(request.scope, request.key, response);
+    else await records.release(request.scope, request.key);
+    return { response, replayed: false };
+  }
+}
