@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { defaultGetPetDeprecation } from "../adapters/http/routes/pet.routes.ts";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -30,8 +31,8 @@ const environment = z.object({
   PETSTORE_SEED_DEMO: flag.optional(),
   PETSTORE_BAN_STRIKES: wholeNumber(1, 1_000_000).default(10),
   PETSTORE_BAN_SECONDS: wholeNumber(1, 86_400).default(900),
-  PETSTORE_GET_PET_DEPRECATED_AT: instant.default(new Date("2026-09-01T00:00:00Z")),
-  PETSTORE_GET_PET_SUNSET_AT: instant.default(new Date("2027-06-30T00:00:00Z")),
+  PETSTORE_GET_PET_DEPRECATED_AT: instant.default(defaultGetPetDeprecation.deprecatedAt),
+  PETSTORE_GET_PET_SUNSET_AT: instant.default(defaultGetPetDeprecation.sunsetAt),
   PETSTORE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" }).default("info"),
 });
 

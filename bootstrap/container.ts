@@ -2,7 +2,8 @@
 // factories (toResolvedValue), so this import only satisfies inversify's own expectations.
 import "reflect-metadata";
 import { Container } from "inversify";
-import { createHttpApp } from "../adapters/http/app.ts";
+import { apiRoutes, createHttpApp, type HttpAppDeps } from "../adapters/http/app.ts";
+import { createApiReference } from "../adapters/http/openapi/reference.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { SystemClock } from "../adapters/clock/system-clock.ts";
 import { NodeSecrets } from "../adapters/crypto/node-secrets.ts";
@@ -40,14 +41,18 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
   container
     .bind(tokens.httpApp)
     .toResolvedValue(
-      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger) =>
-        createHttpApp({
+      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger) => {
+        const deps: HttpAppDeps = {
           useCases,
           clock,
           health: s.health,
           deprecation: c.getPetDeprecation,
           report: (error) => log.error("unhandled error", errorFields(error)),
-        }),
+        };
+        // The OpenAPI documents are built here, once, from the same route table the app serves.
+        const reference = createApiReference(apiRoutes(deps), { deprecation: c.getPetDeprecation });
+        return createHttpApp(deps, reference.publicEndpoints, reference.routes);
+      },
       [tokens.useCases, tokens.clock, tokens.stores, tokens.config, tokens.logger],
     )
     .inSingletonScope();

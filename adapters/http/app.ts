@@ -6,6 +6,7 @@ import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { json } from "./json.ts";
 import { createPipeline, type Access, type Handler, type Pipeline } from "./pipeline.ts";
 import { HttpProblem } from "./problem.ts";
+import type { RouteDocs } from "./openapi/route-docs.ts";
 import { requireActor, type Route } from "./route.ts";
 import { adminRoutes } from "./routes/admin.routes.ts";
 import { categoryRoutes } from "./routes/category.routes.ts";
@@ -27,11 +28,17 @@ export interface HttpAppDeps {
 export interface PublicEndpoint {
   path: string;
   handle: Handler;
+  /** For the operators' OpenAPI document (GET only). */
+  operationId?: string;
+  docs?: RouteDocs;
 }
 
 /** Paths whose every response, errors included, is admitted and carries the rate-limit headers. */
 const limitedPrefixes = ["/pets", "/categories", "/store", "/admin", "/openapi.json", "/docs"];
-const isLimited = (pathname: string) => limitedPrefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+const under = (prefixes: string[], pathname: string) => prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+const isLimited = (pathname: string) => under(limitedPrefixes, pathname);
+/** The reference's area needs no key: an unknown path there is a plain 404, limited per client address. */
+const accessOfUnknown = (pathname: string): Access => (under(["/openapi.json", "/docs"], pathname) ? "public" : {});
 
 export const apiRoutes = (deps: Pick<HttpAppDeps, "useCases" | "clock" | "deprecation">): Route[] => [
   ...petRoutes(deps.useCases, deps.clock, deps.deprecation),
@@ -43,20 +50,36 @@ export const apiRoutes = (deps: Pick<HttpAppDeps, "useCases" | "clock" | "deprec
 const notFound = (event: H3Event) =>
   new HttpProblem("not_found", `No resource at ${event.req.method} ${event.url.pathname}`);
 
-export const createHttpApp = (deps: HttpAppDeps, publicEndpoints: PublicEndpoint[] = []): H3 => {
+/** `extraRoutes`: keyed routes composed from outside the API itself (GET /admin/openapi.json). */
+export const createHttpApp = (deps: HttpAppDeps, publicEndpoints: PublicEndpoint[] = [], extraRoutes: Route[] = []): H3 => {
   const { clock, report } = deps;
   const app = new H3({
     // Failures h3 raises before any route runs (a malformed URL, say) still answer the Error shape.
-    onError: (error: HTTPError) => {
+    onError: (error: HTTPError, event: H3Event) => {
       const code = error.status === 400 ? "validation_failed" : error.status === 404 ? "not_found" : undefined;
-      return errorResponse(code ? new HttpProblem(code, error.message || "Bad request") : error, report);
+      const problem = code ? new HttpProblem(code, error.message || "Bad request") : error;
+      // Under a limited path such a request is still admitted and counted, and carries the rate-limit headers.
+      return isLimited(event.url.pathname)
+        ? pipeline(event, accessOfUnknown(event.url.pathname), () => {
+            throw problem;
+          })
+        : errorResponse(problem, report);
     },
   });
   const pipeline: Pipeline = createPipeline({ admit: deps.useCases.admitRequest, clock, report });
-  const routes = apiRoutes(deps);
+  const routes = [...apiRoutes(deps), ...extraRoutes];
 
   app.get("/healthz", () => json({ status: "ok" }));
   app.get("/readyz", () => readiness(deps.health, deps.readinessTimeoutMs ?? 2_000, report));
+  for (const path of ["/healthz", "/readyz"]) {
+    // Known paths too: another method is 405 with Allow, and, like GET, never limited.
+    app.all(path, (event) =>
+      errorResponse(
+        new HttpProblem("method_not_allowed", `${event.req.method} is not allowed here; use GET`, { headers: { allow: "GET" } }),
+        report,
+      ),
+    );
+  }
 
   for (const route of routes) {
     app.on(route.method, route.path, (event) => pipeline(event, route.access, (e, actor) => route.handle(e, requireActor(actor))));
@@ -85,7 +108,7 @@ export const createHttpApp = (deps: HttpAppDeps, publicEndpoints: PublicEndpoint
 
   app.all("/**", (event) =>
     isLimited(event.url.pathname)
-      ? pipeline(event, {}, () => {
+      ? pipeline(event, accessOfUnknown(event.url.pathname), () => {
           throw notFound(event);
         })
       : errorResponse(notFound(event), report),

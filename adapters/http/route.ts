@@ -3,6 +3,7 @@ import type { Actor } from "../../core/access/permissions.ts";
 import type { Page } from "../../core/shared/page.ts";
 import { json } from "./json.ts";
 import type { Access } from "./pipeline.ts";
+import type { RouteDocs } from "./openapi/route-docs.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -13,6 +14,8 @@ export interface Route {
   path: string;
   operationId: string;
   access: Exclude<Access, "public">;
+  /** What the OpenAPI document says about it (summary, tag, schemas, the errors it can answer). */
+  docs: RouteDocs;
   handle(event: H3Event, actor: Actor): Promise<Response> | Response;
 }
 

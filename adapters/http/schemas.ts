@@ -23,7 +23,8 @@ export const int64 = z
 /** An int64 in a path or query string, checked exactly. */
 export const int64String = z
   .string()
-  .regex(/^-?\d{1,19}$/, "Expected an integer")
+  // abort: the range check below calls BigInt, which throws on anything but digits.
+  .regex(/^-?\d{1,19}$/, { message: "Expected an integer", abort: true })
   .refine((s) => {
     const n = BigInt(s);
     return n >= INT64_MIN && n <= INT64_MAX;
@@ -102,25 +103,29 @@ export const Order = z
   .object({
     id: int64.optional(),
     petId: int64.optional(),
-    quantity: z.number().int().optional(),
+    quantity: z.number().int().min(1).max(1000).optional().meta({ format: "int32", description: "Number of units ordered" }),
     shipDate: z.string().optional().meta({ format: "date-time", description: "Expected or actual ship date (UTC)" }),
     complete: z.boolean().optional(),
   })
   .meta({ id: "Order" });
 
 export const InventoryItem = z
-  .object({ petId: int64, quantity: z.number().int(), status: PetStatus })
+  .object({
+    petId: int64.meta({ description: "Identifier of the animal the entry tracks" }),
+    quantity: z.number().int().min(0).max(1_000_000).meta({ format: "int32", description: "Current stock count" }),
+    status: PetStatus,
+  })
   .meta({ id: "InventoryItem" });
 
 export const InventoryUpdate = z
-  .strictObject({ quantity: z.number().int().min(0).max(1_000_000).meta({ description: "The new stock count" }) })
+  .strictObject({ quantity: z.number().int().min(0).max(1_000_000).meta({ description: "The new stock count", format: "int32" }) })
   .meta({ id: "InventoryUpdate" });
 
 export const ErrorSchema = z
   .object({
     code: z.string().meta({ description: "Machine-readable error code" }),
     message: z.string().meta({ description: "Human-readable description" }),
-    status: z.number().int().meta({ description: "The HTTP status code" }),
+    status: z.number().int().min(400).max(599).meta({ description: "The HTTP status code", format: "int32" }),
     details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   })
   .meta({ id: "Error" });
@@ -177,28 +182,38 @@ const limit = z
   .transform(Number)
   .pipe(z.number().min(1).max(100))
   .optional()
-  .meta({ description: "Page size, 1-100 (default 20)" });
+  // Documented as what it is on the wire once parsed: an integer 1-100.
+  .meta({ description: "Page size, 1-100 (default 20)", type: "integer", format: "int32", minimum: 1, maximum: 100, default: 20 });
 const after = int64String.optional().meta({ description: "Return only items with an id greater than this" });
 const paging = { limit, after };
 
 export const PetListQuery = z.strictObject({
   ...paging,
-  status: commaList(PetStatus, 3).optional(),
-  categoryId: int64String.optional(),
-  ids: commaList(int64String, 100).optional(),
+  status: commaList(PetStatus, 3).optional().meta({ description: "Only pets with one of these statuses (comma-separated)" }),
+  categoryId: int64String.optional().meta({ description: "Only pets of this category" }),
+  ids: commaList(int64String, 100)
+    .optional()
+    .meta({ description: "Only these pets (comma-separated ids, at most 100): the successor of GET /pets/{petId}" }),
 });
 
 export const PageQuery = z.strictObject(paging);
 
 export const OrderListQuery = z.strictObject({
   ...paging,
-  complete: z.enum(["true", "false"]).transform((s) => s === "true").optional(),
-  petId: int64String.optional(),
+  complete: z
+    .enum(["true", "false"])
+    .transform((s) => s === "true")
+    .optional()
+    .meta({ description: "Only completed (true) or open (false) orders" }),
+  petId: int64String.optional().meta({ description: "Only orders for this pet" }),
 });
 
-export const InventoryListQuery = z.strictObject({ ...paging, status: commaList(PetStatus, 3).optional() });
+export const InventoryListQuery = z.strictObject({
+  ...paging,
+  status: commaList(PetStatus, 3).optional().meta({ description: "Only items whose pet has one of these statuses (comma-separated)" }),
+});
 
 export const EmptyQuery = z.strictObject({});
 
-export const idParam = <K extends string>(name: K) =>
-  z.strictObject({ [name]: int64String } as Record<K, typeof int64String>);
+export const idParam = <K extends string>(name: K, description?: string) =>
+  z.strictObject({ [name]: description ? int64String.meta({ description }) : int64String } as Record<K, typeof int64String>);

@@ -1,4 +1,4 @@
-import { MongoServerError, type Collection, type Db, type Filter } from "mongodb";
+import { type Collection, type Db, type Filter } from "mongodb";
 import type { Consumption, RateLimiter, WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
@@ -29,26 +29,16 @@ interface RateWindowDocument {
 
 /** A day's document is removed this long after the day ended: instances whose clocks lag a little still find it. */
 const EXPIRED_WINDOW_GRACE_MS = 10 * 60_000;
-/** The TTL index is a backstop for when no instance runs the sweep; the sweep does the regular work. */
-const TTL_BACKSTOP_SECONDS = 24 * 60 * 60;
-/** NotImplemented (FerretDB 1.x), CommandNotSupported. */
-const ttlUnsupportedCodes = new Set<unknown>([238, 115]);
 /** A failed upsert that no full window explains was a race on creating the document: it exists on the retry. */
 const ATTEMPTS = 3;
 
 /**
- * Expired documents are removed by a sweep the limiter runs itself (no server feature needed). A TTL index on
- * `expiresAt` is added as a backstop where the server has TTL indexes (MongoDB); FerretDB 1.x answers
- * NotImplemented and gets a plain index for the sweep instead.
+ * Expired documents are removed by a sweep the limiter runs itself, so no server feature is needed. There is
+ * deliberately no TTL index: FerretDB 1.x has none, and asking it for one over an existing plain index crashes
+ * its connection instead of answering IndexOptionsConflict.
  */
 export const createRateWindowIndexes = async (db: Db): Promise<void> => {
-  const windows = db.collection("rate_windows");
-  try {
-    await windows.createIndex({ expiresAt: 1 }, { expireAfterSeconds: TTL_BACKSTOP_SECONDS });
-  } catch (error) {
-    if (!(error instanceof MongoServerError && ttlUnsupportedCodes.has(error.code))) throw error;
-    await windows.createIndex({ expiresAt: 1 });
-  }
+  await db.collection("rate_windows").createIndex({ expiresAt: 1 });
 };
 
 /**

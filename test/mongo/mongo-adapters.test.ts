@@ -142,7 +142,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
     it("bans with one update, and a second only when old bans are to be forgotten", async () => {
       await stores.apiKeys.add(anApiKey({ id: 1, recentBans: [new Date("2026-11-20T09:00:00.000Z")] }));
       const ban = (at: string, forgetBefore: string) =>
-        stores.apiKeys.ban(1, { at: new Date(at), until: new Date("2026-11-21T14:00:00.000Z"), forgetBefore: new Date(forgetBefore) });
+        stores.apiKeys.ban(1, { at: new Date(at), until: new Date(new Date(at).getTime() + 15 * 60_000), forgetBefore: new Date(forgetBefore) });
 
       expect(await commandsOf(() => ban("2026-11-21T12:00:00.000Z", "2026-11-20T08:00:00.000Z"))).toEqual(["findAndModify api_keys"]);
       expect(await commandsOf(() => ban("2026-11-21T13:00:00.000Z", "2026-11-20T12:00:00.000Z"))).toEqual([

@@ -29,6 +29,10 @@ const observers: ResponseObserver[] = [];
 export const observeResponses = (observer: ResponseObserver): void => {
   observers.push(observer);
 };
+/** For helpers that call app.fetch themselves (raw bodies, streams): their responses go to the observers too. */
+export const notifyResponseObservers: ResponseObserver = (request, response) => {
+  for (const observe of observers) observe(request, response);
+};
 
 /** Talks to the app through app.fetch: no socket, the whole pipeline. */
 export class TestClient {
@@ -54,7 +58,7 @@ export class TestClient {
       headers: response.headers,
       body: text && response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : (text as T),
     };
-    for (const observe of observers) observe({ method, path }, result);
+    notifyResponseObservers({ method, path }, result);
     return result;
   }
 

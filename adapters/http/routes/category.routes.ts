@@ -1,12 +1,14 @@
+import { z } from "zod";
 import { categoryJson } from "../presenters.ts";
 import { readJsonBody } from "../json-body.ts";
 import { json, noContent } from "../json.ts";
 import { created, pageResponse, pathParams, queryOf, type Route } from "../route.ts";
-import { idParam, NewCategory, PageQuery } from "../schemas.ts";
+import { Category, idParam, NewCategory, PageQuery } from "../schemas.ts";
 import type { UseCases } from "../use-cases.ts";
 import { parseOrReject } from "../validation.ts";
 
-const categoryId = idParam("categoryId");
+const categoryId = idParam("categoryId", "Identifier of the category");
+const Categories = z.array(Category);
 const read = { permission: "catalog:read" } as const;
 const write = { permission: "catalog:write" } as const;
 
@@ -16,6 +18,12 @@ export const categoryRoutes = (uc: UseCases): Route[] => [
     path: "/categories",
     operationId: "listCategories",
     access: read,
+    docs: {
+      tag: "Pets",
+      summary: "List categories",
+      query: PageQuery,
+      success: { status: 200, description: "A page of categories, in ascending id order.", body: Categories, headers: ["Link"] },
+    },
     handle: async (event) => {
       const q = parseOrReject(PageQuery, queryOf(event), "query");
       return pageResponse(event, await uc.listCategories.execute({ limit: q.limit ?? 20, after: q.after }), categoryJson);
@@ -26,6 +34,14 @@ export const categoryRoutes = (uc: UseCases): Route[] => [
     path: "/categories",
     operationId: "createCategory",
     access: write,
+    docs: {
+      tag: "Pets",
+      summary: "Create a category",
+      description: "Names are unique, compared case-insensitively.",
+      body: NewCategory,
+      success: { status: 201, description: "The category, created.", body: Category, headers: ["Location"] },
+      errors: ["category_name_taken"],
+    },
     handle: async (event) => {
       const category = await uc.createCategory.execute(await readJsonBody(event, NewCategory));
       return created(categoryJson(category), `/categories/${category.id}`);
@@ -36,6 +52,12 @@ export const categoryRoutes = (uc: UseCases): Route[] => [
     path: "/categories/:categoryId",
     operationId: "getCategory",
     access: read,
+    docs: {
+      tag: "Pets",
+      summary: "Get a category",
+      path: categoryId,
+      success: { status: 200, description: "The category.", body: Category },
+    },
     handle: async (event) => {
       const { categoryId: id } = parseOrReject(categoryId, pathParams(event), "path");
       return json(categoryJson(await uc.getCategory.execute(id)));
@@ -46,6 +68,14 @@ export const categoryRoutes = (uc: UseCases): Route[] => [
     path: "/categories/:categoryId",
     operationId: "updateCategory",
     access: write,
+    docs: {
+      tag: "Pets",
+      summary: "Update a category",
+      path: categoryId,
+      body: NewCategory,
+      success: { status: 200, description: "The category, updated.", body: Category },
+      errors: ["category_name_taken"],
+    },
     handle: async (event) => {
       const { categoryId: id } = parseOrReject(categoryId, pathParams(event), "path");
       return json(categoryJson(await uc.updateCategory.execute(id, await readJsonBody(event, NewCategory))));
@@ -56,6 +86,14 @@ export const categoryRoutes = (uc: UseCases): Route[] => [
     path: "/categories/:categoryId",
     operationId: "deleteCategory",
     access: write,
+    docs: {
+      tag: "Pets",
+      summary: "Delete a category",
+      description: "A category that still has pets cannot be deleted.",
+      path: categoryId,
+      success: { status: 204, description: "Deleted." },
+      errors: ["category_in_use"],
+    },
     handle: async (event) => {
       const { categoryId: id } = parseOrReject(categoryId, pathParams(event), "path");
       await uc.deleteCategory.execute(id);

@@ -1,0 +1,64 @@
+// The /docs page: Swagger UI, served from our own routes (nothing from other hosts; the page's CSP says so too),
+// plus a plugin that honours the document's display extensions:
+//   x-hideTryItPanel: true  → no "Try it out" on that operation
+//   x-badges: [{ name, color }] → badges beside the operation's path (stability, deprecation)
+(function () {
+  "use strict";
+
+  var PetstoreExtensions = function (system) {
+    var h = system.React.createElement;
+    // From the document as loaded: an operation's resolved subtree stays empty until it is expanded.
+    var opField = function (operationProps, name) {
+      if (!operationProps || !operationProps.get) return undefined;
+      var path = operationProps.get("path");
+      var method = operationProps.get("method");
+      return system.specSelectors.specJson().getIn(["paths", path, method, name]);
+    };
+    return {
+      wrapComponents: {
+        operation: function (Original) {
+          return function (props) {
+            if (opField(props.operation, "x-hideTryItPanel") !== true) return h(Original, props);
+            var operation = props.operation.set("allowTryItOut", false).set("tryItOutEnabled", false);
+            return h(Original, Object.assign({}, props, { operation: operation, allowTryItOut: false }));
+          };
+        },
+        OperationSummaryPath: function (Original) {
+          return function (props) {
+            var badges = opField(props.operationProps, "x-badges");
+            if (!badges || !badges.map) return h(Original, props);
+            return h(
+              "span",
+              { className: "petstore-path-with-badges", style: { display: "inline-flex", alignItems: "center" } },
+              h(Original, props),
+              badges.map(function (badge, i) {
+                return h(
+                  "span",
+                  { key: i, className: "petstore-badge", "data-badge": badge.get("name"), style: { background: badge.get("color") || "#555" } },
+                  badge.get("name"),
+                );
+              }).toArray(),
+            );
+          };
+        },
+      },
+    };
+  };
+
+  window.ui = window.SwaggerUIBundle({
+    url: "/openapi.json",
+    dom_id: "#swagger-ui",
+    deepLinking: true,
+    layout: "BaseLayout",
+    presets: [window.SwaggerUIBundle.presets.apis],
+    plugins: [PetstoreExtensions],
+    validatorUrl: null, // the default badge would load from validator.swagger.io
+    showExtensions: true,
+    displayOperationId: true,
+    displayRequestDuration: true,
+    docExpansion: "list",
+    defaultModelsExpandDepth: 1,
+    tryItOutEnabled: false,
+    persistAuthorization: false,
+  });
+})();

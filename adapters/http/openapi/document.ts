@@ -1,0 +1,399 @@
+import { z } from "zod";
+import { rolePermissions, roles } from "../../../core/access/permissions.ts";
+import type { Access } from "../pipeline.ts";
+import { statusOfCode, type ErrorCode } from "../problem.ts";
+import type { Method } from "../route.ts";
+import { ErrorSchema } from "../schemas.ts";
+import { errorDocs, reasonPhrases } from "./error-examples.ts";
+import { SchemaComponents, type SchemaObject } from "./json-schema.ts";
+import { publicTags, type DocTag, type RouteDocs } from "./route-docs.ts";
+
+/** One operation as the document sees it: a keyed route, a public endpoint or a probe. */
+export interface DescribedOperation {
+  method: Method;
+  /** h3 syntax: /pets/:petId */
+  path: string;
+  operationId: string;
+  /** `"unlimited"`: outside the pipeline (the probes): no key, no limit, no rate-limit headers. */
+  access: Access | "unlimited";
+  docs: RouteDocs;
+}
+
+export interface DocumentOptions {
+  deprecation: { deprecatedAt: Date; sunsetAt: Date };
+}
+
+/** An OpenAPI 3.0.3 document as plain JSON data. */
+export interface OpenApiDocument {
+  openapi: "3.0.3";
+  info: { title: string; version: string; description: string };
+  paths: Record<string, Record<string, OperationObject>>;
+  components: Record<string, Record<string, unknown>>;
+  [key: string]: unknown;
+}
+
+export interface OperationObject {
+  operationId: string;
+  responses: Record<string, ResponseObject>;
+  [key: string]: unknown;
+}
+
+export interface ResponseObject {
+  description: string;
+  headers?: Record<string, Ref | HeaderObject>;
+  content?: Record<string, { schema: SchemaObject; examples?: Record<string, { summary: string; value: unknown }> }>;
+}
+
+interface Ref {
+  $ref: string;
+}
+interface HeaderObject {
+  description: string;
+  required?: boolean;
+  schema: SchemaObject;
+  example?: unknown;
+}
+
+export const API_VERSION = "1.0.0";
+
+const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
+
+/** Shared response headers (components.headers). `required` is what the drift check enforces. */
+const headers: Record<string, HeaderObject> = {
+  "X-RateLimit-Limit": {
+    description:
+      "Requests allowed in the window (current UTC minute or UTC day) with the fewest requests left; the minute window on a tie.",
+    required: true,
+    schema: { type: "integer", format: "int32", minimum: 0 },
+    example: 1000,
+  },
+  "X-RateLimit-Remaining": {
+    description: "Requests left in that window.",
+    required: true,
+    schema: { type: "integer", format: "int32", minimum: 0 },
+    example: 998,
+  },
+  "X-RateLimit-Reset": {
+    description: "When that window resets, in Unix seconds.",
+    required: true,
+    schema: { type: "integer", format: "int64" },
+    example: 1788220860,
+  },
+  "RateLimit-Policy": {
+    description: "The plan's windows, as in the IETF draft `RateLimit-Policy` header.",
+    schema: { type: "string" },
+    example: '"minute";q=1000;w=60, "day";q=100000;w=86400',
+  },
+  RateLimit: {
+    description: "The same state as the X-RateLimit-* headers, as in the IETF draft `RateLimit` header.",
+    schema: { type: "string" },
+    example: '"minute";r=998;t=42',
+  },
+  "Retry-After": {
+    description: "Whole seconds to wait before retrying (at least 1).",
+    required: true,
+    schema: { type: "integer", format: "int32", minimum: 1 },
+    example: 42,
+  },
+  "Retry-After-If-Banned": {
+    description: "With `api_key_banned`: whole seconds until the ban ends.",
+    schema: { type: "integer", format: "int32", minimum: 1 },
+    example: 900,
+  },
+  "Retry-After-If-Known": {
+    description: "Whole seconds to wait before retrying, when known.",
+    schema: { type: "integer", format: "int32", minimum: 1 },
+    example: 5,
+  },
+  Location: {
+    description: "The path of the created resource.",
+    required: true,
+    schema: { type: "string", format: "uri-reference" },
+    example: "/pets/1",
+  },
+  "Link-Next": {
+    description: 'RFC 8288 `Link` to the next page (`rel="next"`), present when more items exist.',
+    schema: { type: "string" },
+    example: '</pets?limit=20&after=20>; rel="next"',
+  },
+  Deprecation: {
+    description: "RFC 9745: when the operation was deprecated, as `@` and Unix seconds.",
+    required: true,
+    schema: { type: "string", pattern: "^@\\d+$" },
+    example: "@1788220800",
+  },
+  Sunset: {
+    description: "RFC 8594: the HTTP-date after which the operation answers 410 `gone`.",
+    required: true,
+    schema: { type: "string" },
+    example: "Wed, 30 Jun 2027 00:00:00 GMT",
+  },
+  "Link-Successor": {
+    description: 'The operation to use instead (`rel="successor-version"`).',
+    required: true,
+    schema: { type: "string" },
+    example: '</pets?ids=1>; rel="successor-version"',
+  },
+};
+
+const rateLimitHeaders = {
+  "X-RateLimit-Limit": headerRef("X-RateLimit-Limit"),
+  "X-RateLimit-Remaining": headerRef("X-RateLimit-Remaining"),
+  "X-RateLimit-Reset": headerRef("X-RateLimit-Reset"),
+  "RateLimit-Policy": headerRef("RateLimit-Policy"),
+  RateLimit: headerRef("RateLimit"),
+};
+
+const deprecationHeaders = {
+  Deprecation: headerRef("Deprecation"),
+  Sunset: headerRef("Sunset"),
+  Link: headerRef("Link-Successor"),
+};
+
+const tagDescriptions: Record<DocTag, string> = {
+  Pets: "Pets and the categories they belong to.",
+  Store: "Orders and the stock (inventory) of each pet.",
+  "API keys": "Managing API keys: admin role only.",
+  Reference: "This reference: the OpenAPI documents and the interactive page.",
+  Health: "Probes for orchestrators: no key, never rate limited, no rate-limit headers.",
+};
+
+const publicDescription = `The petstore: pets, their categories, orders and stock, as JSON over HTTP.
+
+**Authentication.** Every operation needs an API key in the \`X-API-Key\` header; its role (\`customer\`, \`staff\` or \`admin\`)
+decides what it may do (each operation names the roles it allows). Missing, unknown or revoked key: 401 \`unauthorized\`; wrong role: 403 \`forbidden\`.
+
+**Rate limits.** Each key's plan allows requests per UTC minute and per UTC day (free 60/1,000, pro 300/10,000, business
+1,000/100,000, enterprise as agreed). Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
+\`X-RateLimit-Reset\` for the window with the fewest requests left. A request over the limit gets 429 \`rate_limited\` with
+\`Retry-After\`; back off exponentially. A key that keeps calling while limited is banned for a while (403 \`api_key_banned\`).
+
+**Errors.** Every error body is \`Error\` (\`code\`, \`message\`, \`status\`, and \`details\` for validation). Clients branch on \`code\`.
+An unknown path answers 404 \`not_found\`; a known path with another method answers 405 \`method_not_allowed\` with \`Allow\`.
+
+**Lists** are bare JSON arrays in ascending id order, paged with \`limit\` (1–100, default 20) and \`after\` (an id); a
+\`Link: <…>; rel="next"\` header gives the next page while more items exist.
+
+**Versioning.** This is version ${API_VERSION} of the interface. Changes within 1.x only add (operations, optional fields,
+error codes, headers). Operations marked deprecated keep working until their sunset date (\`x-sunset\`), announced by the
+\`Deprecation\`, \`Sunset\` and \`Link\` headers; afterwards they answer 410 \`gone\`. \`x-stability\` marks operations whose
+shape may still change: \`beta\` (only additive changes expected) and \`experimental\` (may change or go away).`;
+
+const adminDescription = `What operators use beside the public reference (\`/openapi.json\`): managing API keys (admin role),
+the health probes, and the reference endpoints themselves. Conventions (errors, rate-limit headers) are those of the public document.`;
+
+/** Roles that hold a permission, for the operation's description. */
+const rolesAllowed = (access: DescribedOperation["access"]): string => {
+  if (access === "unlimited") return "No API key needed; never rate limited.";
+  if (access === "public") return "No API key needed; rate limited per client address (free plan).";
+  const permission = access.permission;
+  const allowed = permission ? roles.filter((role) => rolePermissions[role].has(permission)) : roles;
+  return `Roles: ${allowed.map((r) => `\`${r}\``).join(", ")}.`;
+};
+
+/** The errors an operation can answer: what follows from its access and inputs, plus its own. */
+export const errorCodesOf = (op: DescribedOperation): ErrorCode[] => {
+  const { docs, access } = op;
+  const codes: ErrorCode[] = [];
+  if (docs.path || docs.query || docs.headers || docs.body) codes.push("validation_failed");
+  if (docs.body) codes.push("invalid_json");
+  if (access !== "public" && access !== "unlimited") codes.push("unauthorized", "forbidden", "api_key_banned");
+  if (docs.path) codes.push("not_found");
+  codes.push(...(docs.errors ?? []));
+  if (docs.body) codes.push("payload_too_large", "unsupported_media_type");
+  if (access !== "unlimited") codes.push("rate_limited", "service_unavailable");
+  codes.push("internal_error");
+  return [...new Set(codes)].sort((a, b) => statusOfCode[a] - statusOfCode[b]);
+};
+
+const openApiPath = (h3Path: string): string => h3Path.replace(/:(\w+)/g, "{$1}");
+
+const pathParamNames = (h3Path: string): string[] => [...h3Path.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+
+/** `z.string().transform(split).pipe(z.array(item))`: a comma-separated list on the wire. */
+const commaListArray = (field: z.ZodType): z.ZodArray | undefined => {
+  const inner = field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field;
+  return inner instanceof z.ZodPipe && inner.out instanceof z.ZodArray ? (inner.out as z.ZodArray) : undefined;
+};
+
+class DocumentBuilder {
+  readonly components = new SchemaComponents();
+  readonly usedHeaders = new Set<string>();
+  readonly options: DocumentOptions;
+  constructor(options: DocumentOptions) {
+    this.options = options;
+  }
+
+  operation(op: DescribedOperation): OperationObject {
+    const { docs, access } = op;
+    const limited = access !== "unlimited";
+    const keyed = access !== "public" && access !== "unlimited";
+    const parameters = [...this.#pathParameters(op), ...this.#fieldParameters("query", docs.query), ...this.#fieldParameters("header", docs.headers)];
+    const deprecated = docs.deprecated;
+    const sunset = this.options.deprecation.sunsetAt;
+    const descriptions = [docs.description, rolesAllowed(access)];
+    if (deprecated) {
+      descriptions.push(
+        `**Deprecated** since ${this.options.deprecation.deprecatedAt.toISOString().slice(0, 10)} in favour of \`${deprecated.successor}\`. ` +
+          `Sunset on ${sunset.toISOString().slice(0, 10)}: from then on it answers 410 \`gone\`.`,
+      );
+    }
+    if (docs.stability === "beta") descriptions.push("**Beta:** only additive changes are expected.");
+    if (docs.stability === "experimental") descriptions.push("**Experimental:** may change or go away without a deprecation period.");
+
+    const responses: Record<string, ResponseObject> = {};
+    const success = docs.success;
+    const successHeaders: Record<string, Ref> = { ...(limited ? rateLimitHeaders : {}) };
+    for (const name of success.headers ?? []) successHeaders[name] = headerRef(name === "Link" ? "Link-Next" : name);
+    if (deprecated) Object.assign(successHeaders, deprecationHeaders);
+    responses[String(success.status)] = this.#response(success.description, successHeaders, success.body, success.mediaTypes);
+
+    const byStatus = new Map<number, ErrorCode[]>();
+    for (const code of errorCodesOf(op)) byStatus.set(statusOfCode[code], [...(byStatus.get(statusOfCode[code]) ?? []), code]);
+    for (const [status, codes] of byStatus) {
+      const errorHeaders: Record<string, Ref> = { ...(limited ? rateLimitHeaders : {}) };
+      if (status === 429) errorHeaders["Retry-After"] = headerRef("Retry-After");
+      if (codes.includes("api_key_banned")) errorHeaders["Retry-After"] = headerRef("Retry-After-If-Banned");
+      if (status === 503) errorHeaders["Retry-After"] = headerRef("Retry-After-If-Known");
+      // The deprecated operation's own answers (the resource, 404, 410) all say so.
+      if (deprecated && (codes.includes("gone") || codes.includes("not_found"))) Object.assign(errorHeaders, deprecationHeaders);
+      responses[String(status)] = this.#errorResponse(status, codes, errorHeaders);
+    }
+
+    const badges = [
+      ...(deprecated ? [{ name: `Deprecated · sunset ${sunset.toISOString().slice(0, 10)}`, color: "#6b7280", position: "after" }] : []),
+      ...(docs.stability === "beta" ? [{ name: "Beta", color: "#b45309", position: "after" }] : []),
+      ...(docs.stability === "experimental" ? [{ name: "Experimental", color: "#b91c1c", position: "after" }] : []),
+    ];
+    return {
+      tags: [docs.tag],
+      summary: docs.summary,
+      description: descriptions.filter(Boolean).join("\n\n"),
+      operationId: op.operationId,
+      ...(parameters.length ? { parameters } : {}),
+      ...(docs.body ? { requestBody: { required: true, content: { "application/json": { schema: this.components.convert(docs.body) } } } } : {}),
+      responses,
+      ...(keyed ? {} : { security: [] }),
+      ...(deprecated ? { deprecated: true, "x-sunset": sunset.toISOString() } : {}),
+      ...(docs.stability ? { "x-stability": docs.stability } : {}),
+      ...(badges.length ? { "x-badges": badges } : {}),
+      ...(docs.hideTryItPanel ? { "x-hideTryItPanel": true } : {}),
+    };
+  }
+
+  #pathParameters(op: DescribedOperation): SchemaObject[] {
+    const names = pathParamNames(op.path);
+    const shape = op.docs.path?.shape ?? {};
+    const declared = Object.keys(shape);
+    if (names.join() !== declared.join()) {
+      throw new Error(`${op.operationId}: path ${op.path} has parameters [${names}] but its docs declare [${declared}]`);
+    }
+    return names.map((name) => this.#parameter(name, "path", shape[name] as z.ZodType, true));
+  }
+
+  #fieldParameters(where: "query" | "header", fields: z.ZodObject | undefined): SchemaObject[] {
+    if (!fields) return [];
+    return Object.entries(fields.shape).map(([name, field]) => {
+      const f = field as z.ZodType;
+      return this.#parameter(name, where, f, !f.safeParse(undefined).success);
+    });
+  }
+
+  #parameter(name: string, where: "path" | "query" | "header", field: z.ZodType, required: boolean): SchemaObject {
+    const list = commaListArray(field);
+    const { description, ...schema } = this.components.convert(list ?? field);
+    const meta = field.meta() as { description?: string; default?: unknown } | undefined;
+    if (meta?.default !== undefined) schema.default = meta.default; // zod drops defaults on a pipe's input side
+    return {
+      name,
+      in: where,
+      required,
+      description: meta?.description ?? description ?? `${name} (int64)`,
+      schema,
+      ...(list ? { style: "form", explode: false } : {}),
+    };
+  }
+
+  #response(description: string, responseHeaders: Record<string, Ref>, body?: z.ZodType, mediaTypes: readonly string[] = ["application/json"]): ResponseObject {
+    for (const ref of Object.values(responseHeaders)) this.usedHeaders.add(ref.$ref.split("/").at(-1) as string);
+    const response: ResponseObject = { description };
+    if (Object.keys(responseHeaders).length) response.headers = responseHeaders;
+    if (body) {
+      const schema = this.components.convert(body);
+      response.content = Object.fromEntries(mediaTypes.map((type) => [type, { schema }]));
+    }
+    return response;
+  }
+
+  #errorResponse(status: number, codes: ErrorCode[], responseHeaders: Record<string, Ref>): ResponseObject {
+    const lines = codes.map((code) => `- \`${code}\`: ${errorDocs[code].when}`);
+    const response = this.#response(`${reasonPhrases[status] ?? "Error"}.\n\n${lines.join("\n")}`, responseHeaders, ErrorSchema);
+    const examples = Object.fromEntries(
+      codes.map((code) => {
+        const doc = errorDocs[code];
+        return [code, { summary: doc.when, value: { code, message: doc.message, status, ...(doc.details ? { details: doc.details } : {}) } }];
+      }),
+    );
+    (response.content as NonNullable<ResponseObject["content"]>)["application/json"]!.examples = examples;
+    return response;
+  }
+
+  document(info: { title: string; description: string }, operations: DescribedOperation[], tags: DocTag[]): OpenApiDocument {
+    const paths: Record<string, Record<string, OperationObject>> = {};
+    const operationIds = new Set<string>();
+    for (const op of operations) {
+      if (operationIds.has(op.operationId)) throw new Error(`Duplicate operationId ${op.operationId}`);
+      operationIds.add(op.operationId);
+      const item = (paths[openApiPath(op.path)] ??= {});
+      item[op.method.toLowerCase()] = this.operation(op);
+    }
+    const usedHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => this.usedHeaders.has(name)));
+    return {
+      openapi: "3.0.3",
+      info: { title: info.title, version: API_VERSION, description: info.description },
+      servers: [{ url: "/", description: "This server" }],
+      security: [{ apiKey: [] }],
+      tags: tags.map((name) => ({ name, description: tagDescriptions[name] })),
+      paths,
+      components: {
+        schemas: seedOrdered(this.components.schemas),
+        headers: usedHeaders,
+        securitySchemes: {
+          apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key; its role decides what it may do." },
+        },
+      },
+    };
+  }
+}
+
+/** The seed's schemas first, in the seed's order. */
+const seedSchemaNames = ["PetStatus", "NewPet", "Pet", "Pets", "NewCategory", "Category", "Order", "InventoryItem", "InventoryUpdate", "Error"];
+const seedOrdered = (schemas: Record<string, SchemaObject>): Record<string, SchemaObject> => {
+  const rank = (name: string) => (seedSchemaNames.includes(name) ? seedSchemaNames.indexOf(name) : seedSchemaNames.length);
+  return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => rank(a) - rank(b)));
+};
+
+export interface OpenApiDocuments {
+  /** `GET /openapi.json`: tags Pets and Store. */
+  public: OpenApiDocument;
+  /** `GET /admin/openapi.json`: API keys, the probes and the reference endpoints. */
+  admin: OpenApiDocument;
+}
+
+/** Both documents, from the operations' own docs. The public one has the seed's schema names and only its two tags. */
+export const buildOpenApiDocuments = (operations: DescribedOperation[], options: DocumentOptions): OpenApiDocuments => {
+  const isPublic = (op: DescribedOperation) => publicTags.includes(op.docs.tag);
+  const adminTags = [...new Set(operations.filter((op) => !isPublic(op)).map((op) => op.docs.tag))];
+  return {
+    public: new DocumentBuilder(options).document(
+      { title: "Petstore", description: publicDescription },
+      operations.filter(isPublic),
+      [...publicTags],
+    ),
+    admin: new DocumentBuilder(options).document(
+      { title: "Petstore administration", description: adminDescription },
+      operations.filter((op) => !isPublic(op)),
+      adminTags,
+    ),
+  };
+};

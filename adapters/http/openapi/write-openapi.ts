@@ -1,0 +1,15 @@
+/**
+ * Writes the OpenAPI documents as files, for `npm run lint:openapi` and `npm run generate:client`:
+ *   node adapters/http/openapi/write-openapi.ts [directory]   (default node_modules/.cache/petstore-openapi)
+ * → <directory>/openapi.json (public) and <directory>/admin-openapi.json
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { standaloneDocuments } from "./standalone.ts";
+
+const directory = resolve(process.argv[2] ?? "node_modules/.cache/petstore-openapi");
+mkdirSync(directory, { recursive: true });
+const documents = standaloneDocuments();
+writeFileSync(join(directory, "openapi.json"), `${JSON.stringify(documents.public, null, 2)}\n`);
+writeFileSync(join(directory, "admin-openapi.json"), `${JSON.stringify(documents.admin, null, 2)}\n`);
+process.stdout.write(`${join(directory, "openapi.json")}\n${join(directory, "admin-openapi.json")}\n`);

@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { connectMongoStores } from "../../adapters/mongo/mongo-stores.ts";
+import { ManualClock } from "../support/manual-clock.ts";
+import { describeMongo, freshMongoDatabase, mongoUrl, type FreshMongoDatabase } from "../support/mongo.ts";
+import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+
+/** Two service instances, each with its own client and pool, sharing one database and one clock. */
+describeMongo("two instances on one MongoDB database", () => {
+  let mongo: FreshMongoDatabase;
+  let a: TestPetstore;
+  let b: TestPetstore;
+  let staff: string;
+  const clock = new ManualClock("2026-11-21T12:00:10.000Z");
+
+  beforeAll(async () => {
+    mongo = await freshMongoDatabase("two_instances");
+    const instance = async () =>
+      startTestPetstore({ clock, stores: await connectMongoStores({ url: mongoUrl(), dbName: mongo.db.databaseName }) });
+    a = await instance();
+    b = await instance();
+    staff = await a.newKey("staff");
+  });
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+    await mongo?.close();
+  });
+
+  const either = (i: number) => (i % 2 === 0 ? a : b).client;
+
+  it("hands out unique, increasing ids from both", async () => {
+    const created = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => either(i).post("/categories", { key: staff, body: { name: `Kind ${i}` } })),
+    );
+    expect(created.map((r) => r.status)).toEqual(Array(20).fill(201));
+    const ids = created.map((r) => r.body.id as number).sort((x, y) => x - y);
+    expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+  });
+
+  it("creates a category name raced from both instances once", async () => {
+    const raced = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => either(i).post("/categories", { key: staff, body: { name: i % 2 ? "Ferrets" : "FERRETS" } })),
+    );
+    expect(raced.filter((r) => r.status === 201)).toHaveLength(1);
+    expect(raced.filter((r) => r.status === 409).every((r) => r.body.code === "category_name_taken")).toBe(true);
+  });
+
+  it("never oversells: 200 orders for 50 units admit exactly 50, whichever instance takes them", async () => {
+    const customer = await a.newKey("customer");
+    const pet = await a.client.post("/pets", { key: staff, body: { name: "Popular", categoryId: 1 } });
+    await b.client.put(`/store/inventory/${pet.body.id}`, { key: staff, body: { quantity: 50 } });
+
+    const orders = await Promise.all(
+      Array.from({ length: 200 }, (_, i) => either(i).post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } })),
+    );
+    expect(orders.filter((r) => r.status === 201)).toHaveLength(50);
+    expect(new Set(orders.filter((r) => r.status === 409).map((r) => r.body.code))).toEqual(
+      new Set(["insufficient_stock", "pet_not_available"].filter((code) => orders.some((r) => r.body.code === code))),
+    );
+    expect((await b.client.get(`/store/inventory/${pet.body.id}`, { key: staff })).body).toEqual({
+      petId: pet.body.id,
+      quantity: 0,
+      status: "pending",
+    });
+  });
+
+  it("counts one rate-limit window across both: 80 requests on a free key admit exactly 60, and the ban holds on both", async () => {
+    const free = await a.newKey("customer", "free");
+    const burst = await Promise.all(Array.from({ length: 80 }, (_, i) => either(i).get("/categories?limit=1", { key: free })));
+    expect(burst.filter((r) => r.status === 200)).toHaveLength(60);
+    expect(burst.filter((r) => r.status === 429)).toHaveLength(20);
+
+    for (const instance of [a, b]) {
+      const banned = await instance.client.get("/categories", { key: free });
+      expect(banned.status).toBe(403);
+      expect(banned.body.code).toBe("api_key_banned");
+      expect(Number(banned.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+  });
+});

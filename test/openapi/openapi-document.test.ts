@@ -1,0 +1,255 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { errorCodesOf, type DescribedOperation, type OpenApiDocument } from "../../adapters/http/openapi/document.ts";
+import { standaloneDocuments } from "../../adapters/http/openapi/standalone.ts";
+import { statusOfCode } from "../../adapters/http/problem.ts";
+import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+
+/** PRODUCT.md §4: every operation of the public API, with its success status. */
+const productOperations: [string, string, number][] = [
+  ["GET", "/pets", 200],
+  ["POST", "/pets", 201],
+  ["GET", "/pets/{petId}", 200],
+  ["PUT", "/pets/{petId}", 200],
+  ["DELETE", "/pets/{petId}", 204],
+  ["GET", "/categories", 200],
+  ["POST", "/categories", 201],
+  ["GET", "/categories/{categoryId}", 200],
+  ["PUT", "/categories/{categoryId}", 200],
+  ["DELETE", "/categories/{categoryId}", 204],
+  ["POST", "/store/orders", 201],
+  ["GET", "/store/orders", 200],
+  ["GET", "/store/orders/{orderId}", 200],
+  ["PATCH", "/store/orders/{orderId}", 200],
+  ["DELETE", "/store/orders/{orderId}", 204],
+  ["GET", "/store/inventory", 200],
+  ["GET", "/store/inventory/{petId}", 200],
+  ["PUT", "/store/inventory/{petId}", 200],
+];
+
+/** PRODUCT.md §4's notable errors, per operation. */
+const notableErrors: Record<string, string[]> = {
+  "POST /pets": ["unknown_category"],
+  "GET /pets/{petId}": ["not_found", "gone"],
+  "PUT /pets/{petId}": ["not_found", "unknown_category", "invalid_transition"],
+  "DELETE /pets/{petId}": ["not_found", "pet_has_open_orders"],
+  "POST /categories": ["category_name_taken"],
+  "GET /categories/{categoryId}": ["not_found"],
+  "PUT /categories/{categoryId}": ["not_found", "category_name_taken"],
+  "DELETE /categories/{categoryId}": ["not_found", "category_in_use"],
+  "POST /store/orders": ["unknown_pet", "pet_not_available", "insufficient_stock"],
+  "GET /store/orders/{orderId}": ["not_found"],
+  "PATCH /store/orders/{orderId}": ["not_found", "order_completed"],
+  "DELETE /store/orders/{orderId}": ["not_found", "order_completed"],
+  "GET /store/inventory/{petId}": ["not_found"],
+  "PUT /store/inventory/{petId}": ["not_found"],
+};
+
+type Json = Record<string, any>;
+const operationsOf = (document: OpenApiDocument) =>
+  Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op: op as Json })));
+
+/** Every Schema Object in the document (components, parameters, bodies, responses, headers), walked. */
+const schemasIn = (node: unknown, inSchema = false, found: Json[] = []): Json[] => {
+  if (Array.isArray(node)) node.forEach((item) => schemasIn(item, inSchema, found));
+  else if (node && typeof node === "object") {
+    if (inSchema) found.push(node as Json);
+    for (const [key, value] of Object.entries(node)) {
+      if (key === "example" || key === "examples") continue;
+      const entersSchema = key === "schema" || (inSchema && ["items", "additionalProperties", "allOf", "anyOf", "oneOf", "not"].includes(key));
+      if (key === "schemas" || (inSchema && key === "properties")) {
+        for (const child of Object.values(value as Json)) schemasIn(child, true, found);
+      } else schemasIn(value, entersSchema || (inSchema && false), found);
+    }
+  }
+  return found;
+};
+
+describe("the public OpenAPI document", () => {
+  const document = standaloneDocuments().public;
+
+  it("is OpenAPI 3.0.3, version 1.0.0, titled Petstore, with exactly the tags Pets and Store", () => {
+    expect(document.openapi).toBe("3.0.3");
+    expect(document.info).toMatchObject({ title: "Petstore", version: "1.0.0" });
+    expect((document.tags as Json[]).map((t) => t.name)).toEqual(["Pets", "Store"]);
+    for (const { op } of operationsOf(document)) expect(["Pets", "Store"]).toContain(op.tags[0]);
+  });
+
+  it("has every operation of PRODUCT.md §4 and nothing else (no admin operations)", () => {
+    const documented = operationsOf(document).map(({ key, op }) => [key, Number(Object.keys(op.responses).find((s) => s.startsWith("2")))]);
+    expect(documented).toEqual(productOperations.map(([method, path, status]) => [`${method} ${path}`, status]));
+    expect(Object.keys(document.paths).some((p) => p.startsWith("/admin"))).toBe(false);
+  });
+
+  it("names its schemas as the seed does, with int64 ids, the PetStatus enum and an Order without required fields", () => {
+    const schemas = document.components.schemas as Json;
+    for (const name of ["PetStatus", "NewPet", "Pet", "Pets", "NewCategory", "Category", "Order", "InventoryItem", "InventoryUpdate", "Error"]) {
+      expect(schemas, name).toHaveProperty(name);
+    }
+    expect(schemas.PetStatus).toMatchObject({ type: "string", enum: ["available", "pending", "sold"] });
+    expect(schemas.Order.required).toBeUndefined();
+    expect(schemas.NewPet.required).toEqual(["name", "categoryId"]);
+    expect(schemas.Pet.required).toEqual(["id", "name", "categoryId", "status"]);
+    expect(schemas.Error.required).toEqual(["code", "message", "status"]);
+    for (const [schema, field] of [["Pet", "id"], ["Pet", "categoryId"], ["Category", "id"], ["Order", "id"], ["Order", "petId"], ["InventoryItem", "petId"]]) {
+      expect(schemas[schema as string].properties[field as string], `${schema}.${field}`).toMatchObject({ type: "integer", format: "int64" });
+    }
+    expect(schemas.Order.properties.shipDate).toMatchObject({ type: "string", format: "date-time" });
+  });
+
+  it("uses no keyword that OpenAPI 3.0.3 lacks (no type arrays, const, $defs, examples in schemas…)", () => {
+    const forbidden = ["const", "$defs", "$id", "$schema", "examples", "prefixItems", "unevaluatedProperties", "propertyNames", "if", "dependentRequired"];
+    const schemas = schemasIn(document);
+    expect(schemas.length).toBeGreaterThan(100);
+    for (const schema of schemas) {
+      for (const key of forbidden) expect(schema, JSON.stringify(schema)).not.toHaveProperty(key);
+      if ("type" in schema) expect(typeof schema.type).toBe("string");
+      if ("exclusiveMinimum" in schema) expect(typeof schema.exclusiveMinimum).toBe("boolean");
+      if ("$ref" in schema) expect(Object.keys(schema)).toEqual(["$ref"]);
+    }
+    expect(JSON.stringify(document)).not.toMatch(/#\/definitions\//);
+  });
+
+  it("documents the rate-limit headers on every response, Retry-After on 429, Location on 201 and paging on lists", () => {
+    for (const { key, op } of operationsOf(document)) {
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        for (const header of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]) {
+          expect(response.headers?.[header], `${key} ${status} ${header}`).toEqual({ $ref: `#/components/headers/${header}` });
+        }
+      }
+      expect(op.responses["429"]?.headers?.["Retry-After"], key).toEqual({ $ref: "#/components/headers/Retry-After" });
+      if (op.responses["201"]) expect(op.responses["201"].headers.Location, key).toBeDefined();
+      if (key.startsWith("GET") && op.responses["200"].content["application/json"].schema.type === "array" || key === "GET /pets") {
+        expect(op.responses["200"].headers.Link, key).toEqual({ $ref: "#/components/headers/Link-Next" });
+        expect(op.parameters.map((p: Json) => p.name).slice(0, 2), key).toEqual(["limit", "after"]);
+      }
+    }
+    const headers = document.components.headers as Json;
+    for (const header of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"]) expect(headers[header].required).toBe(true);
+  });
+
+  it("gives every error response the Error schema and an example body per code, with PRODUCT.md's notable errors", () => {
+    for (const { key, op } of operationsOf(document)) {
+      for (const [status, response] of Object.entries(op.responses as Json)) {
+        if (Number(status) < 400) continue;
+        const media = response.content["application/json"];
+        expect(media.schema, `${key} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
+        for (const [code, example] of Object.entries(media.examples as Json)) {
+          expect(example.value, `${key} ${status} ${code}`).toMatchObject({ code, status: Number(status), message: expect.any(String) });
+          expect(statusOfCode[code as keyof typeof statusOfCode]).toBe(Number(status));
+        }
+      }
+      const codes = Object.values(op.responses as Json).flatMap((r: Json) => Object.keys(r.content?.["application/json"]?.examples ?? {}));
+      for (const code of ["unauthorized", "forbidden", "api_key_banned", "rate_limited", "internal_error", "service_unavailable", "validation_failed"]) {
+        expect(codes, key).toContain(code);
+      }
+      for (const code of notableErrors[key] ?? []) expect(codes, key).toContain(code);
+      if (op.requestBody) for (const code of ["invalid_json", "payload_too_large", "unsupported_media_type"]) expect(codes, key).toContain(code);
+    }
+  });
+
+  it("marks GET /pets/{petId} deprecated with its sunset, the orders listing without try-out, and the stability levels", () => {
+    const getPet = document.paths["/pets/{petId}"]!.get! as Json;
+    expect(getPet).toMatchObject({ deprecated: true, "x-sunset": "2027-06-30T00:00:00.000Z" });
+    for (const status of ["200", "404", "410"]) {
+      expect(Object.keys(getPet.responses[status].headers), status).toEqual(expect.arrayContaining(["Deprecation", "Sunset", "Link"]));
+    }
+    expect(document.paths["/store/orders"]!.get!["x-hideTryItPanel"]).toBe(true);
+    expect(document.paths["/store/inventory/{petId}"]!.put!).toMatchObject({ "x-stability": "beta", "x-badges": [{ name: "Beta" }] });
+    expect(document.paths["/store/orders/{orderId}"]!.patch!).toMatchObject({ "x-stability": "experimental", "x-badges": [{ name: "Experimental" }] });
+    expect(document.components.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }) });
+    expect(document.security).toEqual([{ apiKey: [] }]);
+  });
+
+  it("derives the errors of an operation from its access and inputs", () => {
+    const op = (docs: Partial<DescribedOperation["docs"]>, access: DescribedOperation["access"] = { permission: "catalog:read" }): DescribedOperation => ({
+      method: "GET",
+      path: "/x",
+      operationId: "x",
+      access,
+      docs: { tag: "Pets", summary: "x", success: { status: 200, description: "x" }, ...docs },
+    });
+    expect(errorCodesOf(op({}, "public"))).toEqual(["rate_limited", "internal_error", "service_unavailable"]);
+    expect(errorCodesOf(op({}, "unlimited"))).toEqual(["internal_error"]);
+    expect(errorCodesOf(op({ body: standaloneDocuments as never }))).toEqual([
+      "validation_failed",
+      "invalid_json",
+      "unauthorized",
+      "forbidden",
+      "api_key_banned",
+      "payload_too_large",
+      "unsupported_media_type",
+      "rate_limited",
+      "internal_error",
+      "service_unavailable",
+    ]);
+  });
+});
+
+describe("the operators' OpenAPI document", () => {
+  const document = standaloneDocuments().admin;
+  it("has the admin operations, the probes and the reference endpoints, and none of the public ones", () => {
+    const keys = operationsOf(document).map((o) => o.key);
+    for (const key of [
+      "POST /admin/api-keys",
+      "GET /admin/api-keys",
+      "GET /admin/api-keys/{keyId}",
+      "PATCH /admin/api-keys/{keyId}",
+      "DELETE /admin/api-keys/{keyId}",
+      "POST /admin/api-keys/{keyId}/unban",
+      "GET /admin/openapi.json",
+      "GET /openapi.json",
+      "GET /docs",
+      "GET /healthz",
+      "GET /readyz",
+    ]) {
+      expect(keys).toContain(key);
+    }
+    expect(keys.some((k) => /\/(pets|categories|store)/.test(k))).toBe(false);
+    expect(document.paths["/healthz"]!.get!.security).toEqual([]);
+    expect(document.paths["/openapi.json"]!.get!.security).toEqual([]);
+    expect(document.paths["/admin/openapi.json"]!.get!.security).toBeUndefined();
+  });
+});
+
+describe("serving the reference", () => {
+  let t: TestPetstore;
+  beforeEach(async () => {
+    t = await startTestPetstore({ env: { PETSTORE_GET_PET_SUNSET_AT: "2028-01-31" } });
+  });
+  afterEach(() => t.close());
+
+  it("GET /openapi.json needs no key, is rate limited per address and is the public document with the configured sunset", async () => {
+    const res = await t.client.get("/openapi.json");
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+    const expected = standaloneDocuments({ deprecatedAt: new Date("2026-09-01T00:00:00Z"), sunsetAt: new Date("2028-01-31T00:00:00Z") }).public;
+    expect(res.body).toEqual(expected);
+    expect(res.body.paths["/pets/{petId}"].get["x-sunset"]).toBe("2028-01-31T00:00:00.000Z");
+  });
+
+  it("GET /admin/openapi.json needs an admin key", async () => {
+    expect((await t.client.get("/admin/openapi.json")).status).toBe(401);
+    expect((await t.client.get("/admin/openapi.json", { key: await t.newKey("staff") })).body.code).toBe("forbidden");
+    const res = await t.client.get("/admin/openapi.json", { key: t.adminKey });
+    expect(res.status).toBe(200);
+    expect(res.body.info.title).toBe("Petstore administration");
+    expect(Object.keys(res.body.paths)).toContain("/admin/api-keys");
+  });
+
+  it("GET /docs is an HTML page that may load nothing from other hosts, with its assets served here", async () => {
+    const page = await t.client.get("/docs");
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toMatch(/default-src 'none'; script-src 'self'.*connect-src 'self'/);
+    expect(page.headers.get("x-ratelimit-remaining")).toBe("59");
+    const sources = [...String(page.body).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    expect(sources.filter((s) => !s.startsWith("/") && !s.startsWith("data:"))).toEqual([]);
+    for (const asset of sources.filter((s) => s.startsWith("/docs/assets/"))) {
+      const res = await t.client.get(asset);
+      expect(res.status, asset).toBe(200);
+      expect(String(res.body).length, asset).toBeGreaterThan(100);
+    }
+    expect((await t.client.post("/docs")).status).toBe(405);
+    expect((await t.client.get("/docs/assets/nothing.js")).status).toBe(404);
+  });
+});
