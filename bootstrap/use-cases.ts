@@ -22,6 +22,7 @@ import { DeletePet } from "../core/pets/delete-pet.ts";
 import { GetPet } from "../core/pets/get-pet.ts";
 import { ListPets } from "../core/pets/list-pets.ts";
 import { UpdatePet } from "../core/pets/update-pet.ts";
+import { RunIdempotently } from "../core/idempotency/run-idempotently.ts";
 import { AdmitRequest } from "../core/rate-limiting/admit-request.ts";
 import type { BanPolicy } from "../core/rate-limiting/ban-policy.ts";
 import type { Clock } from "../core/shared/clock.port.ts";
@@ -29,7 +30,7 @@ import type { Stores } from "../core/stores.ts";
 
 /** Every use case, wired to its ports once. */
 export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: BanPolicy): UseCases => {
-  const { pets, categories, orders, inventory, ids, apiKeys, limiter } = s;
+  const { pets, categories, orders, inventory, ids, apiKeys, limiter, idempotency } = s;
   const orderPorts = { orders, pets, inventory, ids, clock };
   const keyPorts = { apiKeys, ids, secrets, clock };
   return {
@@ -58,5 +59,6 @@ export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: Ba
     revokeApiKey: new RevokeApiKey(keyPorts),
     unbanApiKey: new UnbanApiKey(keyPorts),
     admitRequest: new AdmitRequest({ apiKeys, secrets, limiter, clock }, ban),
+    runIdempotently: new RunIdempotently({ records: idempotency, clock }),
   };
 };

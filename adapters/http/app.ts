@@ -5,6 +5,7 @@ import type { StoreHealth } from "../../core/shared/store-health.port.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { json } from "./json.ts";
 import { createPipeline, type Access, type Handler, type Pipeline } from "./pipeline.ts";
+import { idempotently } from "./idempotency.ts";
 import { HttpProblem } from "./problem.ts";
 import type { RouteDocs } from "./openapi/route-docs.ts";
 import { requireActor, type Route } from "./route.ts";
@@ -81,8 +82,12 @@ export const createHttpApp = (deps: HttpAppDeps, publicEndpoints: PublicEndpoint
     );
   }
 
+  const { runIdempotently } = deps.useCases;
   for (const route of routes) {
-    app.on(route.method, route.path, (event) => pipeline(event, route.access, (e, actor) => route.handle(e, requireActor(actor))));
+    const handler: Handler = route.idempotent
+      ? (event, actor) => idempotently(runIdempotently, report, event, requireActor(actor), () => route.handle(event, requireActor(actor)))
+      : (event, actor) => route.handle(event, requireActor(actor));
+    app.on(route.method, route.path, (event) => pipeline(event, route.access, handler));
   }
   for (const endpoint of publicEndpoints) {
     app.get(endpoint.path, (event) => pipeline(event, "public", endpoint.handle));

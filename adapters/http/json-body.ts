@@ -12,6 +12,18 @@ const isJson = (contentType: string | null): boolean => {
 
 const tooLarge = () => new HttpProblem("payload_too_large", `Request bodies are limited to ${BODY_LIMIT_BYTES} bytes`);
 
+const bodyTexts = new WeakMap<H3Event, Promise<string>>();
+
+/** The raw body, read once per request (the idempotency fingerprint and the JSON parser share it). */
+export const readBodyText = (event: H3Event): Promise<string> => {
+  let text = bodyTexts.get(event);
+  if (!text) {
+    text = readLimited(event.req);
+    bodyTexts.set(event, text);
+  }
+  return text;
+};
+
 /** Reads at most BODY_LIMIT_BYTES, whatever Content-Length claims (chunked bodies have none). */
 const readLimited = async (request: Request): Promise<string> => {
   const declared = Number(request.headers.get("content-length") ?? 0);
@@ -32,7 +44,7 @@ export const readJsonBody = async <S extends z.ZodType>(event: H3Event, schema: 
   if (!isJson(event.req.headers.get("content-type"))) {
     throw new HttpProblem("unsupported_media_type", "Send the body as Content-Type: application/json");
   }
-  const text = await readLimited(event.req);
+  const text = await readBodyText(event);
   let value: unknown;
   try {
     value = JSON.parse(text);

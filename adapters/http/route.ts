@@ -16,6 +16,8 @@ export interface Route {
   access: Exclude<Access, "public">;
   /** What the OpenAPI document says about it (summary, tag, schemas, the errors it can answer). */
   docs: RouteDocs;
+  /** Honours an `Idempotency-Key` header: a retry replays the first response instead of acting again. */
+  idempotent?: true;
   handle(event: H3Event, actor: Actor): Promise<Response> | Response;
 }
 

@@ -20,6 +20,7 @@ import type { DeletePet } from "../../core/pets/delete-pet.ts";
 import type { GetPet } from "../../core/pets/get-pet.ts";
 import type { ListPets } from "../../core/pets/list-pets.ts";
 import type { UpdatePet } from "../../core/pets/update-pet.ts";
+import type { RunIdempotently } from "../../core/idempotency/run-idempotently.ts";
 import type { AdmitRequest } from "../../core/rate-limiting/admit-request.ts";
 
 /** Everything the HTTP adapter drives, built once at start-up. */
@@ -49,4 +50,5 @@ export interface UseCases {
   revokeApiKey: RevokeApiKey;
   unbanApiKey: UnbanApiKey;
   admitRequest: AdmitRequest;
+  runIdempotently: RunIdempotently;
 }

@@ -34,7 +34,8 @@ const toOrder = (doc: OrderDocument): Order => ({
 /** `hasOpenForPet` and listings by pet use the first; a customer's own listing uses the second. */
 export const createOrderIndexes = async (db: Db): Promise<void> => {
   // One index per command: FerretDB 1.24 drops the connection when one createIndexes names several existing ones.
-  for (const key of [{ petId: 1, complete: 1 }, { placedBy: 1, _id: 1 }]) await db.collection("orders").createIndex(key);
+  await db.collection("orders").createIndex({ petId: 1, complete: 1 });
+  await db.collection("orders").createIndex({ placedBy: 1, _id: 1 });
 };
 
 /** "Only while open" is `complete: false` in the filter of the one write that changes or deletes the order. */

@@ -17,7 +17,8 @@ const toPet = (doc: PetDocument): Pet => ({ id: doc._id, name: doc.name, categor
 /** Listings by status or category walk these in id order; `anyInCategory` uses the second. */
 export const createPetIndexes = async (db: Db): Promise<void> => {
   // One index per command: FerretDB 1.24 drops the connection when one createIndexes names several existing ones.
-  for (const key of [{ status: 1, _id: 1 }, { categoryId: 1, _id: 1 }]) await db.collection("pets").createIndex(key);
+  await db.collection("pets").createIndex({ status: 1, _id: 1 });
+  await db.collection("pets").createIndex({ categoryId: 1, _id: 1 });
 };
 
 /** Status changes are compare-and-set: the expected status is part of the filter of one update. */

@@ -588,7 +588,10 @@ export interface operations {
     createPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -671,6 +674,24 @@ export interface operations {
                 };
             };
             /**
+             * @description Conflict.
+             *
+             *     - `idempotency_request_in_progress`: a request with the same Idempotency-Key is still being processed
+             */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Content Too Large.
              *
              *     - `payload_too_large`: the body is over 65536 bytes
@@ -710,6 +731,7 @@ export interface operations {
              * @description Unprocessable Content.
              *
              *     - `unknown_category`: `categoryId` names no category
+             *     - `idempotency_key_reused`: the Idempotency-Key was used before for a different request
              */
             422: {
                 headers: {
@@ -1522,7 +1544,10 @@ export interface operations {
     createCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -1608,6 +1633,7 @@ export interface operations {
              * @description Conflict.
              *
              *     - `category_name_taken`: another category has this name (case-insensitive)
+             *     - `idempotency_request_in_progress`: a request with the same Idempotency-Key is still being processed
              */
             409: {
                 headers: {
@@ -1646,6 +1672,24 @@ export interface operations {
              *     - `unsupported_media_type`: the body is not sent as `Content-Type: application/json`
              */
             415: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Unprocessable Content.
+             *
+             *     - `idempotency_key_reused`: the Idempotency-Key was used before for a different request
+             */
+            422: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2415,7 +2459,10 @@ export interface operations {
     placeOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. */
+                "Idempotency-Key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -2502,6 +2549,7 @@ export interface operations {
              *
              *     - `pet_not_available`: the pet's status is not `available`
              *     - `insufficient_stock`: the stock is lower than the quantity ordered
+             *     - `idempotency_request_in_progress`: a request with the same Idempotency-Key is still being processed
              */
             409: {
                 headers: {
@@ -2556,6 +2604,7 @@ export interface operations {
              * @description Unprocessable Content.
              *
              *     - `unknown_pet`: `petId` names no pet
+             *     - `idempotency_key_reused`: the Idempotency-Key was used before for a different request
              */
             422: {
                 headers: {

@@ -6,6 +6,7 @@ import { created, pageResponse, pathParams, queryOf, type Route } from "../route
 import { Category, idParam, NewCategory, PageQuery } from "../schemas.ts";
 import type { UseCases } from "../use-cases.ts";
 import { parseOrReject } from "../validation.ts";
+import { IdempotencyHeaders, idempotencyErrors } from "../idempotency-docs.ts";
 
 const categoryId = idParam("categoryId", "Identifier of the category");
 const Categories = z.array(Category);
@@ -33,6 +34,7 @@ export const categoryRoutes = (uc: UseCases): Route[] => [
     method: "POST",
     path: "/categories",
     operationId: "createCategory",
+    idempotent: true,
     access: write,
     docs: {
       tag: "Pets",
@@ -40,7 +42,8 @@ export const categoryRoutes = (uc: UseCases): Route[] => [
       description: "Names are unique, compared case-insensitively.",
       body: NewCategory,
       success: { status: 201, description: "The category, created.", body: Category, headers: ["Location"] },
-      errors: ["category_name_taken"],
+      headers: IdempotencyHeaders,
+      errors: ["category_name_taken", ...idempotencyErrors],
     },
     handle: async (event) => {
       const category = await uc.createCategory.execute(await readJsonBody(event, NewCategory));

@@ -7,6 +7,7 @@ import { created, pageResponse, pathParams, queryOf, type Route } from "../route
 import { idParam, NewPet, Pet, PetListQuery, Pets } from "../schemas.ts";
 import type { UseCases } from "../use-cases.ts";
 import { parseOrReject } from "../validation.ts";
+import { IdempotencyHeaders, idempotencyErrors } from "../idempotency-docs.ts";
 
 export interface Deprecation {
   deprecatedAt: Date;
@@ -52,6 +53,7 @@ export const petRoutes = (uc: UseCases, clock: Clock, deprecation: Deprecation):
     method: "POST",
     path: "/pets",
     operationId: "createPet",
+    idempotent: true,
     access: write,
     docs: {
       tag: "Pets",
@@ -59,7 +61,8 @@ export const petRoutes = (uc: UseCases, clock: Clock, deprecation: Deprecation):
       description: "The status defaults to `available`. The pet gets an inventory item with quantity 0.",
       body: NewPet,
       success: { status: 201, description: "The pet, created.", body: Pet, headers: ["Location"] },
-      errors: ["unknown_category"],
+      headers: IdempotencyHeaders,
+      errors: ["unknown_category", ...idempotencyErrors],
     },
     handle: async (event) => {
       const pet = await uc.createPet.execute(await readJsonBody(event, NewPet));

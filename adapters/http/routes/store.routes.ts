@@ -15,6 +15,7 @@ import {
 } from "../schemas.ts";
 import type { UseCases } from "../use-cases.ts";
 import { parseOrReject } from "../validation.ts";
+import { IdempotencyHeaders, idempotencyErrors } from "../idempotency-docs.ts";
 
 const orderId = idParam("orderId", "Identifier of the order");
 const petId = idParam("petId", "Identifier of the pet");
@@ -26,6 +27,7 @@ export const storeRoutes = (uc: UseCases): Route[] => [
     method: "POST",
     path: "/store/orders",
     operationId: "placeOrder",
+    idempotent: true,
     access: { permission: "orders:place" },
     docs: {
       tag: "Store",
@@ -34,7 +36,8 @@ export const storeRoutes = (uc: UseCases): Route[] => [
         "Reserves the stock at once: the pet must be `available` with at least `quantity` units in stock. An order that takes the last unit puts the pet in `pending`.",
       body: NewOrder,
       success: { status: 201, description: "The order, open (`complete: false`).", body: Order, headers: ["Location"] },
-      errors: ["pet_not_available", "insufficient_stock", "unknown_pet"],
+      headers: IdempotencyHeaders,
+      errors: ["pet_not_available", "insufficient_stock", "unknown_pet", ...idempotencyErrors],
     },
     handle: async (event, actor) => {
       const order = await uc.placeOrder.execute(await readJsonBody(event, NewOrder), actor);

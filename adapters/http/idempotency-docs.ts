@@ -1,0 +1,17 @@
+import { z } from "zod";
+import type { ErrorCode } from "./problem.ts";
+
+/** The request header of the creates that honour retries (see idempotency.ts), for the document. */
+export const IdempotencyHeaders = z.object({
+  "Idempotency-Key": z
+    .string()
+    .min(1)
+    .max(255)
+    .optional()
+    .meta({
+      description:
+        "Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again.",
+    }),
+});
+
+export const idempotencyErrors: readonly ErrorCode[] = ["idempotency_key_reused", "idempotency_request_in_progress"];
