@@ -33,6 +33,11 @@ const environment = z.object({
   PETSTORE_BAN_SECONDS: wholeNumber(1, 86_400).default(900),
   PETSTORE_GET_PET_DEPRECATED_AT: instant.default(defaultGetPetDeprecation.deprecatedAt),
   PETSTORE_GET_PET_SUNSET_AT: instant.default(defaultGetPetDeprecation.sunsetAt),
+  PETSTORE_CORS_ORIGINS: z
+    .string()
+    .transform((s) => s.split(",").map((o) => o.trim()).filter(Boolean))
+    .pipe(z.array(z.union([z.literal("*"), z.url({ protocol: /^https?$/, error: "expected * or a comma list of http(s) origins" })])))
+    .optional(),
   PETSTORE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" }).default("info"),
 });
 
@@ -45,6 +50,8 @@ export interface Config {
   ban: { strikes: number; seconds: number };
   getPetDeprecation: { deprecatedAt: Date; sunsetAt: Date };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** Browser origins allowed by CORS; empty: off. */
+  corsOrigins: string[];
 }
 
 /** A setting that stops start-up; its message is one line naming the variable. */
@@ -80,5 +87,6 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     ban: { strikes: e.PETSTORE_BAN_STRIKES, seconds: e.PETSTORE_BAN_SECONDS },
     getPetDeprecation: { deprecatedAt: e.PETSTORE_GET_PET_DEPRECATED_AT, sunsetAt: e.PETSTORE_GET_PET_SUNSET_AT },
     logLevel: e.PETSTORE_LOG_LEVEL,
+    corsOrigins: (e.PETSTORE_CORS_ORIGINS ?? []).map((o) => (o === "*" ? o : new URL(o).origin)),
   };
 };

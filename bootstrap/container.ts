@@ -3,6 +3,7 @@
 import "reflect-metadata";
 import { Container } from "inversify";
 import { apiRoutes, createHttpApp, type HttpAppDeps } from "../adapters/http/app.ts";
+import { currentRequestId } from "../adapters/http/request-context.ts";
 import { createApiReference } from "../adapters/http/openapi/reference.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { SystemClock } from "../adapters/clock/system-clock.ts";
@@ -47,7 +48,8 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
           clock,
           health: s.health,
           deprecation: c.getPetDeprecation,
-          report: (error) => log.error("unhandled error", errorFields(error)),
+          report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
+          requestContext: { log: (entry) => log.info("request", { ...entry }), corsOrigins: c.corsOrigins },
         };
         // The OpenAPI documents are built here, once, from the same route table the app serves.
         const reference = createApiReference(apiRoutes(deps), { deprecation: c.getPetDeprecation });

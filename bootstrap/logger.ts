@@ -7,10 +7,22 @@ export interface Logger {
 
 const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as const;
 
+/** Fields that may hold a secret are never written, wherever they sit (a safety net: nothing should pass one). */
+const secretField = /^(x-api-key|api-?key|key|secret|authorization|password|token)$/i;
+const redacted = (value: unknown, depth = 0): unknown => {
+  if (depth > 4 || value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) return value.map((v) => redacted(v, depth + 1));
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, secretField.test(k) ? "[redacted]" : redacted(v, depth + 1)]),
+  );
+};
+
+export { redacted };
+
 export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Logger => {
   const at = (name: "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
     if (levels[name] < levels[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: name, message, ...fields }));
+    write(JSON.stringify({ time: new Date().toISOString(), level: name, message, ...(redacted(fields) as object) }));
   };
   return { info: at("info"), warn: at("warn"), error: at("error") };
 };

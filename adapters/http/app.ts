@@ -8,6 +8,7 @@ import { createPipeline, type Access, type Handler, type Pipeline } from "./pipe
 import { idempotently } from "./idempotency.ts";
 import { HttpProblem } from "./problem.ts";
 import type { RouteDocs } from "./openapi/route-docs.ts";
+import { requestContext, type RequestContextOptions } from "./request-context.ts";
 import { requireActor, type Route } from "./route.ts";
 import { adminRoutes } from "./routes/admin.routes.ts";
 import { categoryRoutes } from "./routes/category.routes.ts";
@@ -23,6 +24,8 @@ export interface HttpAppDeps {
   report: ErrorReporter;
   /** How long /readyz waits for the store. */
   readinessTimeoutMs?: number;
+  /** Request ids, access log, protective headers and CORS around every request. */
+  requestContext?: RequestContextOptions;
 }
 
 /** Public, unkeyed endpoints that are still rate limited per client address. */
@@ -67,6 +70,7 @@ export const createHttpApp = (deps: HttpAppDeps, publicEndpoints: PublicEndpoint
         : errorResponse(problem, report);
     },
   });
+  if (deps.requestContext) app.use(requestContext(deps.requestContext));
   const pipeline: Pipeline = createPipeline({ admit: deps.useCases.admitRequest, clock, report });
   const routes = [...apiRoutes(deps), ...extraRoutes];
 

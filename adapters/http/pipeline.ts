@@ -7,6 +7,7 @@ import { windowsAt } from "../../core/rate-limiting/windows.ts";
 import type { Clock } from "../../core/shared/clock.port.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { setRateLimitHeaders } from "./rate-limit-headers.ts";
+import { noteKeyId } from "./request-context.ts";
 
 /** Who may call: any valid API key, one whose role has a permission, or anyone (limited per client address). */
 export type Access = { permission?: Permission } | "public";
@@ -35,6 +36,7 @@ export const createPipeline = ({ admit, clock, report }: PipelineDeps) =>
       });
       quotaHeaders = new Headers();
       setRateLimitHeaders(quotaHeaders, admission.quota, clock.now());
+      if (admission.actor) noteKeyId(event, admission.actor.keyId);
       if (admission.refusal) throw admission.refusal;
       if (access !== "public" && access.permission && admission.actor) authorize(admission.actor, access.permission);
       response = await handler(event, admission.actor);

@@ -1,0 +1,114 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import type { H3Event, Middleware } from "h3";
+import { HttpProblem } from "./problem.ts";
+
+export interface AccessLogEntry {
+  requestId: string;
+  method: string;
+  path: string;
+  status: number;
+  durationMs: number;
+  /** The API key's id (never its secret), when one was admitted. */
+  keyId?: number;
+}
+
+export interface RequestContextOptions {
+  log: (entry: AccessLogEntry) => void;
+  /** Origins allowed to call from a browser; empty: CORS is off (no CORS headers at all). "*" allows any. */
+  corsOrigins: readonly string[];
+}
+
+const currentRequest = new AsyncLocalStorage<string>();
+const keyIds = new WeakMap<H3Event, number>();
+
+/** The id of the request being handled, as echoed in `X-Request-Id`: for every log line written meanwhile. */
+export const currentRequestId = (): string | undefined => currentRequest.getStore();
+
+export const noteKeyId = (event: H3Event, keyId: number): void => {
+  keyIds.set(event, keyId);
+};
+
+/** A client's own id is kept when it is short and plain; anything else is replaced. */
+const acceptable = (id: string | null): id is string => id !== null && /^[\w.:@-]{1,128}$/.test(id);
+
+const exposed = [
+  "X-Request-Id",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "RateLimit-Policy",
+  "RateLimit",
+  "Retry-After",
+  "Location",
+  "Link",
+  "Deprecation",
+  "Sunset",
+  "Idempotent-Replayed",
+].join(", ");
+
+/**
+ * Wraps every request, probes included: request id in, request id out, protective headers, CORS when configured,
+ * and one access-log line. Nothing here reads the API key's secret.
+ */
+export const requestContext = ({ log, corsOrigins }: RequestContextOptions): Middleware => {
+  const allowOrigin = (origin: string | null): string | undefined =>
+    origin && (corsOrigins.includes("*") || corsOrigins.includes(origin)) ? origin : undefined;
+
+  return (event, next) => {
+    const incoming = event.req.headers.get("x-request-id");
+    const requestId = acceptable(incoming) ? incoming : randomUUID();
+    return currentRequest.run(requestId, () => handle(event, next, requestId));
+  };
+
+  async function handle(event: H3Event, next: () => unknown, requestId: string): Promise<Response> {
+    const started = performance.now();
+    const origin = allowOrigin(event.req.headers.get("origin"));
+
+    let response: Response;
+    if (origin && event.req.method === "OPTIONS" && event.req.headers.has("access-control-request-method")) {
+      response = new Response(null, {
+        status: 204,
+        headers: {
+          "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE",
+          "access-control-allow-headers": "Content-Type, X-API-Key, Idempotency-Key, X-Request-Id",
+          "access-control-max-age": "600",
+        },
+      });
+    } else {
+      const result = await next();
+      if (!(result instanceof Response)) throw new HttpProblem("internal_error", "A handler answered without a Response");
+      response = withMutableHeaders(result);
+    }
+
+    const headers = response.headers;
+    headers.set("x-request-id", requestId);
+    headers.set("x-content-type-options", "nosniff");
+    if (event.url.pathname.startsWith("/admin")) headers.set("cache-control", "no-store");
+    if (origin) {
+      headers.set("access-control-allow-origin", origin);
+      headers.set("access-control-expose-headers", exposed);
+      headers.append("vary", "Origin");
+    }
+    const keyId = keyIds.get(event);
+    log({
+      requestId,
+      method: event.req.method,
+      path: event.url.pathname,
+      status: response.status,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      ...(keyId === undefined ? {} : { keyId }),
+    });
+    return response;
+  }
+};
+
+/** Some responses (redirects, fetched ones) have immutable headers: copy those once. */
+const withMutableHeaders = (response: Response): Response => {
+  try {
+    response.headers.set("x-request-id", "");
+    return response;
+  } catch {
+    return new Response(response.body, response);
+  }
+};
