@@ -29,13 +29,14 @@ export const requireActor = (actor: Actor | undefined): Actor => {
 
 export const pathParams = (event: H3Event): Record<string, string> => event.context.params ?? {};
 
+/**
+ * The query as an object: one string per name, an array for a repeated name. Built with Object.fromEntries so
+ * that every name, `__proto__` included, is an own property the schema sees (and refuses), never a prototype.
+ */
 export const queryOf = (event: H3Event): Record<string, string | string[]> => {
-  const query: Record<string, string | string[]> = {};
-  for (const [key, value] of event.url.searchParams) {
-    const seen = query[key];
-    query[key] = seen === undefined ? value : [...(Array.isArray(seen) ? seen : [seen]), value];
-  }
-  return query;
+  const grouped = new Map<string, string[]>();
+  for (const [key, value] of event.url.searchParams) grouped.set(key, [...(grouped.get(key) ?? []), value]);
+  return Object.fromEntries([...grouped].map(([key, values]) => [key, values.length === 1 ? values[0]! : values]));
 };
 
 /** A bare JSON array, with an RFC 8288 `Link: <…>; rel="next"` when more items exist. */

@@ -40,7 +40,26 @@ const commaList = <T extends z.ZodType<unknown, string>>(item: T, max: number) =
 
 export const PetStatus = z.enum(petStatuses).meta({ id: "PetStatus", description: "Status of the pet" });
 
-const name = z.string().trim().min(1).max(100);
+/**
+ * Free text is stored as sent, so it must be well-formed Unicode: a JSON escape can carry a lone surrogate
+ * ("\ud800"), which has no UTF-8 form, and MongoDB would silently keep U+FFFD instead.
+ */
+const wellFormed = [(s: string) => s.isWellFormed(), "Expected well-formed Unicode text (no lone surrogates)"] as const;
+
+/** Lengths count characters (code points), as PRODUCT.md and JSON Schema's maxLength do, not UTF-16 units. */
+const text = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .refine(...wellFormed)
+    .refine((s) => {
+      let length = 0;
+      for (const _ of s) length++;
+      return length >= min && length <= max;
+    }, `Expected ${min} to ${max} characters after trimming`)
+    .meta({ minLength: min, maxLength: max });
+
+const name = text(1, 100);
 
 /** RFC 3339 date-time with an offset; answered in UTC. */
 export const dateTime = z
@@ -72,7 +91,7 @@ export const Pets = z.array(Pet).meta({ id: "Pets" });
 export const NewCategory = z
   .strictObject({
     name: name.meta({ description: "Category name (for example a kind of animal)" }),
-    description: z.string().trim().max(500).optional().meta({ description: "Short description of the category" }),
+    description: text(0, 500).optional().meta({ description: "Short description of the category" }),
   })
   .meta({ id: "NewCategory" });
 

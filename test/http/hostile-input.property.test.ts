@@ -1,0 +1,555 @@
+/**
+ * Property-based tests of the HTTP layer against hostile request bodies (issue 6): malformed JSON text,
+ * wrong types in every field of every request body, huge and deeply nested values, unicode edge cases,
+ * `__proto__` / `constructor` / `prototype` keys and `$`-operators. Every generated request must keep the
+ * invariants of test/support/hostile-input.ts (no 5xx, the Error shape, nothing stored when refused,
+ * untouched prototypes, rate-limit headers, documented) and get the outcome a small reference model of
+ * PRODUCT.md §1 predicts. Query strings, path ids and headers: hostile-input-requests.property.test.ts.
+ *
+ * fast-check prints the seed and the shrunk request of a failure; replay it with `fc.assert(..., { seed, path })`.
+ */
+import fc from "fast-check";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { TestResponse } from "../support/test-petstore.ts";
+import {
+  expectOneOf,
+  expectPrototypesUntouched,
+  expectValidationFailedAt,
+  hostileValueText,
+  HostilePetstore,
+  keyChoice,
+  LIMIT,
+  numberText,
+  operatorText,
+  pollutingText,
+  prototypeState,
+  refusalFor,
+  RUNS,
+  unicodeName,
+  boundaryString,
+  type HostileRequest,
+} from "../support/hostile-input.ts";
+
+// --- A reference model of the request bodies (adapters/http/schemas.ts, as PRODUCT.md states them) ----------
+
+type Kind =
+  | { kind: "name"; max: number }
+  | { kind: "description" }
+  | { kind: "int64" }
+  | { kind: "int"; min: number; max: number }
+  | { kind: "enum"; values: readonly string[] }
+  | { kind: "dateTime" }
+  | { kind: "true" }
+  | { kind: "limits" };
+
+interface Field {
+  type: Kind;
+  required: boolean;
+}
+
+interface BodyOperation {
+  method: string;
+  path: string;
+  /** Under /admin: the staff key gets 403. */
+  admin: boolean;
+  fields: Record<string, Field>;
+  /** A body it accepts, as JSON texts per field. */
+  valid: Record<string, string>;
+}
+
+const name: Kind = { kind: "name", max: 100 };
+const int64: Kind = { kind: "int64" };
+const petStatus: Kind = { kind: "enum", values: ["available", "pending", "sold"] };
+const roles: Kind = { kind: "enum", values: ["customer", "staff", "admin"] };
+const plans: Kind = { kind: "enum", values: ["free", "pro", "business", "enterprise"] };
+const dateTime: Kind = { kind: "dateTime" };
+const req = (type: Kind): Field => ({ type, required: true });
+const opt = (type: Kind): Field => ({ type, required: false });
+
+const NewPet = { name: req(name), categoryId: req(int64), status: opt(petStatus) };
+const NewCategory = { name: req(name), description: opt({ kind: "description" }) };
+
+/** Every operation that takes a body (the victim key's id is filled in once the petstore runs). */
+const bodyOperations = (victimId: number): BodyOperation[] => [
+  { method: "POST", path: "/pets", admin: false, fields: NewPet, valid: { name: '"Tom"', categoryId: "1" } },
+  { method: "PUT", path: "/pets/1", admin: false, fields: NewPet, valid: { name: '"Rex"', categoryId: "1" } },
+  { method: "POST", path: "/categories", admin: false, fields: NewCategory, valid: { name: '"Birds"' } },
+  { method: "PUT", path: "/categories/1", admin: false, fields: NewCategory, valid: { name: '"Dogs"' } },
+  {
+    method: "POST",
+    path: "/store/orders",
+    admin: false,
+    fields: { petId: req(int64), quantity: req({ kind: "int", min: 1, max: 1000 }), shipDate: opt(dateTime) },
+    valid: { petId: "1", quantity: "1" },
+  },
+  {
+    method: "PATCH",
+    path: "/store/orders/1",
+    admin: false,
+    fields: { complete: opt({ kind: "true" }), shipDate: opt(dateTime) },
+    valid: { shipDate: '"2027-01-01T00:00:00Z"' },
+  },
+  {
+    method: "PUT",
+    path: "/store/inventory/1",
+    admin: false,
+    fields: { quantity: req({ kind: "int", min: 0, max: 1_000_000 }) },
+    valid: { quantity: "5" },
+  },
+  {
+    method: "POST",
+    path: "/admin/api-keys",
+    admin: true,
+    fields: { label: req(name), role: req(roles), plan: req(plans), limits: opt({ kind: "limits" }) },
+    valid: { label: '"new key"', role: '"customer"', plan: '"free"' },
+  },
+  {
+    method: "PATCH",
+    path: `/admin/api-keys/${victimId}`,
+    admin: true,
+    fields: { label: opt(name), role: opt(roles), plan: opt(plans), limits: opt({ kind: "limits" }) },
+    valid: { label: '"renamed"' },
+  },
+];
+
+type Verdict = "valid" | "invalid" | "unknown";
+
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isInt = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+const codePoints = (s: string) => [...s].length;
+
+/** RFC 3339 with an offset, shape only: a string of this shape may still name no real instant. */
+const dateTimeShape = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
+const realDateTimes = new Set(["2027-01-01T00:00:00Z", "2027-01-01T00:00:00.000Z", "2027-06-30T23:59:59+02:00", "2026-11-21T12:00:00-05:30"]);
+
+const verdictOf = (type: Kind, v: unknown): Verdict => {
+  switch (type.kind) {
+    case "name":
+    case "description": {
+      // Lone surrogates have no UTF-8 form: refused, or a MongoDB store would keep U+FFFD instead.
+      if (typeof v !== "string" || !v.isWellFormed()) return "invalid";
+      const trimmed = v.trim();
+      const max = type.kind === "name" ? type.max : 500;
+      const min = type.kind === "name" ? 1 : 0;
+      const units = trimmed.length >= min && trimmed.length <= max;
+      // The length of a string in the OpenAPI document (JSON Schema) counts code points, zod UTF-16 units:
+      // where they disagree, the model does not judge.
+      const points = codePoints(trimmed) >= min && codePoints(trimmed) <= max;
+      return units === points ? (units ? "valid" : "invalid") : "unknown";
+    }
+    case "int64":
+      return typeof v === "number" && Number.isInteger(v) && v >= -(2 ** 63) && v <= 2 ** 63 ? "valid" : "invalid";
+    case "int":
+      return isInt(v, type.min, type.max) ? "valid" : "invalid";
+    case "enum":
+      return typeof v === "string" && type.values.includes(v) ? "valid" : "invalid";
+    case "true":
+      return v === true ? "valid" : "invalid";
+    case "dateTime":
+      if (typeof v !== "string" || !dateTimeShape.test(v)) return "invalid";
+      return realDateTimes.has(v) ? "valid" : "unknown";
+    case "limits": {
+      if (!isPlainObject(v)) return "invalid";
+      const keys = Object.keys(v);
+      const exact = keys.length === 2 && keys.includes("perMinute") && keys.includes("perDay");
+      return exact && isInt(v.perMinute, 1, 1_000_000) && isInt(v.perDay, 1, 1_000_000_000) ? "valid" : "invalid";
+    }
+  }
+};
+
+type BodyOutcome =
+  | { kind: "too_large" }
+  | { kind: "invalid_json" }
+  | { kind: "invalid"; paths: string[] }
+  | { kind: "valid" }
+  | { kind: "unknown" };
+
+/** What PRODUCT.md §1 says about these bytes, sent as application/json to this operation. */
+const outcomeOf = (op: BodyOperation, bytes: Uint8Array): BodyOutcome => {
+  if (bytes.byteLength > LIMIT) return { kind: "too_large" };
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(bytes).toString("utf8"));
+  } catch {
+    return { kind: "invalid_json" };
+  }
+  if (!isPlainObject(value)) return { kind: "invalid", paths: ["body"] };
+  const paths: string[] = [];
+  let unknown = false;
+  // Any property the schema does not have, `__proto__` included, is refused: JSON.parse makes it an own property.
+  const extra = Object.keys(value).filter((k) => !Object.hasOwn(op.fields, k));
+  if (extra.length) paths.push("body");
+  for (const [field, { type, required }] of Object.entries(op.fields)) {
+    if (!Object.hasOwn(value, field)) {
+      if (required) paths.push(`body.${field}`);
+      continue;
+    }
+    const verdict = verdictOf(type, value[field]);
+    if (verdict === "invalid") paths.push(`body.${field}`);
+    if (verdict === "unknown") unknown = true;
+  }
+  if (paths.length) return { kind: "invalid", paths };
+  return unknown ? { kind: "unknown" } : { kind: "valid" };
+};
+
+/** Checks the answer against the model, for a caller that may use the operation. */
+const expectBodyOutcome = (op: BodyOperation, bytes: Uint8Array, res: TestResponse): void => {
+  const outcome = outcomeOf(op, bytes);
+  const why = `${op.method} ${op.path} with ${outcome.kind} body`;
+  switch (outcome.kind) {
+    case "too_large":
+      return expectOneOf(res, [{ status: 413, code: "payload_too_large" }], why);
+    case "invalid_json":
+      return expectOneOf(res, [{ status: 400, code: "invalid_json" }], why);
+    case "invalid":
+      return expectValidationFailedAt(res, outcome.paths, why);
+    case "valid": {
+      // Accepted by the schema: whatever the domain says next, it is no schema error (those carry details).
+      const body = res.body as { code?: string; details?: unknown };
+      expect(body?.code, why).not.toBe("invalid_json");
+      expect(res.status === 400 && body?.details !== undefined, `${why}: a schema error for a valid body ${JSON.stringify(res.body)}`).toBe(false);
+      if (!op.admin) expect(res.status, `${why}: ${JSON.stringify(res.body)}`).not.toBe(400);
+      expect([413, 415]).not.toContain(res.status);
+      return;
+    }
+    case "unknown":
+      return;
+  }
+};
+
+// --- Generators of bodies -------------------------------------------------------------------------------------
+
+/** A value text aimed at a field: near-valid values of its type, mixed with anything hostile. */
+const fieldValueText = (type: Kind): fc.Arbitrary<string> => {
+  const json = (arb: fc.Arbitrary<unknown>) => arb.map((v) => JSON.stringify(v));
+  const near: Record<Kind["kind"], () => fc.Arbitrary<string>> = {
+    name: () => fc.oneof(json(unicodeName()), json(boundaryString()), json(fc.constantFrom("$where", "$gt", '{"$gt": ""}', " Rex ", "\u0000"))),
+    description: () => fc.oneof(json(unicodeName(60)), json(boundaryString())),
+    int64: () => numberText(),
+    int: () => fc.oneof(numberText(), json(fc.constantFrom(-1, 0, 1, 999, 1000, 1001, 999_999, 1_000_000, 1_000_001))),
+    enum: () =>
+      json(
+        fc.constantFrom(
+          ...(type.kind === "enum" ? type.values : []),
+          "AVAILABLE",
+          " available",
+          "sold ",
+          "Admin",
+          "enterprise\u0000",
+          "__proto__",
+          "toString",
+          "constructor",
+          "",
+        ),
+      ),
+    dateTime: () =>
+      fc.oneof(
+        json(fc.constantFrom(...realDateTimes)),
+        json(
+          fc.constantFrom(
+            "2027-01-01",
+            "2027-13-01T00:00:00Z",
+            "2027-02-30T00:00:00Z",
+            "2027-01-01T24:00:00Z",
+            "2027-01-01T00:00:00",
+            "2027-01-01 00:00:00Z",
+            "2027-01-01t00:00:00z",
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999999Z",
+            "+275760-09-13T00:00:00Z",
+            "2016-12-31T23:59:60Z",
+            "2027-01-01T00:00:00+24:00",
+            "1e3",
+            "now",
+            "",
+          ),
+        ),
+        json(fc.date({ noInvalidDate: true, min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z") }).map((d) => d.toISOString())),
+        json(fc.integer()),
+      ),
+    true: () => fc.constantFrom("true", "false", "1", "0", '"true"', "null", "[true]"),
+    limits: () =>
+      fc.oneof(
+        fc
+          .tuple(numberText(), numberText())
+          .map(([m, d]) => `{"perMinute": ${m}, "perDay": ${d}}`),
+        fc.constantFrom(
+          '{"perMinute": 10, "perDay": 100}',
+          '{"perMinute": 10}',
+          '{"perMinute": 10, "perDay": 100, "burst": 5}',
+          '{"perMinute": 10, "perDay": 100, "__proto__": {"polluted": 1}}',
+          '{"perMinute": {"$gt": 0}, "perDay": 100}',
+        ),
+      ),
+  };
+  return fc.oneof({ weight: 3, arbitrary: near[type.kind]() }, { weight: 2, arbitrary: hostileValueText() });
+};
+
+/** Property names that are not in any schema, or nearly are. */
+const extraKey = (): fc.Arbitrary<string> =>
+  fc.oneof(
+    fc.constantFrom("__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "$where", "$set", "id", "status", "", " name", "Name", "name ", "name\u0000", "admin", "role"),
+    fc.string({ maxLength: 12 }),
+    unicodeName(3),
+  );
+
+type Edit = { set: string; to: string } | { drop: string } | { dup: string; to: string };
+
+/** A body of one operation: its valid body with a few edits (set a field to a hostile value, drop it, repeat it, add one). */
+const editedBody = (op: BodyOperation): fc.Arbitrary<string> => {
+  const fieldNames = Object.keys(op.fields);
+  const edit: fc.Arbitrary<Edit> = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...fieldNames).chain((f) => fieldValueText(op.fields[f]!.type).map((to): Edit => ({ set: f, to }))) },
+    { weight: 1, arbitrary: fc.constantFrom(...fieldNames).map((f): Edit => ({ drop: f })) },
+    { weight: 1, arbitrary: fc.constantFrom(...fieldNames).chain((f) => fieldValueText(op.fields[f]!.type).map((to): Edit => ({ dup: f, to }))) },
+    { weight: 2, arbitrary: fc.tuple(extraKey(), hostileValueText()).map(([f, to]): Edit => ({ set: f, to })) },
+  );
+  return fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => {
+    const entries: [string, string][] = Object.entries(op.valid);
+    for (const e of edits) {
+      if ("drop" in e) {
+        for (let i = entries.length - 1; i >= 0; i--) if (entries[i]![0] === e.drop) entries.splice(i, 1);
+      } else if ("dup" in e) {
+        entries.push([e.dup, e.to]);
+      } else {
+        const at = entries.findIndex(([k]) => k === e.set);
+        if (at >= 0) entries[at] = [e.set, e.to];
+        else entries.push([e.set, e.to]);
+      }
+    }
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
+  });
+};
+
+/** Text that is almost JSON, or JSON with a twist at the byte level. */
+const malformedBytes = (op: BodyOperation): fc.Arbitrary<Uint8Array> => {
+  const valid = `{${Object.entries(op.valid).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
+  const text = (arb: fc.Arbitrary<string>) => arb.map((s) => new TextEncoder().encode(s));
+  const firstValue = Object.keys(op.valid)[0]!;
+  const withValue = (raw: string) => valid.replace(new RegExp(`("${firstValue}":)[^,}]*`), `$1${raw}`);
+  return fc.oneof(
+    // Truncated anywhere.
+    text(fc.integer({ min: 0, max: valid.length - 1 }).map((n) => valid.slice(0, n))),
+    // Trailing garbage, a second document, comments, trailing commas.
+    text(fc.string({ minLength: 1, maxLength: 20 }).map((g) => valid + g)),
+    text(fc.constantFrom(`${valid}${valid}`, `${valid},`, `${valid} // c`, `/* c */${valid}`, valid.replace("}", ",}"), `[${valid},]`, `${valid}\u0000`)),
+    // A byte-order mark, or whitespace JSON does not allow, in front.
+    text(fc.constantFrom(`\uFEFF${valid}`, `\u00A0${valid}`, `\u2028${valid}`, ` \t\r\n${valid} \t\r\n`, `\uFEFF\uFEFF${valid}`)),
+    // Literals JSON has not: NaN, Infinity, undefined, hex, single quotes, huge exponents.
+    text(
+      fc
+        .constantFrom("NaN", "Infinity", "-Infinity", "+1", "undefined", "0x10", "01", ".5", "5.", "'Rex'", "1e999999999", "-1e999999999", "1e-999999999", "True", "nul")
+        .map(withValue),
+    ),
+    // Control characters raw inside a string (invalid) or escaped (valid), lone surrogates escaped (valid JSON).
+    text(
+      fc
+        .tuple(fc.integer({ min: 0, max: 0x1f }), fc.boolean())
+        .map(([c, escaped]) => withValue(escaped ? `"a\\u${c.toString(16).padStart(4, "0")}b"` : `"a${String.fromCharCode(c)}b"`)),
+    ),
+    text(fc.constantFrom('"\\ud800"', '"\\udfff"', '"\\udc00\\ud800"', '"\\uD83D"', '"\\u0000"', '"\\x41"', '"\\q"', '"\\u12"').map(withValue)),
+    // Bytes that are not UTF-8 (overlong forms, surrogates encoded, stray continuation bytes) inside a string.
+    fc.constantFrom([0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]).map((bad) => {
+      const [head, tail] = [withValue('"a'), '"'];
+      const start = new TextEncoder().encode(head.slice(0, head.indexOf('"a') + 2));
+      const end = new TextEncoder().encode(tail + head.slice(head.indexOf('"a') + 2));
+      return new Uint8Array([...start, ...bad, ...end]);
+    }),
+    // Random text and random bytes.
+    text(fc.string({ unit: "binary", maxLength: 60 })),
+    fc.uint8Array({ maxLength: 60 }),
+    text(fc.jsonValue({ maxDepth: 3 }).map((v) => JSON.stringify(v))),
+    text(fc.constantFrom("", " ", "null", "[]", '"x"', "0", "{", "}", "{}", '{"":""}')),
+  );
+};
+
+/** Large values: long strings up to and past the body limit, deep nesting, 1e308, 2^53+1. */
+const hugeBody = (op: BodyOperation): fc.Arbitrary<string> => {
+  const [first] = Object.keys(op.fields);
+  return fc.oneof(
+    // The first field as one long string, the whole body from a little under to a little over 64 KiB.
+    fc.tuple(fc.integer({ min: LIMIT - 300, max: LIMIT + 300 }), fc.constantFrom("a", " ", "é", "🐶")).map(([size, c]) => {
+      const shell = `{${JSON.stringify(first)}:""}`;
+      const units = Math.max(0, Math.floor((size - shell.length) / Buffer.byteLength(c)));
+      return `{${JSON.stringify(first)}:"${c.repeat(units)}"}`;
+    }),
+    // A long unknown property name.
+    fc.integer({ min: 1_000, max: LIMIT }).map((n) => `{"${"k".repeat(n)}":1}`),
+    // Many properties.
+    fc.integer({ min: 100, max: 5_000 }).map((n) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(",")}}`),
+    // Deep nesting at the top, or in a field, up to the limit.
+    fc.integer({ min: 1_000, max: 32_000 }).map((n) => "[".repeat(n) + "]".repeat(n)),
+    fc.integer({ min: 1_000, max: 10_000 }).map((n) => `{${JSON.stringify(first)}:${'{"a":'.repeat(n)}1${"}".repeat(n)}}`),
+    fc.integer({ min: 1_000, max: 30_000 }).map((n) => `{${JSON.stringify(first)}:${"[".repeat(n)}${"]".repeat(n)}}`),
+    // Long arrays.
+    fc.integer({ min: 1_000, max: 30_000 }).map((n) => `{${JSON.stringify(first)}:[${"0,".repeat(n)}0]}`),
+    // Extreme numbers in every field.
+    fc
+      .constantFrom("1e308", "-1e308", "-0", "9007199254740993", "1e400", "5e-324", "9223372036854775808")
+      .map((n) => `{${Object.keys(op.fields).map((k) => `${JSON.stringify(k)}:${n}`).join(",")}}`),
+  );
+};
+
+// --- The properties --------------------------------------------------------------------------------------------
+
+describe("hostile request bodies (property-based)", () => {
+  let store: HostilePetstore;
+  let operations: BodyOperation[];
+  const prototypesAtStart = prototypeState();
+
+  // A fresh petstore per property: one property's accepted requests (a deleted pet, a cancelled order) must not
+  // change what the next one expects.
+  beforeEach(async () => {
+    store = await HostilePetstore.start();
+    operations = bodyOperations(store.victim.id);
+  });
+  afterEach(async () => {
+    await store?.close();
+  });
+  afterAll(() => {
+    expectPrototypesUntouched(prototypesAtStart);
+  });
+
+  /** One request per operation: `bodyOf` builds the bytes, the model judges them. */
+  const bodyProperty = (bodyOf: (op: BodyOperation) => fc.Arbitrary<Uint8Array | string>) =>
+    fc.asyncProperty(
+      fc.nat({ max: 1_000 }).chain((i) => {
+        const op = operations[i % operations.length]!;
+        return fc.record({ op: fc.constant(op), body: bodyOf(op), key: keyChoice() });
+      }),
+      async ({ op, body, key }) => {
+        const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
+        const request: HostileRequest = { method: op.method, path: op.path, key, headers: [["content-type", "application/json"]], body: bytes };
+        await store.exchange(request, (res, headers) => {
+          const refusal = refusalFor(store.roleOf(headers), op.admin);
+          if (refusal) expectOneOf(res, [refusal], `${op.method} ${op.path} without the right key`);
+          else expectBodyOutcome(op, bytes, res);
+        });
+      },
+    );
+
+  it("malformed JSON text (truncated, trailing garbage, BOM, NaN/Infinity, control characters, bad UTF-8) is 400 invalid_json exactly when JSON.parse refuses it", async () => {
+    await fc.assert(bodyProperty(malformedBytes), { numRuns: RUNS });
+  });
+
+  it("a wrong type, a missing field, a repeated or an unknown property in any body is 400 validation_failed naming it", async () => {
+    await fc.assert(bodyProperty(editedBody), { numRuns: RUNS });
+  });
+
+  it("huge and deeply nested values, and bodies around 64 KiB, are 400 or 413, never a crash", async () => {
+    await fc.assert(bodyProperty(hugeBody), { numRuns: Math.ceil(RUNS / 2) });
+  });
+
+  it("__proto__, constructor and prototype keys, at the top or nested, are refused and pollute nothing", async () => {
+    const polluted = (op: BodyOperation) =>
+      fc
+        .tuple(fc.constantFrom(...Object.keys(op.valid), "__proto__", "constructor", "prototype"), pollutingText(), fc.boolean())
+        .map(([field, value, top]) => {
+          const entries = Object.entries(op.valid).filter(([k]) => k !== field);
+          const evil = top ? value.slice(1, -1) : `${JSON.stringify(field)}:${value}`;
+          // At the top: the polluting keys spliced in beside the valid fields; else one field's value.
+          return `{${[...entries.map(([k, v]) => `${JSON.stringify(k)}:${v}`), evil].filter(Boolean).join(",")}}`;
+        });
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: 1_000 }).chain((i) => {
+          const op = operations[i % operations.length]!;
+          return fc.record({ op: fc.constant(op), body: polluted(op) });
+        }),
+        async ({ op, body }) => {
+          const bytes = new TextEncoder().encode(body);
+          await store.exchange({ method: op.method, path: op.path, key: "admin", headers: [["content-type", "application/json"]], body: bytes }, (res) => {
+            expectBodyOutcome(op, bytes, res);
+            // The model agrees: whatever parses here has a key no schema has, or a value of the wrong type.
+            if (outcomeOf(op, bytes).kind !== "invalid_json") expectOneOf(res, [{ status: 400, code: "validation_failed" }], "polluting keys");
+          });
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("$-operators where a string or number belongs are 400 validation_failed naming the field", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.nat({ max: 1_000 }).chain((i) => {
+          const op = operations[i % operations.length]!;
+          return fc.record({ op: fc.constant(op), field: fc.constantFrom(...Object.keys(op.fields)), operator: operatorText() });
+        }),
+        async ({ op, field, operator }) => {
+          const entries = { ...op.valid, [field]: operator };
+          const body = `{${Object.entries(entries).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
+          await store.exchange({ method: op.method, path: op.path, key: "admin", headers: [["content-type", "application/json"]], body }, (res) =>
+            expectValidationFailedAt(res, [`body.${field}`], `${field}: ${operator}`),
+          );
+        },
+      ),
+      { numRuns: RUNS },
+    );
+  });
+
+  it("unicode names (combining marks, RTL, zero-width, emoji, NUL, lone surrogates) are refused or stored exactly as sent, trimmed", async () => {
+    const targets = [
+      { path: "/categories", field: "name", extra: {}, read: (id: number) => store.t.stores.categories.ofId(id).then((c) => c?.name) },
+      { path: "/pets", field: "name", extra: { categoryId: 1 }, read: (id: number) => store.t.stores.pets.ofId(id).then((p) => p?.name) },
+      {
+        path: "/admin/api-keys",
+        field: "label",
+        extra: { role: "customer", plan: "free" },
+        read: (id: number) => store.t.stores.apiKeys.ofId(id).then((k) => k?.label),
+      },
+    ] as const;
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...targets), unicodeName(), async (target, value) => {
+        const body = JSON.stringify({ [target.field]: value, ...target.extra });
+        const verdict = verdictOf(name, value);
+        const res = await store.exchange(
+          { method: "POST", path: target.path, key: "admin", headers: [["content-type", "application/json"]], body },
+          (res) => {
+            if (verdict === "invalid") return expectValidationFailedAt(res, [`body.${target.field}`], JSON.stringify(value));
+            if (verdict === "unknown") return;
+            if (target.path === "/categories" && res.status === 409) return expectOneOf(res, [{ status: 409, code: "category_name_taken" }], "taken");
+            expect(res.status, JSON.stringify(res.body)).toBe(201);
+          },
+        );
+        if (res.status !== 201) return;
+        // Stored as sent (trimmed), answered as stored, and read back the same.
+        expect(res.body[target.field]).toBe(value.trim());
+        expect(await target.read(res.body.id)).toBe(value.trim());
+        const location = res.headers.get("location")!;
+        const read = await store.send({ method: "GET", path: target.path === "/pets" ? `/pets?ids=${res.body.id}` : location, key: "admin" });
+        expect((target.path === "/pets" ? read.body[0] : read.body)[target.field]).toBe(value.trim());
+      }),
+      { numRuns: RUNS },
+    );
+  });
+});
+
+describe("$-operators as text", () => {
+  it("names that look like $-operators are ordinary strings: stored and read back literally", async () => {
+    const store = await HostilePetstore.start();
+    try {
+      for (const text of ["$where", "$gt", '{"$gt": ""}', "$ne", "$regex:.*", "{ $where: 'sleep(1000)' }", "a.$b", "$"]) {
+        const json: HostileRequest["headers"] = [["content-type", "application/json"]];
+        const category = await store.exchange(
+          { method: "POST", path: "/categories", key: "admin", headers: json, body: JSON.stringify({ name: text, description: text }) },
+          (res) => expect(res.status, JSON.stringify(res.body)).toBe(201),
+        );
+        expect(category.body).toMatchObject({ name: text, description: text });
+        const read = await store.send({ method: "GET", path: `/categories/${category.body.id}`, key: "admin" });
+        expect(read.body).toEqual({ id: category.body.id, name: text, description: text });
+        expect(await store.t.stores.categories.ofId(category.body.id)).toMatchObject({ name: text, description: text });
+
+        const pet = await store.exchange(
+          { method: "POST", path: "/pets", key: "admin", headers: json, body: JSON.stringify({ name: text, categoryId: category.body.id }) },
+          (res) => expect(res.status, JSON.stringify(res.body)).toBe(201),
+        );
+        const listed = await store.send({ method: "GET", path: `/pets?ids=${pet.body.id}`, key: "admin" });
+        expect(listed.body).toEqual([{ id: pet.body.id, name: text, categoryId: category.body.id, status: "available" }]);
+        expect(await store.t.stores.pets.ofId(pet.body.id)).toMatchObject({ name: text });
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
