@@ -9,6 +9,7 @@ import { createOrderIndexes, MongoOrders } from "./mongo-orders.repository.ts";
 import { createPetIndexes, MongoPets } from "./mongo-pets.repository.ts";
 import { createRateWindowIndexes, MongoRateLimiter } from "./mongo-rate-limiter.ts";
 import { MongoStoreHealth } from "./mongo-store-health.ts";
+import { isStoreOutage } from "./store-unavailable.ts";
 
 export interface MongoStoresOptions {
   url: string;
@@ -20,8 +21,11 @@ export interface MongoStoresOptions {
   timeoutMs?: number;
 }
 
-const clientOptions = (options: MongoStoresOptions): MongoClientOptions => {
-  const timeoutMs = options.timeoutMs ?? 5_000;
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** The client's options: every wait bounded by `timeoutMs`, and the write concern. */
+export const mongoClientOptions = (options: MongoStoresOptions): MongoClientOptions => {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   return {
     appName: "petstore",
     maxPoolSize: options.maxPoolSize ?? 20,
@@ -29,7 +33,29 @@ const clientOptions = (options: MongoStoresOptions): MongoClientOptions => {
     connectTimeoutMS: timeoutMs,
     socketTimeoutMS: timeoutMs,
     waitQueueTimeoutMS: timeoutMs,
+    // Explicit, whatever the deployment's default: a write is acknowledged (and the HTTP answer sent) only once a
+    // majority of the replica set has it in its journal, so neither a crash nor a failover loses it. A standalone
+    // server is its own majority.
+    writeConcern: { w: "majority", journal: true },
   };
+};
+
+/** Where the client was pointed, without credentials or options: "host:port[,host:port…]". */
+const hostsOf = (url: string): string => {
+  const authority = url.replace(/^mongodb(\+srv)?:\/\//, "").split(/[/?]/, 1)[0] ?? "";
+  return authority.slice(authority.lastIndexOf("@") + 1) || "(no host)";
+};
+
+/** Start-up could not reach or use the database; the message is one line, fit for an operator. */
+export class MongoStartUpError extends Error {
+  override name = "MongoStartUpError";
+}
+
+const startUpError = (options: MongoStoresOptions, error: unknown): MongoStartUpError => {
+  const where = `MongoDB at ${hostsOf(options.url)} (database ${options.dbName})`;
+  const detail = (error instanceof Error ? error.message : String(error)).replace(/\s+/g, " ").trim();
+  const problem = isStoreOutage(error) ? ` did not answer within ${options.timeoutMs ?? DEFAULT_TIMEOUT_MS} ms` : "";
+  return new MongoStartUpError(`${where}${problem}: ${detail}`, { cause: error });
 };
 
 /**
@@ -64,10 +90,11 @@ export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
 /**
  * Connects, creates the indexes and hands out the stores; `close()` closes the client. No multi-document
  * transactions anywhere: every guarantee rests on single-document atomic updates and unique indexes.
- * Rejects with the driver's error when the server does not answer in time (a start-up failure, not a request).
+ * Rejects with a MongoStartUpError (its cause the driver's error) when the server does not answer in time or refuses
+ * (a start-up failure, not a request).
  */
 export const connectMongoStores = async (options: MongoStoresOptions): Promise<Stores> => {
-  const client = new MongoClient(options.url, clientOptions(options));
+  const client = new MongoClient(options.url, mongoClientOptions(options));
   try {
     await client.connect();
     const db = client.db(options.dbName);
@@ -75,6 +102,6 @@ export const connectMongoStores = async (options: MongoStoresOptions): Promise<S
     return mongoStoresFor(db, () => client.close());
   } catch (error) {
     await client.close().catch(() => undefined);
-    throw error;
+    throw startUpError(options, error);
   }
 };

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NodeSecrets } from "../../adapters/crypto/node-secrets.ts";
 import { isDuplicateKeyError } from "../../adapters/mongo/duplicate-key.ts";
 import { MongoRateLimiter } from "../../adapters/mongo/mongo-rate-limiter.ts";
-import { connectMongoStores, createMongoIndexes, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
+import { connectMongoStores, createMongoIndexes, mongoClientOptions, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
 import { guarded, isStoreOutage } from "../../adapters/mongo/store-unavailable.ts";
 import { CreateApiKey } from "../../core/access/api-key-use-cases.ts";
 import type { Actor } from "../../core/access/permissions.ts";
@@ -24,6 +24,7 @@ import type { Stores } from "../../core/stores.ts";
 import { aCategory, anApiKey, anOrder } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { describeMongo, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+import { startTestPetstore } from "../support/test-petstore.ts";
 
 const staff: Actor = { keyId: 1, role: "staff" };
 
@@ -301,6 +302,51 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
       expect(await commandsOf(() => admit.execute(request))).toEqual(["find api_keys", "findAndModify rate_windows"]);
     });
+  });
+});
+
+describeMongo("MongoDB adapters: the write concern", () => {
+  let mongo: FreshMongoDatabase;
+  let client: MongoClient;
+  const writes: Array<{ command: string; writeConcern: unknown }> = [];
+
+  beforeAll(async () => {
+    mongo = await freshMongoDatabase("write-concern");
+    // The very options connectMongoStores gives its client, plus command monitoring.
+    client = new MongoClient(mongoUrl(), { ...mongoClientOptions({ url: mongoUrl(), dbName: mongo.db.databaseName }), monitorCommands: true });
+    client.on("commandStarted", (event: CommandStartedEvent) => {
+      if (event.databaseName !== mongo.db.databaseName) return;
+      if (["insert", "update", "delete", "findAndModify", "createIndexes"].includes(event.commandName)) {
+        writes.push({ command: `${event.commandName} ${event.command[event.commandName]}`, writeConcern: event.command.writeConcern });
+      }
+    });
+    await client.connect();
+  });
+  afterAll(async () => {
+    await client?.close();
+    await mongo?.close();
+  });
+
+  it("is majority and journaled on every write the service sends: acknowledged means durable, failover or crash", async () => {
+    const db = client.db(mongo.db.databaseName);
+    await createMongoIndexes(db);
+    const t = await startTestPetstore({ stores: mongoStoresFor(db, async () => {}) });
+    try {
+      const staff = await t.newKey("staff");
+      const customer = await t.newKey("customer");
+      const category = await t.client.post("/categories", { key: staff, body: { name: "Dogs" }, headers: { "idempotency-key": "c-1" } });
+      const pet = await t.client.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } });
+      await t.client.put(`/store/inventory/${pet.body.id}`, { key: staff, body: { quantity: 2 } });
+      const order = await t.client.post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } });
+      await t.client.patch(`/store/orders/${order.body.id}`, { key: staff, body: { shipDate: "2026-12-01T00:00:00.000Z" } });
+      await t.client.delete(`/store/orders/${order.body.id}`, { key: customer });
+      await t.client.delete(`/pets/${pet.body.id}`, { key: staff });
+      expect([category.status, pet.status, order.status]).toEqual([201, 201, 201]);
+    } finally {
+      await t.close();
+    }
+    expect(new Set(writes.map((w) => w.command.split(" ")[0]))).toEqual(new Set(["insert", "update", "delete", "findAndModify", "createIndexes"]));
+    for (const write of writes) expect(write, write.command).toEqual({ command: write.command, writeConcern: { w: "majority", j: true } });
   });
 });
 

@@ -80,15 +80,50 @@ export interface TestPetstore {
   close(): Promise<void>;
 }
 
-/** A fresh petstore on in-memory stores (or the given ones), with a manual clock and a known admin key. */
+/**
+ * Stores for a petstore whose test gave none: in-memory, or, with PETSTORE_TEST_STORE=mongo (the "http-on-mongo"
+ * vitest project), the MongoDB adapters on a database of their own, dropped when the petstore closes.
+ */
+const defaultTestStores = async (): Promise<Stores | undefined> => {
+  if (process.env.PETSTORE_TEST_STORE !== "mongo") return undefined;
+  // Loaded only here: outside that project nothing needs the driver or vitest's inject.
+  const { freshMongoDatabase, mongoUrl } = await import("./mongo.ts");
+  const { connectMongoStores } = await import("../../adapters/mongo/mongo-stores.ts");
+  const database = await freshMongoDatabase("http");
+  try {
+    const stores = await connectMongoStores({ url: mongoUrl(), dbName: database.db.databaseName });
+    return {
+      ...stores,
+      async close() {
+        try {
+          await stores.close();
+        } finally {
+          await database.close();
+        }
+      },
+    };
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+};
+
+/**
+ * A fresh petstore on in-memory stores (MongoDB ones under PETSTORE_TEST_STORE=mongo), or on the given ones, with a
+ * manual clock and a known admin key.
+ */
 export const startTestPetstore = async (
   options: { env?: Record<string, string>; clock?: ManualClock; stores?: Stores } = {},
 ): Promise<TestPetstore> => {
   const clock = options.clock ?? new ManualClock();
   const config = loadConfig({ PETSTORE_ADMIN_KEY: ADMIN_KEY, PETSTORE_SEED_DEMO: "false", ...options.env });
+  const stores = options.stores ?? (await defaultTestStores());
   const petstore = await composePetstore(config, createLogger("silent"), {
     clock,
-    ...(options.stores ? { stores: options.stores } : {}),
+    ...(stores ? { stores } : {}),
+  }).catch(async (error: unknown) => {
+    if (!options.stores) await stores?.close();
+    throw error;
   });
   const client = new TestClient(petstore.app);
   return {

@@ -1,0 +1,152 @@
+/**
+ * A FerretDB container of a test file's own (petstore/ferretdb:1.24), for tests that stop, kill or freeze the
+ * database, which the run's shared server (test/support/mongo-global-setup.ts) must never be. Host networking,
+ * bound to 127.0.0.1 on a free port; never pulled; data in the container's /data, which outlives stop and start.
+ *
+ *   const reason = await dedicatedFerretDbUnavailable();   // at collection time
+ *   describeWithDedicatedFerretDb('…', reason, () => { … startDedicatedFerretDb() … });
+ */
+import net from "node:net";
+import { MongoClient } from "mongodb";
+import { describe } from "vitest";
+import { GenericContainer, ImageName, PullPolicy, Wait, getContainerRuntimeClient, type StartedTestContainer } from "testcontainers";
+
+export const DEDICATED_FERRETDB_IMAGE = "petstore/ferretdb:1.24";
+/** .ci/stop-docker.sh removes leftovers by this label, as it does the shared server's. */
+const CONTAINER_LABEL = "petstore.test";
+
+const prepareTestcontainers = (): void => {
+  // As in the global setup: the Docker host is here (host networking), and Ryuk would be an image pull.
+  process.env.TESTCONTAINERS_HOST_OVERRIDE ??= "127.0.0.1";
+  if (process.env.PETSTORE_TEST_MONGO_PULL !== "true") process.env.TESTCONTAINERS_RYUK_DISABLED = "true";
+};
+
+/** Why no dedicated container can be started here ('' when it can): no container runtime, or no image. */
+export const dedicatedFerretDbUnavailable = async (): Promise<string> => {
+  prepareTestcontainers();
+  try {
+    const runtime = await getContainerRuntimeClient();
+    if (await runtime.image.exists(ImageName.fromString(DEDICATED_FERRETDB_IMAGE))) return "";
+    return `image ${DEDICATED_FERRETDB_IMAGE} does not exist locally (.ci/build-ferretdb-image.sh builds it)`;
+  } catch (error) {
+    return `no container runtime reachable (${error instanceof Error ? error.message : String(error)})`;
+  }
+};
+
+/**
+ * `describe`, or outside CI `describe.skip` with the reason in its title. Under CI=true the suite runs and fails with
+ * the reason: nothing is skipped silently there.
+ */
+export const describeWithDedicatedFerretDb = (name: string, unavailable: string, fn: () => void): void => {
+  if (unavailable && process.env.CI !== "true") {
+    describe.skip(`${name} [skipped: ${unavailable}]`, fn);
+    return;
+  }
+  describe(name, fn);
+};
+
+export interface DedicatedFerretDb {
+  /** mongodb://127.0.0.1:PORT/?directConnection=true */
+  url: string;
+  /** docker stop: FerretDB shuts down on SIGTERM; its port refuses connections. */
+  stop(): Promise<void>;
+  /** docker kill: SIGKILL, no shutdown at all (a crash). */
+  kill(): Promise<void>;
+  /** docker start of the same container (same port, same /data); resolves once it answers ping. */
+  start(): Promise<void>;
+  /** docker pause: the process is frozen; connections are accepted by the kernel but never answered. */
+  freeze(): Promise<void>;
+  unfreeze(): Promise<void>;
+  /** Thaws or starts it if a test left it frozen or stopped, so one failure does not fail the tests after it. */
+  ensureRunning(): Promise<void>;
+  /** Removes the container. */
+  remove(): Promise<void>;
+}
+
+export const startDedicatedFerretDb = async (unavailable: string): Promise<DedicatedFerretDb> => {
+  if (unavailable) throw new Error(`A dedicated FerretDB container cannot be started: ${unavailable}`);
+  prepareTestcontainers();
+  const port = await freeLoopbackPort();
+  const url = `mongodb://127.0.0.1:${port}/?directConnection=true`;
+  let started: StartedTestContainer;
+  try {
+    started = await new GenericContainer(DEDICATED_FERRETDB_IMAGE)
+      .withNetworkMode("host")
+      .withCommand([`--listen-addr=127.0.0.1:${port}`])
+      .withLabels({ [CONTAINER_LABEL]: "dedicated-ferretdb" })
+      .withPullPolicy(PullPolicy.neverPull())
+      // Port wait strategies do not work with host networking: wait for the log line.
+      .withWaitStrategy(Wait.forLogMessage(/petstore-ferretdb ready/))
+      .withStartupTimeout(60_000)
+      .start();
+  } catch (error) {
+    throw new Error(`A dedicated FerretDB container did not start on 127.0.0.1:${port}: ${String(error)}`, { cause: error });
+  }
+  const runtime = await getContainerRuntimeClient();
+  const container = runtime.container.getById(started.getId());
+  await pingUntilAnswered(url, 30_000);
+  return {
+    url,
+    stop: () => runtime.container.stop(container, { timeout: 10_000 }),
+    kill: async () => {
+      await container.kill({ signal: "SIGKILL" });
+      await container.wait();
+    },
+    start: async () => {
+      await runtime.container.start(container);
+      await pingUntilAnswered(url, 30_000);
+    },
+    freeze: async () => {
+      await container.pause();
+    },
+    unfreeze: async () => {
+      await container.unpause();
+    },
+    ensureRunning: async () => {
+      const { State } = await runtime.container.inspect(container);
+      if (State.Paused) await container.unpause();
+      else if (!State.Running) await runtime.container.start(container);
+      else return;
+      await pingUntilAnswered(url, 30_000);
+    },
+    remove: async () => {
+      await container.remove({ force: true, v: true });
+    },
+  };
+};
+
+/** Bounded: a server that never answers fails the caller with the last error. */
+async function pingUntilAnswered(url: string, withinMs: number): Promise<void> {
+  const deadline = Date.now() + withinMs;
+  let lastError: unknown;
+  while (Date.now() < deadline) {
+    const client = new MongoClient(url, { serverSelectionTimeoutMS: 1_000, connectTimeoutMS: 1_000 });
+    try {
+      await client.connect();
+      await client.db("admin").command({ ping: 1 });
+      return;
+    } catch (error) {
+      lastError = error;
+    } finally {
+      await client.close().catch(() => undefined);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`FerretDB at ${url} did not answer ping within ${withinMs} ms: ${String(lastError)}`);
+}
+
+async function freeLoopbackPort(): Promise<number> {
+  return await new Promise<number>((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.once("error", reject);
+    server.listen({ host: "127.0.0.1", port: 0, exclusive: true }, () => {
+      const address = server.address();
+      if (address === null || typeof address === "string") {
+        server.close(() => reject(new Error("could not determine a free loopback port")));
+        return;
+      }
+      server.close(() => resolve(address.port));
+    });
+  });
+}
