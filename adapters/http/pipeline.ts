@@ -1,9 +1,9 @@
 import type { H3Event } from "h3";
 import { getRequestIP } from "h3";
 import { authorize, type Actor, type Permission } from "../../core/access/permissions.ts";
-import type { AdmitRequest } from "../../core/rate-limiting/admit-request.ts";
+import type { Admission, AdmitRequest, Quota } from "../../core/rate-limiting/admit-request.ts";
+import { isDomainError } from "../../core/shared/domain-error.ts";
 import { planLimits } from "../../core/rate-limiting/plans.ts";
-import { windowsAt } from "../../core/rate-limiting/windows.ts";
 import type { Clock } from "../../core/shared/clock.port.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { setRateLimitHeaders } from "./rate-limit-headers.ts";
@@ -24,39 +24,52 @@ export interface PipelineDeps {
  * The request pipeline every limited route runs through, once: admission (key, ban, quota), permission,
  * handler, errors → Error body. Rate-limit headers go on whatever comes out, errors included.
  */
-export const createPipeline = ({ admit, clock, report }: PipelineDeps) =>
-  async (event: H3Event, access: Access, handler: Handler): Promise<Response> => {
-    let response: Response;
-    let quotaHeaders: Headers | undefined;
+export const createPipeline = ({ admit, clock, report }: PipelineDeps) => {
+  return async (event: H3Event, access: Access, handler: Handler): Promise<Response> => {
+    let admission: Admission;
     try {
-      const admission = await admit.execute({
+      admission = await admit.execute({
         secret: event.req.headers.get("x-api-key") ?? undefined,
         address: getRequestIP(event) ?? "unknown",
         keyRequired: access !== "public",
       });
-      quotaHeaders = new Headers();
-      setRateLimitHeaders(quotaHeaders, admission.quota, clock.now());
-      if (admission.actor) noteKeyId(event, admission.actor.keyId);
+    } catch (error) {
+      // The store behind keys and limits is not answering. Public documents need neither: serve them. Everything
+      // else waits; either way the headers say "nothing left until Retry-After".
+      const retryAfter = isDomainError(error) ? error.retryAfterSeconds : undefined;
+      const unknown = unknownQuota(clock.now(), retryAfter);
+      const outage = isDomainError(error) && error.code === "service_unavailable";
+      return withQuota(outage && access === "public" ? await answer(() => handler(event, undefined)) : errorResponse(error, report), unknown);
+    }
+    if (admission.actor) noteKeyId(event, admission.actor.keyId);
+    const response = await answer(() => {
       if (admission.refusal) throw admission.refusal;
       if (access !== "public" && access.permission && admission.actor) authorize(admission.actor, access.permission);
-      response = await handler(event, admission.actor);
-    } catch (error) {
-      response = errorResponse(error, report);
-      // Admission itself failed (the store is down): tell the client to back off until the next minute.
-      quotaHeaders ??= unknownQuotaHeaders(clock.now());
-    }
-    quotaHeaders?.forEach((value, name) => response.headers.set(name, value));
-    return response;
+      return handler(event, admission.actor);
+    });
+    return withQuota(response, admission.quota);
   };
 
-const unknownQuotaHeaders = (now: Date): Headers => {
-  const headers = new Headers();
-  setRateLimitHeaders(
-    headers,
-    { limit: planLimits.free.perMinute, remaining: 0, resetsAt: windowsAt(now, planLimits.free).minute.resetsAt, limits: planLimits.free },
-    now,
-  );
-  return headers;
+  async function answer(run: () => Promise<Response> | Response): Promise<Response> {
+    try {
+      return await run();
+    } catch (error) {
+      return errorResponse(error, report);
+    }
+  }
+
+  function withQuota(response: Response, quota: Quota): Response {
+    setRateLimitHeaders(response.headers, quota, clock.now());
+    return response;
+  }
 };
+
+/** When the quota cannot be read: the free plan's limit, nothing remaining, reset when the client may retry. */
+const unknownQuota = (now: Date, retryAfterSeconds = 60): Quota => ({
+  limit: planLimits.free.perMinute,
+  remaining: 0,
+  resetsAt: new Date(now.getTime() + retryAfterSeconds * 1000),
+  limits: planLimits.free,
+});
 
 export type Pipeline = ReturnType<typeof createPipeline>;
