@@ -22,7 +22,11 @@ export const openStores = async (config: Config): Promise<Stores> => {
   if (config.store.kind === "memory") return createMemoryStores();
   // Loaded only when asked for: the in-memory service never loads the MongoDB driver.
   const { connectMongoStores } = await import("../adapters/mongo/mongo-stores.ts");
-  return connectMongoStores({ url: config.store.url, dbName: config.store.dbName });
+  try {
+    return await connectMongoStores({ url: config.store.url, dbName: config.store.dbName });
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)} (check MONGODB_URL)`, { cause: error });
+  }
 };
 
 /** The whole service, wired and ready to serve: what main runs and what end-to-end tests start. */

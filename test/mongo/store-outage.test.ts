@@ -318,7 +318,7 @@ describe("start-up with PETSTORE_STORE=mongo and a MongoDB that does not answer"
       expect(run.ms).toBeLessThan(15_000);
       expect(run.stdout).toBe("");
       expect(run.stderr).toMatch(
-        new RegExp(`^Cannot start: MongoDB at 127\\.0\\.0\\.1:${port} \\(database petstore\\) did not answer within 5000 ms: .*ECONNREFUSED.*\\n$`),
+        new RegExp(`^Cannot start: MongoDB at 127\\.0\\.0\\.1:${port} \\(database petstore\\) did not answer within 5000 ms: .*ECONNREFUSED.* \\(check MONGODB_URL\\)\\n$`),
       );
       expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
       expect(run.stderr).not.toMatch(/^\s+at |\.ts:\d|node_modules/m);
