@@ -14,19 +14,28 @@ import { windowsAt } from "../core/rate-limiting/windows.ts";
 const seconds = Number(process.env.BENCH_SECONDS ?? 1);
 const rounds = 5;
 
-const opsPerSecond = async (fn: () => Promise<unknown>): Promise<number> => {
-  for (let i = 0; i < 2_000; i++) await fn(); // warm up
-  const results: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    let ops = 0;
-    const end = performance.now() + seconds * 1000;
-    while (performance.now() < end) {
-      for (let i = 0; i < 100; i++) await fn();
-      ops += 100;
-    }
-    results.push(ops / seconds);
+const roundOf = async (fn: () => Promise<unknown>): Promise<number> => {
+  let ops = 0;
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    for (let i = 0; i < 100; i++) await fn();
+    ops += 100;
   }
-  return results.sort((a, b) => a - b)[Math.floor(rounds / 2)] ?? 0;
+  return ops / seconds;
+};
+
+const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Baseline and subject in alternating rounds, so drift (JIT, GC, a busy neighbour) touches both alike. */
+const compare = async (baseline: () => Promise<unknown>, subject: () => Promise<unknown>) => {
+  for (let i = 0; i < 2_000; i++) await baseline(), await subject(); // warm up both
+  const b: number[] = [];
+  const s: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    b.push(await roundOf(baseline));
+    s.push(await roundOf(subject));
+  }
+  return { baseline: median(b), subject: median(s) };
 };
 
 const t = await startTestPetstore({ env: { PETSTORE_LOG_LEVEL: "silent" } });
@@ -40,18 +49,22 @@ const bare = new H3();
 const petJson = JSON.stringify([{ id: 1, name: "Rex", categoryId: 1, status: "available" }]);
 bare.get("/pets", () => new Response(petJson, { headers: { "content-type": "application/json; charset=utf-8" } }));
 
-const baselineHttp = await opsPerSecond(async () => (await bare.fetch(petRequest())).text());
-const fullHttp = await opsPerSecond(async () => (await t.petstore.app.fetch(petRequest())).text());
+const http = await compare(
+  async () => (await bare.fetch(petRequest())).text(),
+  async () => (await t.petstore.app.fetch(petRequest())).text(),
+);
 
 const secrets = new NodeSecrets();
 const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
-const baselineAdmission = await opsPerSecond(async () => {
-  secrets.hash(key);
-  const { minute, day } = windowsAt(t.clock.now(), limits);
-  await t.stores.limiter.consume("bench", minute, day);
-});
 const admit = t.petstore.useCases.admitRequest;
-const admission = await opsPerSecond(() => admit.execute({ secret: key, address: "127.0.0.1", keyRequired: true }));
+const admission = await compare(
+  async () => {
+    secrets.hash(key);
+    const { minute, day } = windowsAt(t.clock.now(), limits);
+    await t.stores.limiter.consume("bench", minute, day);
+  },
+  () => admit.execute({ secret: key, address: "127.0.0.1", keyRequired: true }),
+);
 
 globalThis.gc?.();
 const heapBefore = process.memoryUsage().heapUsed;
@@ -64,8 +77,8 @@ const row = (name: string, value: number, baseline: number) =>
 process.stdout.write(
   [
     `petstore benchmarks (median of ${rounds} rounds of ${seconds}s, Node ${process.versions.node})`,
-    row("GET /pets?ids=1 through the whole app", fullHttp, baselineHttp),
-    row("admission (key look-up, ban check, limiter)", admission, baselineAdmission),
+    row("GET /pets?ids=1 through the whole app", http.subject, http.baseline),
+    row("admission (key look-up, ban check, limiter)", admission.subject, admission.baseline),
     `heap after 50,000 keyed reads / before: ${(heapAfter / heapBefore).toFixed(2)} (${(heapBefore / 2 ** 20).toFixed(1)} MiB → ${(heapAfter / 2 ** 20).toFixed(1)} MiB${globalThis.gc ? "" : ", without --expose-gc"})`,
     "",
   ].join("\n"),
