@@ -1,0 +1,111 @@
+import { spawnSync } from "node:child_process";
+import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../bootstrap/config.ts";
+
+describe("configuration from the environment", () => {
+  it("has the documented defaults", () => {
+    expect(loadConfig({})).toEqual({
+      port: 8080,
+      host: "0.0.0.0",
+      store: { kind: "memory" },
+      adminKey: undefined,
+      seedDemo: true,
+      ban: { strikes: 10, seconds: 900 },
+      getPetDeprecation: { deprecatedAt: new Date("2026-09-01T00:00:00Z"), sunsetAt: new Date("2027-06-30T00:00:00Z") },
+      logLevel: "info",
+      corsOrigins: [],
+    });
+  });
+
+  it("reads every setting", () => {
+    const config = loadConfig({
+      PORT: "9000",
+      HOST: "127.0.0.1",
+      PETSTORE_STORE: "mongo",
+      MONGODB_URL: "mongodb://db.internal:27017",
+      MONGODB_DB: "shop",
+      PETSTORE_ADMIN_KEY: "a".repeat(32),
+      PETSTORE_BAN_STRIKES: "3",
+      PETSTORE_BAN_SECONDS: "60",
+      PETSTORE_GET_PET_DEPRECATED_AT: "2026-01-01",
+      PETSTORE_GET_PET_SUNSET_AT: "2026-02-01T12:00:00+02:00",
+      PETSTORE_LOG_LEVEL: "warn",
+      PETSTORE_CORS_ORIGINS: "https://shop.example/, *",
+    });
+    expect(config).toMatchObject({
+      port: 9000,
+      host: "127.0.0.1",
+      store: { kind: "mongo", url: "mongodb://db.internal:27017", dbName: "shop" },
+      adminKey: "a".repeat(32),
+      seedDemo: false, // the default with mongo
+      ban: { strikes: 3, seconds: 60 },
+      getPetDeprecation: { deprecatedAt: new Date("2026-01-01T00:00:00Z"), sunsetAt: new Date("2026-02-01T10:00:00Z") },
+      logLevel: "warn",
+      corsOrigins: ["https://shop.example", "*"],
+    });
+    expect(loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://x", PETSTORE_SEED_DEMO: "true" }).seedDemo).toBe(true);
+    expect(loadConfig({ PETSTORE_SEED_DEMO: "false" }).seedDemo).toBe(false);
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(loadConfig({ PORT: "", PETSTORE_ADMIN_KEY: "" })).toMatchObject({ port: 8080, adminKey: undefined });
+  });
+
+  it.each([
+    ["PORT", { PORT: "eighty" }],
+    ["PORT", { PORT: "70000" }],
+    ["PETSTORE_STORE", { PETSTORE_STORE: "postgres" }],
+    ["MONGODB_URL", { PETSTORE_STORE: "mongo" }],
+    ["MONGODB_URL", { PETSTORE_STORE: "mongo", MONGODB_URL: "http://db" }],
+    ["MONGODB_DB", { MONGODB_DB: "a/b" }],
+    ["PETSTORE_ADMIN_KEY", { PETSTORE_ADMIN_KEY: "short" }],
+    ["PETSTORE_SEED_DEMO", { PETSTORE_SEED_DEMO: "yes" }],
+    ["PETSTORE_BAN_STRIKES", { PETSTORE_BAN_STRIKES: "0" }],
+    ["PETSTORE_BAN_SECONDS", { PETSTORE_BAN_SECONDS: "-5" }],
+    ["PETSTORE_GET_PET_DEPRECATED_AT", { PETSTORE_GET_PET_DEPRECATED_AT: "next year" }],
+    ["PETSTORE_GET_PET_SUNSET_AT", { PETSTORE_GET_PET_SUNSET_AT: "2026-08-01" }], // before the default deprecation
+    ["PETSTORE_LOG_LEVEL", { PETSTORE_LOG_LEVEL: "loud" }],
+    ["PETSTORE_CORS_ORIGINS", { PETSTORE_CORS_ORIGINS: "ftp://files.example" }],
+  ])("refuses a bad %s with one line naming it", (variable, env) => {
+    expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid setting ${variable}: [^\\n]+$`));
+  });
+
+  it("stops `main` with that line, exit code 1 and no stack", () => {
+    const run = spawnSync(process.execPath, ["bootstrap/main.ts"], {
+      env: { ...process.env, PORT: "eighty" },
+      encoding: "utf8",
+      timeout: 15_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toBe('Invalid setting PORT: expected a whole number from 0 to 65535 (got "eighty")\n');
+    expect(run.stdout).toBe("");
+  });
+});
+
+describe("the Node version guard", () => {
+  const runGuardAs = (version: string) =>
+    spawnSync(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `Object.defineProperty(process, "versions", { value: { ...process.versions, node: "${version}" } });
+         await import("./bootstrap/require-node-24.js");
+         process.stdout.write("started");`,
+      ],
+      { encoding: "utf8", timeout: 15_000 },
+    );
+
+  it("stops an older Node at once, saying what to do", () => {
+    const run = runGuardAs("20.20.2");
+    expect(run.status).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toMatch(/^petstore needs Node 24 or newer, but Node 20\.20\.2 is running\. Use the npm scripts/);
+  });
+
+  it("lets Node 24 through", () => {
+    const run = runGuardAs("24.0.0");
+    expect(run.status).toBe(0);
+    expect(run.stdout).toBe("started");
+  });
+});
