@@ -28,7 +28,10 @@ const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.f
 
 /** Baseline and subject in alternating rounds, so drift (JIT, GC, a busy neighbour) touches both alike. */
 const compare = async (baseline: () => Promise<unknown>, subject: () => Promise<unknown>) => {
-  for (let i = 0; i < 2_000; i++) await baseline(), await subject(); // warm up both
+  for (let i = 0; i < 2_000; i++) {
+    await baseline(); // warm up both
+    await subject();
+  }
   const b: number[] = [];
   const s: number[] = [];
   for (let r = 0; r < rounds; r++) {
