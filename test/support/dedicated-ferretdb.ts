@@ -6,10 +6,10 @@
  *   const reason = await dedicatedFerretDbUnavailable();   // at collection time
  *   describeWithDedicatedFerretDb('…', reason, () => { … startDedicatedFerretDb() … });
  */
-import net from "node:net";
 import { MongoClient } from "mongodb";
 import { describe } from "vitest";
 import { GenericContainer, ImageName, PullPolicy, Wait, getContainerRuntimeClient, type StartedTestContainer } from "testcontainers";
+import { freeLoopbackPort } from "./free-port.ts";
 
 export const DEDICATED_FERRETDB_IMAGE = "petstore/ferretdb:1.24";
 /** .ci/stop-docker.sh removes leftovers by this label, as it does the shared server's. */
@@ -135,18 +135,3 @@ async function pingUntilAnswered(url: string, withinMs: number): Promise<void> {
   throw new Error(`FerretDB at ${url} did not answer ping within ${withinMs} ms: ${String(lastError)}`);
 }
 
-async function freeLoopbackPort(): Promise<number> {
-  return await new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once("error", reject);
-    server.listen({ host: "127.0.0.1", port: 0, exclusive: true }, () => {
-      const address = server.address();
-      if (address === null || typeof address === "string") {
-        server.close(() => reject(new Error("could not determine a free loopback port")));
-        return;
-      }
-      server.close(() => resolve(address.port));
-    });
-  });
-}

@@ -15,7 +15,6 @@
  *    reason; elsewhere one warning is printed, `mongoUnavailable` carries the
  *    reason and the MongoDB suites are skipped (describeMongo).
  */
-import net from 'node:net';
 import { MongoClient } from 'mongodb';
 import {
   GenericContainer,
@@ -26,6 +25,7 @@ import {
   type StartedTestContainer,
 } from 'testcontainers';
 import type { TestProject } from 'vitest/node';
+import { freeLoopbackPort } from './free-port.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -177,21 +177,6 @@ function mongoKind(image: string): MongoKind {
   return /ferretdb/i.test(image) ? 'ferretdb' : 'mongo';
 }
 
-async function freeLoopbackPort(): Promise<number> {
-  return await new Promise<number>((resolve, reject) => {
-    const server = net.createServer();
-    server.unref();
-    server.once('error', reject);
-    server.listen({ host: '127.0.0.1', port: 0, exclusive: true }, () => {
-      const address = server.address();
-      if (address === null || typeof address === 'string') {
-        server.close(() => reject(new Error('could not determine a free loopback port')));
-        return;
-      }
-      server.close(() => resolve(address.port));
-    });
-  });
-}
 
 /** The log line says "listening"; a real round trip proves it. Bounded retries. */
 async function pingUntilReady(url: string, container: StartedTestContainer): Promise<void> {
