@@ -171,6 +171,13 @@ decides what it may do (each operation names the roles it allows). Missing, unkn
 **Errors.** Every error body is \`Error\` (\`code\`, \`message\`, \`status\`, and \`details\` for validation). Clients branch on \`code\`.
 An unknown path answers 404 \`not_found\`; a known path with another method answers 405 \`method_not_allowed\` with \`Allow\`.
 
+**Text.** Names (1–100) and descriptions (up to 500) are trimmed and counted in characters (Unicode code points); they
+must be well-formed Unicode (no lone surrogates). Request bodies are JSON (\`Content-Type: application/json\`), at most
+64 KiB, and refuse unknown properties.
+
+**Retries.** \`POST /pets\`, \`POST /categories\` and \`POST /store/orders\` take an \`Idempotency-Key\` (per API key, kept
+24 hours): a retry with the same key and body replays the first answer, marked \`Idempotent-Replayed: true\`.
+
 **Lists** are bare JSON arrays in ascending id order, paged with \`limit\` (1–100, default 20) and \`after\` (an id); a
 \`Link: <…>; rel="next"\` header gives the next page while more items exist.
 
