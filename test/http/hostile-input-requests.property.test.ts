@@ -536,6 +536,8 @@ describe("hostile URLs and headers (property-based)", () => {
 
     await fc.assert(
       fc.asyncProperty(request, async (req) => {
+        // "/" + "\\ " reads as "//" + host " ": no URL, so no client could send it through fetch.
+        fc.pre(URL.canParse(req.path, BASE));
         // Never revoke or change the keys sending the requests.
         const [, keyId] = /^\/admin\/api-keys\/([^/]+)/.exec(new URL(req.path, BASE).pathname) ?? [];
         const id = keyId === undefined ? undefined : decoded(keyId);

@@ -222,7 +222,7 @@ export const expectErrorShape = (res: TestResponse, label = `${res.status}`, ech
   expect(typeof body.message === "string" && body.message.length > 0, label).toBe(true);
   // A 404 names the path it was asked for: that echo is the client's own text, not a leak.
   const ownWords = echoedPath ? String(body.message).replaceAll(echoedPath, "") : body.message;
-  expect(`${body.code} ${ownWords}`, label).not.toMatch(/\bat .*\(|\.ts:\d|node_modules|Error:|ZodError|DomainError|HttpProblem/);
+  expect(`${body.code} ${ownWords}`, label).not.toMatch(/\bat \S+ \(\S*:\d+:\d+\)|\.ts:\d|node_modules|Error:|ZodError|DomainError|HttpProblem/);
   if ("details" in body) {
     expect(Array.isArray(body.details), label).toBe(true);
     for (const detail of body.details as Record<string, unknown>[]) {

@@ -1,5 +1,5 @@
 import { expect } from "vitest";
-import type { TestPetstore, TestResponse } from "./test-petstore.ts";
+import { notifyResponseObservers, type TestPetstore, type TestResponse } from "./test-petstore.ts";
 
 /**
  * Asserts the seed's Error shape: exactly `{ code, message, status }` (plus `details` when given), the
@@ -13,7 +13,7 @@ export const expectError = (res: TestResponse, status: number, code: string): vo
   expect(res.body.status).toBe(status);
   expect(typeof res.body.message).toBe("string");
   expect(res.body.message.length).toBeGreaterThan(0);
-  expect(JSON.stringify(res.body)).not.toMatch(/\bat .*\(|\.ts:\d|node_modules|Error:|ZodError|DomainError|HttpProblem/);
+  expect(JSON.stringify(res.body)).not.toMatch(/\bat \S+ \(\S*:\d+:\d+\)|\.ts:\d|node_modules|Error:|ZodError|DomainError|HttpProblem/);
   if ("details" in res.body) {
     expect(Array.isArray(res.body.details)).toBe(true);
     for (const detail of res.body.details) {
@@ -65,11 +65,13 @@ export const rawFetch = async (
   } as RequestInit);
   const response = await t.petstore.app.fetch(request);
   const text = await response.text();
-  return {
+  const result: TestResponse = {
     status: response.status,
     headers: response.headers,
     body: text && response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
   };
+  notifyResponseObservers({ method, path }, result); // the OpenAPI drift check sees these too
+  return result;
 };
 
 /** A body stream of `size` bytes in 4 KiB chunks, without any Content-Length. */
