@@ -17,8 +17,6 @@ const redacted = (value: unknown, depth = 0): unknown => {
   );
 };
 
-export { redacted };
-
 export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Logger => {
   const at = (name: "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
     if (levels[name] < levels[level]) return;

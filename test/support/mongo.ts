@@ -44,10 +44,6 @@ export function mongoSkipReason(): string {
   return '';
 }
 
-export function mongoAvailable(): boolean {
-  return mongoSkipReason() === '';
-}
-
 /**
  * `describe` for suites that need MongoDB; `describe.skip` with the reason in
  * its title when no server is available. Under CI the global setup has already
