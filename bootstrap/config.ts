@@ -38,6 +38,8 @@ const environment = z.object({
     .transform((s) => s.split(",").map((o) => o.trim()).filter(Boolean))
     .pipe(z.array(z.union([z.literal("*"), z.url({ protocol: /^https?$/, error: "expected * or a comma list of http(s) origins" })])))
     .optional(),
+  PETSTORE_RECOVERY_INTERVAL_SECONDS: wholeNumber(1, 3_600).default(10),
+  PETSTORE_RECOVERY_GRACE_SECONDS: wholeNumber(1, 86_400).default(30),
   PETSTORE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" }).default("info"),
 });
 
@@ -50,6 +52,8 @@ export interface Config {
   ban: { strikes: number; seconds: number };
   getPetDeprecation: { deprecatedAt: Date; sunsetAt: Date };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
+  /** How often recovery runs, and how old a provisional write must be before it finishes or undoes it. */
+  recovery: { intervalSeconds: number; graceSeconds: number };
   /** Browser origins allowed by CORS; empty: off. */
   corsOrigins: string[];
 }
@@ -87,6 +91,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     ban: { strikes: e.PETSTORE_BAN_STRIKES, seconds: e.PETSTORE_BAN_SECONDS },
     getPetDeprecation: { deprecatedAt: e.PETSTORE_GET_PET_DEPRECATED_AT, sunsetAt: e.PETSTORE_GET_PET_SUNSET_AT },
     logLevel: e.PETSTORE_LOG_LEVEL,
+    recovery: { intervalSeconds: e.PETSTORE_RECOVERY_INTERVAL_SECONDS, graceSeconds: e.PETSTORE_RECOVERY_GRACE_SECONDS },
     corsOrigins: (e.PETSTORE_CORS_ORIGINS ?? []).map((o) => (o === "*" ? o : new URL(o).origin)),
   };
 };

@@ -2,11 +2,13 @@ import type { H3 } from "h3";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
 import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
+import { RecoverInterruptedWrites } from "../core/recovery/recover-interrupted-writes.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { buildContainer, type ContainerOverrides } from "./container.ts";
 import { seedDemoData } from "./demo-data.ts";
 import type { Logger } from "./logger.ts";
+import { startRecoveryLoop } from "./recovery-loop.ts";
 import { tokens } from "./tokens.ts";
 
 export interface Petstore {
@@ -38,18 +40,25 @@ export const composePetstore = async (
   const stores = overrides.stores ?? (await openStores(config));
   const container = buildContainer(config, stores, logger, overrides);
   const useCases = container.get(tokens.useCases);
+  const clock = container.get(tokens.clock);
   const { generatedSecret } = await new EnsureAdminKey({
     apiKeys: stores.apiKeys,
     ids: stores.ids,
     secrets: container.get(tokens.secrets),
-    clock: container.get(tokens.clock),
+    clock,
   }).execute(config.adminKey);
+  // Before serving: whatever a crashed instance left half done is finished or undone (once past the grace period).
+  const recovery = new RecoverInterruptedWrites({ ...stores, clock }, config.recovery.graceSeconds * 1000);
+  const recoveryLoop = await startRecoveryLoop(recovery, config.recovery.intervalSeconds * 1000, logger);
   if (config.seedDemo && (await seedDemoData(useCases, stores))) logger.info("demo data loaded");
   return {
     app: container.get(tokens.httpApp),
     useCases,
     stores,
     generatedAdminKey: generatedSecret,
-    close: () => stores.close(),
+    close: async () => {
+      await recoveryLoop.stop();
+      await stores.close();
+    },
   };
 };

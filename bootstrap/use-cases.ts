@@ -32,26 +32,26 @@ import type { Stores } from "../core/stores.ts";
 
 /** Every use case, wired to its ports once. */
 export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: BanPolicy): UseCases => {
-  const { pets, categories, orders, inventory, ids, apiKeys, limiter, idempotency } = s;
+  const { pets, categories, orders, ids, apiKeys, limiter, idempotency } = s;
   return {
     listPets: new ListPets(pets),
     getPet: new GetPet(pets),
-    createPet: new CreatePet({ pets, categories, inventory, ids }),
-    updatePet: new UpdatePet({ pets, categories }),
-    deletePet: new DeletePet({ pets, orders, inventory }),
+    createPet: new CreatePet({ pets, categories, ids, clock }),
+    updatePet: new UpdatePet({ pets, categories, clock }),
+    deletePet: new DeletePet({ pets, orders, clock }),
     listCategories: new ListCategories(categories),
     getCategory: new GetCategory(categories),
     createCategory: new CreateCategory({ categories, ids }),
     updateCategory: new UpdateCategory(categories),
-    deleteCategory: new DeleteCategory({ categories, pets }),
-    placeOrder: new PlaceOrder({ orders, pets, inventory, ids }),
+    deleteCategory: new DeleteCategory({ categories, pets, clock }),
+    placeOrder: new PlaceOrder({ orders, pets, ids, clock }),
     listOrders: new ListOrders(orders),
     getOrder: new GetOrder(orders),
-    updateOrder: new UpdateOrder({ orders, pets, inventory, clock }),
-    cancelOrder: new CancelOrder({ orders, pets, inventory }),
-    listInventory: new ListInventory({ pets, inventory }),
-    getInventoryItem: new GetInventoryItem({ pets, inventory }),
-    setInventory: new SetInventory({ pets, inventory }),
+    updateOrder: new UpdateOrder({ orders, pets, clock }),
+    cancelOrder: new CancelOrder({ orders, pets, clock }),
+    listInventory: new ListInventory(pets),
+    getInventoryItem: new GetInventoryItem(pets),
+    setInventory: new SetInventory({ pets, clock }),
     createApiKey: new CreateApiKey({ apiKeys, ids, secrets, clock }),
     listApiKeys: new ListApiKeys(apiKeys),
     getApiKey: new GetApiKey(apiKeys),

@@ -1,7 +1,7 @@
 import type { ApiKeys } from "./access/api-keys.port.ts";
 import type { Categories } from "./categories/categories.port.ts";
+import type { Outbox } from "./events/outbox.port.ts";
 import type { IdempotencyRecords } from "./idempotency/idempotency-records.port.ts";
-import type { Inventory } from "./inventory/inventory.port.ts";
 import type { Orders } from "./orders/orders.port.ts";
 import type { Pets } from "./pets/pets.port.ts";
 import type { RateLimiter } from "./rate-limiting/rate-limiter.port.ts";
@@ -13,7 +13,7 @@ export interface Stores {
   pets: Pets;
   categories: Categories;
   orders: Orders;
-  inventory: Inventory;
+  outbox: Outbox;
   ids: IdAllocator;
   apiKeys: ApiKeys;
   limiter: RateLimiter;

@@ -1,11 +1,18 @@
 import type { ApiKey } from "../../core/access/api-key.ts";
 import type { Category } from "../../core/categories/category.ts";
+import type { InventoryItem } from "../../core/inventory/inventory-item.ts";
+import type { Pet } from "../../core/pets/pet.ts";
 import type { Order } from "../../core/orders/order.ts";
 import { limitsOf } from "../../core/rate-limiting/plans.ts";
 
 /** Domain objects → response bodies. Internal fields (order owner, key hashes) stop here. */
 
-export const categoryJson = (c: Category) => (c.description === undefined ? { id: c.id, name: c.name } : { ...c });
+export const categoryJson = (c: Category) =>
+  c.description === undefined ? { id: c.id, name: c.name } : { id: c.id, name: c.name, description: c.description };
+
+export const petJson = (p: Pet) => ({ id: p.id, name: p.name, categoryId: p.categoryId, status: p.status });
+
+export const inventoryJson = (i: InventoryItem) => ({ petId: i.petId, quantity: i.quantity, status: i.status });
 
 export const orderJson = (o: Order) => ({
   id: o.id,

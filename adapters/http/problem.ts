@@ -28,6 +28,7 @@ export const statusOfCode: Readonly<Record<ErrorCode, number>> = {
   order_completed: 409,
   idempotency_request_in_progress: 409,
   gone: 410,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unknown_category: 422,

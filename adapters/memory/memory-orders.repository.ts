@@ -1,48 +1,97 @@
-import type { Order } from "../../core/orders/order.ts";
-import type { OrderQuery, Orders } from "../../core/orders/orders.port.ts";
+import type { DomainEvent } from "../../core/events/domain-event.ts";
+import type { OrderRecord } from "../../core/orders/order-record.ts";
+import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
+import type { PageRequest } from "../../core/shared/page.ts";
 import { pageOf } from "./memory-paging.ts";
 
-/** Conditional writes check "still open" and write in one synchronous step. */
-export class MemoryOrders implements Orders {
-  readonly #orders = new Map<number, Order>();
+interface StoredOrder {
+  order: OrderRecord;
+  outbox: DomainEvent[];
+}
 
-  async ofId(id: number): Promise<Order | undefined> {
-    const order = this.#orders.get(id);
-    return order && structuredClone(order);
+const copyOrder = (o: OrderRecord): OrderRecord => ({
+  ...o,
+  shipDate: o.shipDate && new Date(o.shipDate),
+  createdAt: new Date(o.createdAt),
+});
+
+const meets = (o: OrderRecord, c: OrderCondition): boolean =>
+  o.state === c.state && (c.revision === undefined || o.revision === c.revision);
+
+/** Conditional writes check and write in one synchronous step. */
+export class MemoryOrders implements Orders {
+  readonly #orders = new Map<number, StoredOrder>();
+
+  async ofId(id: number): Promise<OrderRecord | undefined> {
+    const stored = this.#orders.get(id);
+    return stored && copyOrder(stored.order);
   }
 
-  async list(query: OrderQuery): Promise<Order[]> {
+  async ofIds(ids: readonly number[]): Promise<OrderRecord[]> {
+    return ids.flatMap((id) => {
+      const stored = this.#orders.get(id);
+      return stored ? [copyOrder(stored.order)] : [];
+    });
+  }
+
+  async list(query: OrderQuery): Promise<OrderRecord[]> {
     const { complete, petId, placedBy } = query;
-    return pageOf(
-      this.#orders.values(),
+    return this.#page(
       query,
-      (order) =>
-        (complete === undefined || order.complete === complete) &&
-        (petId === undefined || order.petId === petId) &&
-        (placedBy === undefined || order.placedBy === placedBy),
+      (o) =>
+        (complete === undefined ? o.state === "open" || o.state === "complete" : o.state === (complete ? "complete" : "open")) &&
+        (petId === undefined || o.petId === petId) &&
+        (placedBy === undefined || o.placedBy === placedBy),
     );
   }
 
-  async add(order: Order): Promise<void> {
-    this.#orders.set(order.id, structuredClone(order));
+  async insert(order: OrderRecord): Promise<void> {
+    if (this.#orders.has(order.id)) throw new Error(`Order ${order.id} exists already`);
+    this.#orders.set(order.id, { order: copyOrder(order), outbox: [] });
   }
 
-  async updateOpen(id: number, changes: { complete: boolean; shipDate: Date | undefined }): Promise<Order | undefined> {
-    const order = this.#orders.get(id);
-    if (!order || order.complete) return undefined;
-    const updated: Order = { ...order, complete: changes.complete, shipDate: changes.shipDate && new Date(changes.shipDate) };
-    this.#orders.set(id, updated);
-    return structuredClone(updated);
+  async write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined> {
+    const stored = this.#orders.get(id);
+    if (!stored || !meets(stored.order, when)) return undefined;
+    const order: OrderRecord = {
+      ...stored.order,
+      ...(then.state !== undefined && { state: then.state }),
+      ...(then.shipDate !== undefined && { shipDate: then.shipDate === "none" ? undefined : new Date(then.shipDate) }),
+      revision: stored.order.revision + 1,
+    };
+    this.#orders.set(id, { order, outbox: [...stored.outbox, ...structuredClone(then.events ?? [])] });
+    return copyOrder(order);
   }
 
-  async removeOpen(id: number): Promise<Order | undefined> {
-    const order = this.#orders.get(id);
-    if (!order || order.complete) return undefined;
-    this.#orders.delete(id);
-    return order;
+  async removeIf(id: number, when: OrderCondition): Promise<boolean> {
+    const stored = this.#orders.get(id);
+    if (!stored || !meets(stored.order, when)) return false;
+    return this.#orders.delete(id);
   }
 
-  async hasOpenForPet(petId: number): Promise<boolean> {
-    return [...this.#orders.values()].some((order) => order.petId === petId && !order.complete);
+  async removeAllOfPet(petId: number): Promise<void> {
+    for (const [id, stored] of this.#orders) if (stored.order.petId === petId) this.#orders.delete(id);
+  }
+
+  async placingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]> {
+    return this.#page(page, (o) => o.state === "placing" && o.createdAt < cutoff);
+  }
+
+  pendingEvents(): DomainEvent[] {
+    return [...this.#orders.values()].flatMap((stored) => structuredClone(stored.outbox));
+  }
+
+  /** Removes the events; a cancelled order's tombstone goes with its last event. */
+  acknowledge(ids: ReadonlySet<string>): void {
+    for (const [id, stored] of this.#orders) {
+      if (!stored.outbox.some((e) => ids.has(e.id))) continue;
+      const outbox = stored.outbox.filter((e) => !ids.has(e.id));
+      if (outbox.length === 0 && stored.order.state === "cancelled") this.#orders.delete(id);
+      else this.#orders.set(id, { ...stored, outbox });
+    }
+  }
+
+  #page(page: PageRequest, matches: (o: OrderRecord) => boolean): OrderRecord[] {
+    return pageOf([...this.#orders.values()].map((s) => s.order), page, matches, copyOrder);
   }
 }

@@ -3,22 +3,26 @@ import { MemoryApiKeys } from "./memory-api-keys.repository.ts";
 import { MemoryCategories } from "./memory-categories.repository.ts";
 import { MemoryIdAllocator } from "./memory-id-allocator.ts";
 import { MemoryIdempotencyRecords } from "./memory-idempotency-records.ts";
-import { MemoryInventory } from "./memory-inventory.repository.ts";
 import { MemoryOrders } from "./memory-orders.repository.ts";
+import { MemoryOutbox } from "./memory-outbox.ts";
 import { MemoryPets } from "./memory-pets.repository.ts";
 import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { MemoryStoreHealth } from "./memory-store-health.ts";
 
 /** Every port in process memory: one process, nothing survives a restart. */
-export const createMemoryStores = (): Stores => ({
-  pets: new MemoryPets(),
+export const createMemoryStores = (): Stores => {
+  const pets = new MemoryPets();
+  const orders = new MemoryOrders();
+  return {
+  pets,
   categories: new MemoryCategories(),
-  orders: new MemoryOrders(),
-  inventory: new MemoryInventory(),
+  orders,
+  outbox: new MemoryOutbox(pets, orders),
   ids: new MemoryIdAllocator(),
   apiKeys: new MemoryApiKeys(),
   limiter: new MemoryRateLimiter(),
   idempotency: new MemoryIdempotencyRecords(),
   health: new MemoryStoreHealth(),
   close: async () => {},
-});
+  };
+};

@@ -1,93 +1,138 @@
-import type { Collection, Db, Filter, UpdateFilter } from "mongodb";
-import type { Order } from "../../core/orders/order.ts";
-import type { OrderQuery, Orders } from "../../core/orders/orders.port.ts";
+import type { Collection, Db, Document, Filter, UpdateFilter } from "mongodb";
+import type { DomainEvent } from "../../core/events/domain-event.ts";
+import type { OrderRecord, OrderState } from "../../core/orders/order-record.ts";
+import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
+import type { PageRequest } from "../../core/shared/page.ts";
 import { findPage } from "./mongo-paging.ts";
 import { guarded } from "./store-unavailable.ts";
 
-interface OrderDocument {
+export interface OrderDocument {
   _id: number;
   petId: number;
   quantity: number;
   shipDate?: Date;
-  complete: boolean;
+  state: OrderState;
   placedBy: number;
+  revision: number;
+  createdAt: Date;
+  outbox: DomainEvent[];
+  hasEvents?: true;
 }
 
-const toDocument = (order: Order): OrderDocument => ({
+const toDocument = (order: OrderRecord): OrderDocument => ({
   _id: order.id,
   petId: order.petId,
   quantity: order.quantity,
   ...(order.shipDate !== undefined && { shipDate: order.shipDate }),
-  complete: order.complete,
+  state: order.state,
   placedBy: order.placedBy,
+  revision: order.revision,
+  createdAt: order.createdAt,
+  outbox: [],
 });
 
-const toOrder = (doc: OrderDocument): Order => ({
+const toOrder = (doc: Omit<OrderDocument, "outbox">): OrderRecord => ({
   id: doc._id,
   petId: doc.petId,
   quantity: doc.quantity,
   shipDate: doc.shipDate,
-  complete: doc.complete,
+  state: doc.state,
   placedBy: doc.placedBy,
+  revision: doc.revision,
+  createdAt: doc.createdAt,
 });
 
-/** `hasOpenForPet` and listings by pet use the first; a customer's own listing uses the second. */
-export const createOrderIndexes = async (db: Db): Promise<void> => {
-  // One index per command: FerretDB 1.24 drops the connection when one createIndexes names several existing ones.
-  await db.collection("orders").createIndex({ petId: 1, complete: 1 });
-  await db.collection("orders").createIndex({ placedBy: 1, _id: 1 });
+const orderFilter = (id: number, c: OrderCondition): Filter<OrderDocument> => ({
+  _id: id,
+  state: c.state,
+  ...(c.revision !== undefined && { revision: c.revision }),
+});
+
+const orderUpdate = (c: OrderChange): UpdateFilter<OrderDocument> => {
+  const set: Document = {};
+  if (c.state !== undefined) set.state = c.state;
+  if (c.shipDate !== undefined && c.shipDate !== "none") set.shipDate = c.shipDate;
+  const events = c.events ?? [];
+  if (events.length > 0) set.hasEvents = true;
+  return {
+    $inc: { revision: 1 },
+    ...(Object.keys(set).length > 0 && { $set: set }),
+    ...(c.shipDate === "none" && { $unset: { shipDate: "" } }),
+    ...(events.length > 0 && { $push: { outbox: { $each: [...events] } } }),
+  } as UpdateFilter<OrderDocument>;
 };
 
-/** "Only while open" is `complete: false` in the filter of the one write that changes or deletes the order. */
+const withoutOutbox = { projection: { outbox: 0 } } as const;
+
+/** Listings by pet and deletion of a pet's orders use the first; a customer's own listing the second; recovery the third. */
+export const createOrderIndexes = async (db: Db): Promise<void> => {
+  // One index per command: FerretDB 1.24 drops the connection when one createIndexes names several existing ones.
+  const orders = db.collection("orders");
+  await orders.createIndex({ petId: 1, _id: 1 });
+  await orders.createIndex({ placedBy: 1, _id: 1 });
+  await orders.createIndex({ state: 1, createdAt: 1 });
+  await orders.createIndex({ hasEvents: 1 });
+};
+
+/** Every state change is one `findOneAndUpdate` or `deleteOne` with the expected state in its filter. */
 export class MongoOrders implements Orders {
   readonly #orders: Collection<OrderDocument>;
   constructor(db: Db) {
     this.#orders = db.collection<OrderDocument>("orders");
   }
 
-  ofId(id: number): Promise<Order | undefined> {
+  ofId(id: number): Promise<OrderRecord | undefined> {
     return guarded(async () => {
-      const doc = await this.#orders.findOne({ _id: id });
+      const doc = await this.#orders.findOne({ _id: id }, withoutOutbox);
       return doc ? toOrder(doc) : undefined;
     });
   }
 
-  list(query: OrderQuery): Promise<Order[]> {
+  ofIds(ids: readonly number[]): Promise<OrderRecord[]> {
     return guarded(async () => {
-      const filter: Filter<OrderDocument> = {
-        ...(query.complete !== undefined && { complete: query.complete }),
-        ...(query.petId !== undefined && { petId: query.petId }),
-        ...(query.placedBy !== undefined && { placedBy: query.placedBy }),
-      };
-      return (await findPage(this.#orders, filter, query)).map(toOrder);
+      if (ids.length === 0) return [];
+      return (await this.#orders.find({ _id: { $in: [...ids] } }, withoutOutbox).toArray()).map(toOrder);
     });
   }
 
-  add(order: Order): Promise<void> {
+  list(query: OrderQuery): Promise<OrderRecord[]> {
+    return guarded(async () => {
+      const filter: Filter<OrderDocument> = {
+        state: query.complete === undefined ? { $in: ["open", "complete"] } : query.complete ? "complete" : "open",
+        ...(query.petId !== undefined && { petId: query.petId }),
+        ...(query.placedBy !== undefined && { placedBy: query.placedBy }),
+      };
+      return (await findPage(this.#orders, filter, query, undefined, withoutOutbox.projection)).map(toOrder);
+    });
+  }
+
+  insert(order: OrderRecord): Promise<void> {
     return guarded(async () => {
       await this.#orders.insertOne(toDocument(order));
     });
   }
 
-  updateOpen(id: number, changes: { complete: boolean; shipDate: Date | undefined }): Promise<Order | undefined> {
+  write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined> {
     return guarded(async () => {
-      const update: UpdateFilter<OrderDocument> =
-        changes.shipDate === undefined
-          ? { $set: { complete: changes.complete }, $unset: { shipDate: "" } }
-          : { $set: { complete: changes.complete, shipDate: changes.shipDate } };
-      const doc = await this.#orders.findOneAndUpdate({ _id: id, complete: false }, update, { returnDocument: "after" });
+      // No projection: FerretDB 1.24 refuses one on findAndModify.
+      const doc = await this.#orders.findOneAndUpdate(orderFilter(id, when), orderUpdate(then), { returnDocument: "after" });
       return doc ? toOrder(doc) : undefined;
     });
   }
 
-  removeOpen(id: number): Promise<Order | undefined> {
+  removeIf(id: number, when: OrderCondition): Promise<boolean> {
+    return guarded(async () => (await this.#orders.deleteOne(orderFilter(id, when))).deletedCount === 1);
+  }
+
+  removeAllOfPet(petId: number): Promise<void> {
     return guarded(async () => {
-      const doc = await this.#orders.findOneAndDelete({ _id: id, complete: false });
-      return doc ? toOrder(doc) : undefined;
+      await this.#orders.deleteMany({ petId });
     });
   }
 
-  hasOpenForPet(petId: number): Promise<boolean> {
-    return guarded(async () => (await this.#orders.findOne({ petId, complete: false }, { projection: { _id: 1 } })) !== null);
+  placingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]> {
+    return guarded(async () =>
+      (await findPage(this.#orders, { state: "placing", createdAt: { $lt: cutoff } }, page, undefined, withoutOutbox.projection)).map(toOrder),
+    );
   }
 }

@@ -10,6 +10,7 @@ export const findPage = <D extends { _id: number } & Document>(
   filter: Filter<D>,
   page: PageRequest,
   ids?: readonly number[],
+  projection?: Document,
 ): Promise<D[]> => {
   const idRange = {
     ...(ids !== undefined && { $in: [...ids] }),
@@ -17,7 +18,7 @@ export const findPage = <D extends { _id: number } & Document>(
   };
   const query = Object.keys(idRange).length > 0 ? { ...filter, _id: idRange } : filter;
   return collection
-    .find(query as Filter<D>)
+    .find(query as Filter<D>, projection ? { projection } : {})
     .sort({ _id: 1 })
     .limit(page.limit)
     .toArray() as Promise<D[]>;

@@ -1,76 +1,206 @@
-import type { Collection, Db, Filter } from "mongodb";
-import type { Pet, PetStatus } from "../../core/pets/pet.ts";
-import type { PetQuery, Pets } from "../../core/pets/pets.port.ts";
+import type { Collection, Db, Document, Filter, UpdateFilter } from "mongodb";
+import type { DomainEvent } from "../../core/events/domain-event.ts";
+import type { PetStatus } from "../../core/pets/pet.ts";
+import type { PetRecord } from "../../core/pets/pet-record.ts";
+import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
+import type { PageRequest } from "../../core/shared/page.ts";
 import { findPage } from "./mongo-paging.ts";
 import { guarded } from "./store-unavailable.ts";
 
-interface PetDocument {
+/** The pet aggregate: stock, the holds of open orders ("o<orderId>": units) and the outbox live in the pet. */
+export interface PetDocument {
   _id: number;
   name: string;
   categoryId: number;
   status: PetStatus;
+  revision: number;
+  stock: number;
+  holds: Record<string, number>;
+  /** The number of keys of `holds`: conditions on "no hold" or "the last hold" need it. */
+  holdCount: number;
+  lifecycle?: "creating" | "deleting";
+  movingTo?: number;
+  provisionalSince?: Date;
+  outbox: DomainEvent[];
+  /** Set while the outbox is not empty: what the relay's query finds through an index. */
+  hasEvents?: true;
 }
 
-const toDocument = (pet: Pet): PetDocument => ({ _id: pet.id, name: pet.name, categoryId: pet.categoryId, status: pet.status });
-const toPet = (doc: PetDocument): Pet => ({ id: doc._id, name: doc.name, categoryId: doc.categoryId, status: doc.status });
+const holdKey = (orderId: number): string => `o${orderId}`;
 
-/** Listings by status or category walk these in id order; `anyInCategory` uses the second. */
-export const createPetIndexes = async (db: Db): Promise<void> => {
-  // One index per command: FerretDB 1.24 drops the connection when one createIndexes names several existing ones.
-  await db.collection("pets").createIndex({ status: 1, _id: 1 });
-  await db.collection("pets").createIndex({ categoryId: 1, _id: 1 });
+const toDocument = (pet: PetRecord): PetDocument => ({
+  _id: pet.id,
+  name: pet.name,
+  categoryId: pet.categoryId,
+  status: pet.status,
+  revision: pet.revision,
+  stock: pet.stock,
+  holds: Object.fromEntries(pet.holds.map((h) => [holdKey(h.orderId), h.units])),
+  holdCount: pet.holds.length,
+  ...(pet.lifecycle !== undefined && { lifecycle: pet.lifecycle }),
+  ...(pet.movingTo !== undefined && { movingTo: pet.movingTo }),
+  ...(pet.provisionalSince !== undefined && { provisionalSince: pet.provisionalSince }),
+  outbox: [],
+});
+
+const toPet = (doc: Omit<PetDocument, "outbox">): PetRecord => ({
+  id: doc._id,
+  name: doc.name,
+  categoryId: doc.categoryId,
+  status: doc.status,
+  revision: doc.revision,
+  stock: doc.stock,
+  holds: Object.entries(doc.holds)
+    .map(([key, units]) => ({ orderId: Number(key.slice(1)), units }))
+    .sort((a, b) => a.orderId - b.orderId),
+  lifecycle: doc.lifecycle,
+  movingTo: doc.movingTo,
+  provisionalSince: doc.provisionalSince,
+});
+
+const bound = (b: { eq: number } | { gt: number }) => ("eq" in b ? b.eq : { $gt: b.gt });
+
+/** A condition as a filter; the memory adapter's `petMeets` is the same rule (both run the Pets contract). */
+export const petFilter = (id: number, c: PetCondition): Filter<PetDocument> => {
+  const filter: Document = { _id: id };
+  if (c.lifecycle !== undefined) filter.lifecycle = c.lifecycle === "none" ? { $exists: false } : c.lifecycle;
+  if (c.status !== undefined) filter.status = c.status;
+  if (c.statusNot !== undefined) filter.status = { $ne: c.statusNot };
+  if (c.stock !== undefined) filter.stock = bound(c.stock);
+  if (c.hold !== undefined) filter[`holds.${holdKey(c.hold.orderId)}`] = c.hold.units;
+  if (c.noHoldOf !== undefined) filter[`holds.${holdKey(c.noHoldOf)}`] = { $exists: false };
+  if (c.holdCount !== undefined) filter.holdCount = bound(c.holdCount);
+  if (c.revision !== undefined) filter.revision = c.revision;
+  if (c.movingTo !== undefined) filter.movingTo = c.movingTo === "none" ? { $exists: false } : c.movingTo;
+  if (c.provisionalSince !== undefined) filter.provisionalSince = c.provisionalSince;
+  return filter as Filter<PetDocument>;
 };
 
-/** Status changes are compare-and-set: the expected status is part of the filter of one update. */
+export const petUpdate = (c: PetChange): UpdateFilter<PetDocument> => {
+  const set: Document = {};
+  const unset: Document = {};
+  const inc: Document = { revision: 1 };
+  if (c.name !== undefined) set.name = c.name;
+  if (c.categoryId !== undefined) set.categoryId = c.categoryId;
+  if (c.status !== undefined) set.status = c.status;
+  if (c.stock !== undefined) {
+    if ("to" in c.stock) set.stock = c.stock.to;
+    else inc.stock = c.stock.by;
+  }
+  if (c.addHold !== undefined) {
+    set[`holds.${holdKey(c.addHold.orderId)}`] = c.addHold.units;
+    inc.holdCount = (inc.holdCount ?? 0) + 1;
+  }
+  if (c.removeHoldOf !== undefined) {
+    unset[`holds.${holdKey(c.removeHoldOf)}`] = "";
+    inc.holdCount = (inc.holdCount ?? 0) - 1;
+  }
+  for (const field of ["lifecycle", "movingTo", "provisionalSince"] as const) {
+    const value = c[field];
+    if (value === "none") unset[field] = "";
+    else if (value !== undefined) set[field] = value;
+  }
+  const events = c.events ?? [];
+  if (events.length > 0) set.hasEvents = true;
+  return {
+    $inc: inc,
+    ...(Object.keys(set).length > 0 && { $set: set }),
+    ...(Object.keys(unset).length > 0 && { $unset: unset }),
+    ...(events.length > 0 && { $push: { outbox: { $each: [...events] } } }),
+  } as UpdateFilter<PetDocument>;
+};
+
+const withoutOutbox = { projection: { outbox: 0 } } as const;
+const visible = { lifecycle: { $exists: false } } as const;
+
+/** Listings by status or category walk the first two; recovery's and the category check's queries the others. */
+export const createPetIndexes = async (db: Db): Promise<void> => {
+  // One index per command: FerretDB 1.24 drops the connection when one createIndexes names several existing ones.
+  const pets = db.collection("pets");
+  await pets.createIndex({ status: 1, _id: 1 });
+  await pets.createIndex({ categoryId: 1, _id: 1 });
+  await pets.createIndex({ movingTo: 1 });
+  await pets.createIndex({ lifecycle: 1 });
+  await pets.createIndex({ holdCount: 1, _id: 1 });
+  await pets.createIndex({ hasEvents: 1 });
+};
+
+/**
+ * Every write is one `findOneAndUpdate` whose filter is the variant's condition: the server applies check and
+ * change atomically per document, whatever else runs concurrently. Variants exclude each other, so trying them
+ * one after the other is safe under any interleaving.
+ */
 export class MongoPets implements Pets {
   readonly #pets: Collection<PetDocument>;
   constructor(db: Db) {
     this.#pets = db.collection<PetDocument>("pets");
   }
 
-  ofId(id: number): Promise<Pet | undefined> {
+  ofId(id: number): Promise<PetRecord | undefined> {
     return guarded(async () => {
-      const doc = await this.#pets.findOne({ _id: id });
+      const doc = await this.#pets.findOne({ _id: id }, withoutOutbox);
       return doc ? toPet(doc) : undefined;
     });
   }
 
-  list(query: PetQuery): Promise<Pet[]> {
+  list(query: PetQuery): Promise<PetRecord[]> {
     return guarded(async () => {
       const filter: Filter<PetDocument> = {
+        ...visible,
         ...(query.statuses !== undefined && { status: { $in: [...query.statuses] } }),
         ...(query.categoryId !== undefined && { categoryId: query.categoryId }),
       };
-      return (await findPage(this.#pets, filter, query, query.ids)).map(toPet);
+      return (await findPage(this.#pets, filter, query, query.ids, withoutOutbox.projection)).map(toPet);
     });
   }
 
-  add(pet: Pet): Promise<void> {
+  insert(pet: PetRecord): Promise<void> {
     return guarded(async () => {
       await this.#pets.insertOne(toDocument(pet));
     });
   }
 
-  replace(pet: Pet, expectedStatus: PetStatus): Promise<boolean> {
+  write(id: number, variants: readonly PetVariant[]): Promise<PetWrite> {
     return guarded(async () => {
-      const { _id, ...fields } = toDocument(pet);
-      const result = await this.#pets.updateOne({ _id, status: expectedStatus }, { $set: fields });
-      return result.matchedCount === 1;
+      for (const [applied, variant] of variants.entries()) {
+        // No projection: FerretDB 1.24 refuses one on findAndModify; the outbox stays small while a relay drains it.
+        const doc = await this.#pets.findOneAndUpdate(petFilter(id, variant.when), petUpdate(variant.then), { returnDocument: "after" });
+        if (doc) return { applied, pet: toPet(doc) };
+      }
+      const doc = await this.#pets.findOne({ _id: id }, withoutOutbox);
+      return { applied: undefined, pet: doc ? toPet(doc) : undefined };
     });
   }
 
-  changeStatus(id: number, from: PetStatus, to: PetStatus): Promise<boolean> {
+  removeIf(id: number, when: PetCondition): Promise<boolean> {
+    return guarded(async () => (await this.#pets.deleteOne(petFilter(id, when))).deletedCount === 1);
+  }
+
+  anyNaming(categoryId: number): Promise<boolean> {
     return guarded(async () => {
-      const result = await this.#pets.updateOne({ _id: id, status: from }, { $set: { status: to } });
-      return result.matchedCount === 1;
+      const [named, moving] = await Promise.all([
+        this.#pets.findOne({ categoryId }, { projection: { _id: 1 } }),
+        this.#pets.findOne({ movingTo: categoryId }, { projection: { _id: 1 } }),
+      ]);
+      return named !== null || moving !== null;
     });
   }
 
-  remove(id: number): Promise<boolean> {
-    return guarded(async () => (await this.#pets.deleteOne({ _id: id })).deletedCount === 1);
+  provisional(page: PageRequest): Promise<PetRecord[]> {
+    return guarded(async () => {
+      const [inLifecycle, moving] = await Promise.all([
+        findPage(this.#pets, { lifecycle: { $exists: true } }, page, undefined, withoutOutbox.projection),
+        findPage(this.#pets, { movingTo: { $exists: true } }, page, undefined, withoutOutbox.projection),
+      ]);
+      const byId = new Map([...inLifecycle, ...moving].map((doc) => [doc._id, doc]));
+      return [...byId.values()]
+        .sort((a, b) => a._id - b._id)
+        .slice(0, page.limit)
+        .map(toPet);
+    });
   }
 
-  anyInCategory(categoryId: number): Promise<boolean> {
-    return guarded(async () => (await this.#pets.findOne({ categoryId }, { projection: { _id: 1 } })) !== null);
+  withHolds(page: PageRequest): Promise<PetRecord[]> {
+    return guarded(async () => (await findPage(this.#pets, { holdCount: { $gt: 0 } }, page, undefined, withoutOutbox.projection)).map(toPet));
   }
 }

@@ -4,8 +4,8 @@ import { createApiKeyIndexes, MongoApiKeys } from "./mongo-api-keys.repository.t
 import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repository.ts";
 import { MongoIdAllocator } from "./mongo-id-allocator.ts";
 import { createIdempotencyIndexes, MongoIdempotencyRecords } from "./mongo-idempotency-records.ts";
-import { MongoInventory } from "./mongo-inventory.repository.ts";
 import { createOrderIndexes, MongoOrders } from "./mongo-orders.repository.ts";
+import { MongoOutbox } from "./mongo-outbox.ts";
 import { createPetIndexes, MongoPets } from "./mongo-pets.repository.ts";
 import { createRateWindowIndexes, MongoRateLimiter } from "./mongo-rate-limiter.ts";
 import { MongoStoreHealth } from "./mongo-store-health.ts";
@@ -78,7 +78,7 @@ export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
   pets: new MongoPets(db),
   categories: new MongoCategories(db),
   orders: new MongoOrders(db),
-  inventory: new MongoInventory(db),
+  outbox: new MongoOutbox(db),
   ids: new MongoIdAllocator(db),
   apiKeys: new MongoApiKeys(db),
   limiter: new MongoRateLimiter(db),

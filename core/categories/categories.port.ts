@@ -1,13 +1,23 @@
 import type { PageRequest } from "../shared/page.ts";
-import type { Category } from "./category.ts";
+import type { CategoryRecord, NewCategory } from "./category.ts";
 
 export interface Categories {
-  ofId(id: number): Promise<Category | undefined>;
+  ofId(id: number): Promise<CategoryRecord | undefined>;
   /** Ascending id order, at most `limit` items. */
-  list(page: PageRequest): Promise<Category[]>;
+  list(page: PageRequest): Promise<CategoryRecord[]>;
   /** Rejects with DomainError `category_name_taken` when another category has the name (case-insensitive). */
-  add(category: Category): Promise<void>;
-  /** False when the category does not exist; rejects with `category_name_taken` like `add`. */
-  replace(category: Category): Promise<boolean>;
-  remove(id: number): Promise<boolean>;
+  add(category: CategoryRecord): Promise<void>;
+  /**
+   * Replaces name and description (revision + 1) while the category exists and, when given, has
+   * `expectedRevision`; the category afterwards, or undefined. Rejects with `category_name_taken` like `add`.
+   */
+  replace(id: number, input: NewCategory, expectedRevision?: number): Promise<CategoryRecord | undefined>;
+  /** Active → deleting (revision + 1), while it has `expectedRevision` when given. */
+  beginDelete(id: number, since: Date, expectedRevision?: number): Promise<boolean>;
+  /** Deleting since `since` → active again (revision + 1). */
+  abortDelete(id: number, since: Date): Promise<boolean>;
+  /** Deletes the category only while it is deleting since `since`. */
+  removeDeleting(id: number, since: Date): Promise<boolean>;
+  /** Categories deleting since before `cutoff`, ascending id. */
+  deletingBefore(cutoff: Date, page: PageRequest): Promise<CategoryRecord[]>;
 }

@@ -1,6 +1,6 @@
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
 import type { Categories } from "./categories.port.ts";
-import type { Category, NewCategory } from "./category.ts";
+import { categoryOf, type Category, type CategoryRecord, type NewCategory } from "./category.ts";
 
 interface Ports {
   categories: Categories;
@@ -15,8 +15,8 @@ export class CreateCategory {
 
   async execute(input: NewCategory): Promise<Category> {
     const { categories, ids } = this.#ports;
-    const category: Category = { id: await ids.next("categories"), ...input };
+    const category: CategoryRecord = { id: await ids.next("categories"), ...input, revision: 1, deletingSince: undefined };
     await categories.add(category);
-    return category;
+    return categoryOf(category);
   }
 }

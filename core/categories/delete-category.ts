@@ -1,24 +1,59 @@
 import type { Pets } from "../pets/pets.port.ts";
-import { DomainError, notFound } from "../shared/domain-error.ts";
+import type { Clock } from "../shared/clock.port.ts";
+import { DomainError, notFound, revisionMismatch } from "../shared/domain-error.ts";
 import type { Categories } from "./categories.port.ts";
 
 interface Ports {
   categories: Categories;
   pets: Pets;
+  clock: Clock;
 }
 
+/**
+ * delete category: 0 read: in use? (refused without a write)
+ *                  1 active → deleting                      crash → recovery (after the grace period) redoes 2–3
+ *                  2 any pet naming it, provisional ones and moves into it included?
+ *                  3 none → delete the category; some → back to active, 409 category_in_use
+ * Dekker-style with CreatePet/UpdatePet, which write their provisional pet BEFORE reading the category: of a
+ * deletion and a racing creation, at least one sees the other, so no pet can end up in a deleted category.
+ */
 export class DeleteCategory {
   readonly #ports: Ports;
   constructor(ports: Ports) {
     this.#ports = ports;
   }
 
-  async execute(id: number): Promise<void> {
-    const { categories, pets } = this.#ports;
-    if (!(await categories.ofId(id))) throw notFound("Category", id);
-    if (await pets.anyInCategory(id)) {
-      throw new DomainError("category_in_use", `Category ${id} still has pets; move or delete them first`);
+  async execute(id: number, expectedRevision?: number): Promise<void> {
+    const { categories, pets, clock } = this.#ports;
+    // A category in plain use is refused without a write; the check after write 1 is the one that decides.
+    if ((await categories.ofId(id)) && (await pets.anyNaming(id))) throw inUse(id);
+    const since = clock.now();
+    if (!(await categories.beginDelete(id, since, expectedRevision))) {
+      const current = await categories.ofId(id);
+      if (!current) throw notFound("Category", id);
+      if (expectedRevision !== undefined && current.revision !== expectedRevision) throw revisionMismatch("Category", id);
+      if (current.deletingSince === undefined) throw new DomainError("service_unavailable", `Category ${id} changed meanwhile; try again`, 1);
+      // Another deletion is under way: decide it (the decision is idempotent).
+      if (!(await decideCategoryDeletion(this.#ports, id, current.deletingSince))) throw inUse(id);
+      return;
     }
-    if (!(await categories.remove(id))) throw notFound("Category", id);
+    if (!(await decideCategoryDeletion(this.#ports, id, since))) throw inUse(id);
   }
 }
+
+const inUse = (id: number): DomainError =>
+  new DomainError("category_in_use", `Category ${id} still has pets; move or delete them first`);
+
+/** Steps 2–3: true when the category is gone. */
+export const decideCategoryDeletion = async (
+  { categories, pets }: { categories: Categories; pets: Pets },
+  id: number,
+  since: Date,
+): Promise<boolean> => {
+  if (await pets.anyNaming(id)) {
+    await categories.abortDelete(id, since);
+    return false;
+  }
+  await categories.removeDeleting(id, since);
+  return true;
+};

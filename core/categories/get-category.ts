@@ -1,6 +1,6 @@
 import { notFound } from "../shared/domain-error.ts";
 import type { Categories } from "./categories.port.ts";
-import type { Category } from "./category.ts";
+import { categoryOf, type Category } from "./category.ts";
 
 export class GetCategory {
   readonly #categories: Categories;
@@ -11,6 +11,6 @@ export class GetCategory {
   async execute(id: number): Promise<Category> {
     const category = await this.#categories.ofId(id);
     if (!category) throw notFound("Category", id);
-    return category;
+    return categoryOf(category);
   }
 }

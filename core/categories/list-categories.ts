@@ -1,6 +1,6 @@
 import { lookahead, toPage, type Page, type PageRequest } from "../shared/page.ts";
 import type { Categories } from "./categories.port.ts";
-import type { Category } from "./category.ts";
+import { categoryOf, type Category } from "./category.ts";
 
 export class ListCategories {
   readonly #categories: Categories;
@@ -9,6 +9,6 @@ export class ListCategories {
   }
 
   async execute(page: PageRequest): Promise<Page<Category>> {
-    return toPage(await this.#categories.list(lookahead(page)), page, (c) => c.id);
+    return toPage((await this.#categories.list(lookahead(page))).map(categoryOf), page, (c) => c.id);
   }
 }

@@ -1,6 +1,6 @@
-import { notFound } from "../shared/domain-error.ts";
+import { notFound, revisionMismatch } from "../shared/domain-error.ts";
 import type { Categories } from "./categories.port.ts";
-import type { Category, NewCategory } from "./category.ts";
+import { categoryOf, type Category, type NewCategory } from "./category.ts";
 
 export class UpdateCategory {
   readonly #categories: Categories;
@@ -8,9 +8,10 @@ export class UpdateCategory {
     this.#categories = categories;
   }
 
-  async execute(id: number, input: NewCategory): Promise<Category> {
-    const category: Category = { id, ...input };
-    if (!(await this.#categories.replace(category))) throw notFound("Category", id);
-    return category;
+  async execute(id: number, input: NewCategory, expectedRevision?: number): Promise<Category> {
+    const replaced = await this.#categories.replace(id, input, expectedRevision);
+    if (replaced) return categoryOf(replaced);
+    if (expectedRevision !== undefined && (await this.#categories.ofId(id))) throw revisionMismatch("Category", id);
+    throw notFound("Category", id);
   }
 }

@@ -1,7 +1,18 @@
 import type { PetStatus } from "../pets/pet.ts";
+import type { PetRecord } from "../pets/pet-record.ts";
 
+/** A view of the pet aggregate: its stock and status. */
 export interface InventoryItem {
   petId: number;
   quantity: number;
   status: PetStatus;
+  /** The pet's revision. */
+  revision: number;
 }
+
+export const inventoryItemOf = (pet: PetRecord): InventoryItem => ({
+  petId: pet.id,
+  quantity: pet.stock,
+  status: pet.status,
+  revision: pet.revision,
+});

@@ -1,28 +1,17 @@
 import type { PetStatus } from "../pets/pet.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import { lookahead, toPage, type Page, type PageRequest } from "../shared/page.ts";
-import type { InventoryItem } from "./inventory-item.ts";
-import type { Inventory } from "./inventory.port.ts";
-
-interface Ports {
-  pets: Pets;
-  inventory: Inventory;
-}
+import { inventoryItemOf, type InventoryItem } from "./inventory-item.ts";
 
 export class ListInventory {
-  readonly #ports: Ports;
-  constructor(ports: Ports) {
-    this.#ports = ports;
+  readonly #pets: Pets;
+  constructor(pets: Pets) {
+    this.#pets = pets;
   }
 
-  /** One item per pet, in pet id order; two store reads per page whatever its size. */
+  /** One item per pet, in pet id order; one store read per page. */
   async execute(query: PageRequest & { statuses?: readonly PetStatus[] | undefined }): Promise<Page<InventoryItem>> {
-    const { pets, inventory } = this.#ports;
-    const page = toPage(await pets.list({ ...query, ...lookahead(query) }), query, (p) => p.id);
-    const quantities = await inventory.quantitiesOf(page.items.map((p) => p.id));
-    return {
-      items: page.items.map((p) => ({ petId: p.id, quantity: quantities.get(p.id) ?? 0, status: p.status })),
-      nextAfter: page.nextAfter,
-    };
+    const fetched = await this.#pets.list({ ...query, ...lookahead(query) });
+    return toPage(fetched.map(inventoryItemOf), query, (item) => item.petId);
   }
 }

@@ -1,28 +1,29 @@
-import { applyTransition } from "../pets/pet-status-transitions.ts";
+import { isVisible } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { notFound } from "../shared/domain-error.ts";
-import type { InventoryItem } from "./inventory-item.ts";
-import type { Inventory } from "./inventory.port.ts";
+import { setStockVariants } from "../pets/stock-writes.ts";
+import type { Clock } from "../shared/clock.port.ts";
+import { notFound, revisionMismatch } from "../shared/domain-error.ts";
+import { inventoryItemOf, type InventoryItem } from "./inventory-item.ts";
 
 interface Ports {
   pets: Pets;
-  inventory: Inventory;
+  clock: Clock;
 }
 
+/** One write: the stock, and sold → available when restocked above 0, together. */
 export class SetInventory {
   readonly #ports: Ports;
   constructor(ports: Ports) {
     this.#ports = ports;
   }
 
-  async execute(petId: number, quantity: number): Promise<InventoryItem> {
-    const { pets, inventory } = this.#ports;
-    const pet = await pets.ofId(petId);
-    if (!pet || !(await inventory.set(petId, quantity))) throw notFound("Pet", petId);
-    let status = pet.status;
-    if (status === "sold" && quantity > 0 && (await applyTransition(pets, petId, "sold", "available", "restock"))) {
-      status = "available";
+  async execute(petId: number, quantity: number, expectedRevision?: number): Promise<InventoryItem> {
+    const { pets, clock } = this.#ports;
+    for (;;) {
+      const result = await pets.write(petId, setStockVariants(clock, petId, quantity, expectedRevision));
+      if (result.applied !== undefined) return inventoryItemOf(result.pet);
+      if (!isVisible(result.pet)) throw notFound("Pet", petId);
+      if (expectedRevision !== undefined && result.pet.revision !== expectedRevision) throw revisionMismatch("Pet", petId);
     }
-    return { petId, quantity, status };
   }
 }

@@ -1,6 +1,7 @@
 import type { Actor } from "../access/permissions.ts";
 import type { Order } from "./order.ts";
 import { visibleOrder } from "./order-access.ts";
+import { orderOf } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
 
 export class GetOrder {
@@ -9,7 +10,7 @@ export class GetOrder {
     this.#orders = orders;
   }
 
-  execute(id: number, actor: Actor): Promise<Order> {
-    return visibleOrder(this.#orders, id, actor);
+  async execute(id: number, actor: Actor): Promise<Order> {
+    return orderOf(await visibleOrder(this.#orders, id, actor));
   }
 }

@@ -1,19 +1,23 @@
 import { can, type Actor } from "../access/permissions.ts";
-import { DomainError, notFound } from "../shared/domain-error.ts";
-import type { Order } from "./order.ts";
+import { DomainError, notFound, revisionMismatch } from "../shared/domain-error.ts";
+import { isVisibleOrder, type OrderRecord } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
 
 export const orderCompleted = (id: number): DomainError =>
   new DomainError("order_completed", `Order ${id} is complete and can no longer change`);
 
 /** Another key's order is reported as missing: a customer learns nothing about orders it did not place. */
-export const visibleOrder = async (orders: Orders, id: number, actor: Actor): Promise<Order> => {
+export const visibleOrder = async (orders: Orders, id: number, actor: Actor): Promise<OrderRecord> => {
   const order = await orders.ofId(id);
-  if (!order || (order.placedBy !== actor.keyId && !can(actor, "orders:any"))) throw notFound("Order", id);
+  if (!isVisibleOrder(order) || (order.placedBy !== actor.keyId && !can(actor, "orders:any"))) throw notFound("Order", id);
   return order;
 };
 
-/** After a conditional write missed: the order is either gone or complete by now. */
-export const explainMissedWrite = async (orders: Orders, id: number): Promise<never> => {
-  throw (await orders.ofId(id))?.complete ? orderCompleted(id) : notFound("Order", id);
+/** After a conditional write missed: the order is gone, complete, or (with an expected revision) changed. */
+export const explainMissedWrite = async (orders: Orders, id: number, expectedRevision: number | undefined): Promise<never> => {
+  const order = await orders.ofId(id);
+  if (!isVisibleOrder(order)) throw notFound("Order", id);
+  if (order.state === "complete") throw orderCompleted(id);
+  if (expectedRevision !== undefined && order.revision !== expectedRevision) throw revisionMismatch("Order", id);
+  throw new DomainError("service_unavailable", `Order ${id} changed meanwhile; try again`, 1);
 };

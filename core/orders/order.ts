@@ -6,6 +6,8 @@ export interface Order {
   complete: boolean;
   /** The API key that placed it; customers see only their own orders. */
   placedBy: number;
+  /** Increases with every write to the order. */
+  revision: number;
 }
 
 export interface NewOrder {

@@ -1,5 +1,6 @@
+import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
-import type { Order } from "./order.ts";
+import type { OrderRecord, OrderState } from "./order-record.ts";
 
 export interface OrderQuery extends PageRequest {
   complete?: boolean | undefined;
@@ -7,14 +8,32 @@ export interface OrderQuery extends PageRequest {
   placedBy?: number | undefined;
 }
 
+export interface OrderCondition {
+  state: OrderState;
+  revision?: number | undefined;
+}
+
+/** What a write changes; `revision` always goes up by one. */
+export interface OrderChange {
+  state?: OrderState;
+  shipDate?: Date | "none";
+  /** Appended to the order's outbox in the same write. */
+  events?: readonly DomainEvent[];
+}
+
+/** Every state change is one conditional single-document write. */
 export interface Orders {
-  ofId(id: number): Promise<Order | undefined>;
-  /** Ascending id order, at most `limit` items. */
-  list(query: OrderQuery): Promise<Order[]>;
-  add(order: Order): Promise<void>;
-  /** Writes `complete`/`shipDate` only while the order is open; undefined when it is gone or already complete. */
-  updateOpen(id: number, changes: { complete: boolean; shipDate: Date | undefined }): Promise<Order | undefined>;
-  /** Deletes the order only while it is open; returns what was deleted. */
-  removeOpen(id: number): Promise<Order | undefined>;
-  hasOpenForPet(petId: number): Promise<boolean>;
+  /** Any order, placing and cancelled ones included. */
+  ofId(id: number): Promise<OrderRecord | undefined>;
+  ofIds(ids: readonly number[]): Promise<OrderRecord[]>;
+  /** Open and complete orders only, ascending id order, at most `limit` items. */
+  list(query: OrderQuery): Promise<OrderRecord[]>;
+  insert(order: OrderRecord): Promise<void>;
+  /** Applies the change only while the condition holds; the order afterwards, or undefined when it did not hold. */
+  write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined>;
+  removeIf(id: number, when: OrderCondition): Promise<boolean>;
+  /** Deletes every order naming the pet, in any state. */
+  removeAllOfPet(petId: number): Promise<void>;
+  /** Orders still `placing` that were created before `cutoff`, ascending id. */
+  placingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]>;
 }

@@ -1,27 +1,51 @@
-import type { Inventory } from "../inventory/inventory.port.ts";
 import type { Orders } from "../orders/orders.port.ts";
-import { DomainError, notFound } from "../shared/domain-error.ts";
+import type { Clock } from "../shared/clock.port.ts";
+import { DomainError, notFound, revisionMismatch } from "../shared/domain-error.ts";
 import type { Pets } from "./pets.port.ts";
 
 interface Ports {
   pets: Pets;
   orders: Orders;
-  inventory: Inventory;
+  clock: Clock;
 }
 
+/**
+ * delete pet: 1 visible pet with no holds → deleting (invisible; no reservation matches it any more)
+ *               crash → recovery finishes 2–3
+ *             2 delete every order naming the pet (completed ones too: no order names a deleted pet)
+ *             3 delete the pet document
+ * "No holds" is part of the condition of write 1, so an order can never slip in between check and delete.
+ * A DELETE of a pet already being deleted finishes the job.
+ */
 export class DeletePet {
   readonly #ports: Ports;
   constructor(ports: Ports) {
     this.#ports = ports;
   }
 
-  async execute(id: number): Promise<void> {
-    const { pets, orders, inventory } = this.#ports;
-    if (!(await pets.ofId(id))) throw notFound("Pet", id);
-    if (await orders.hasOpenForPet(id)) {
-      throw new DomainError("pet_has_open_orders", `Pet ${id} has open orders; complete or cancel them first`);
+  async execute(id: number, expectedRevision?: number): Promise<void> {
+    const { pets, clock } = this.#ports;
+    for (;;) {
+      const result = await pets.write(id, [
+        {
+          when: { lifecycle: "none", holdCount: { eq: 0 }, ...(expectedRevision !== undefined && { revision: expectedRevision }) },
+          then: { lifecycle: "deleting", provisionalSince: clock.now() },
+        },
+      ]);
+      const pet = result.pet;
+      if (result.applied !== undefined || pet?.lifecycle === "deleting") break;
+      if (!pet || pet.lifecycle === "creating") throw notFound("Pet", id);
+      if (expectedRevision !== undefined && pet.revision !== expectedRevision) throw revisionMismatch("Pet", id);
+      if (pet.holds.length > 0) {
+        throw new DomainError("pet_has_open_orders", `Pet ${id} has open orders; complete or cancel them first`);
+      }
     }
-    if (!(await pets.remove(id))) throw notFound("Pet", id);
-    await inventory.remove(id);
+    await finishDeletingPet(this.#ports, id);
   }
 }
+
+/** Steps 2–3; idempotent, so the deleter and recovery may run it at once. */
+export const finishDeletingPet = async ({ pets, orders }: { pets: Pets; orders: Orders }, id: number): Promise<void> => {
+  await orders.removeAllOfPet(id);
+  await pets.removeIf(id, { lifecycle: "deleting" });
+};

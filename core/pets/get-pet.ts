@@ -1,5 +1,6 @@
 import { notFound } from "../shared/domain-error.ts";
 import type { Pet } from "./pet.ts";
+import { isVisible, petOf } from "./pet-record.ts";
 import type { Pets } from "./pets.port.ts";
 
 export class GetPet {
@@ -10,7 +11,7 @@ export class GetPet {
 
   async execute(id: number): Promise<Pet> {
     const pet = await this.#pets.ofId(id);
-    if (!pet) throw notFound("Pet", id);
-    return pet;
+    if (!isVisible(pet)) throw notFound("Pet", id);
+    return petOf(pet);
   }
 }

@@ -1,5 +1,6 @@
 import { lookahead, toPage, type Page } from "../shared/page.ts";
 import type { Pet } from "./pet.ts";
+import { petOf } from "./pet-record.ts";
 import type { PetQuery, Pets } from "./pets.port.ts";
 
 export class ListPets {
@@ -10,6 +11,6 @@ export class ListPets {
 
   async execute(query: PetQuery): Promise<Page<Pet>> {
     const fetched = await this.#pets.list({ ...query, ...lookahead(query) });
-    return toPage(fetched, query, (pet) => pet.id);
+    return toPage(fetched.map(petOf), query, (pet) => pet.id);
   }
 }

@@ -29,18 +29,3 @@ export const assertStaffMayChangeStatus = (from: PetStatus, to: PetStatus): void
   if (staffTriggers.some((trigger) => canTransition(from, to, trigger))) return;
   throw new DomainError("invalid_transition", `A pet cannot move from ${from} to ${to} by an edit`);
 };
-
-/**
- * Applies an automatic transition of the table as a compare-and-set: it happens only if the pet is still in
- * `from`, so a concurrent change wins cleanly. Returns the pet's status afterwards as far as this step knows.
- */
-export const applyTransition = async (
-  pets: { changeStatus(id: number, from: PetStatus, to: PetStatus): Promise<boolean> },
-  petId: number,
-  from: PetStatus,
-  to: PetStatus,
-  trigger: StatusTrigger,
-): Promise<boolean> => {
-  if (!canTransition(from, to, trigger)) throw new Error(`No transition ${from} → ${to} on ${trigger}`);
-  return pets.changeStatus(petId, from, to);
-};

@@ -1,5 +1,7 @@
+import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
-import type { Pet, PetStatus } from "./pet.ts";
+import type { PetStatus } from "./pet.ts";
+import type { Hold, PetRecord } from "./pet-record.ts";
 
 export interface PetQuery extends PageRequest {
   statuses?: readonly PetStatus[] | undefined;
@@ -7,15 +9,67 @@ export interface PetQuery extends PageRequest {
   ids?: readonly number[] | undefined;
 }
 
+/** A condition on one pet document; every given part must hold. */
+export interface PetCondition {
+  /** "none": a visible pet. */
+  lifecycle?: "creating" | "deleting" | "none";
+  status?: PetStatus;
+  statusNot?: PetStatus;
+  stock?: { eq: number } | { gt: number };
+  /** This order holds exactly these units. */
+  hold?: Hold;
+  /** This order holds nothing. */
+  noHoldOf?: number;
+  holdCount?: { eq: number } | { gt: number };
+  revision?: number;
+  movingTo?: number | "none";
+  /** Recovery's guard: the provisional state it inspected is still the same one. */
+  provisionalSince?: Date;
+}
+
+/** What a write changes; `revision` always goes up by one. */
+export interface PetChange {
+  name?: string;
+  categoryId?: number;
+  status?: PetStatus;
+  stock?: { to: number } | { by: number };
+  addHold?: Hold;
+  removeHoldOf?: number;
+  lifecycle?: "creating" | "deleting" | "none";
+  movingTo?: number | "none";
+  provisionalSince?: Date | "none";
+  /** Appended to the pet's outbox in the same write. */
+  events?: readonly DomainEvent[];
+}
+
+export interface PetVariant {
+  when: PetCondition;
+  then: PetChange;
+}
+
+export type PetWrite =
+  | { applied: number; pet: PetRecord }
+  /** No variant's condition held: the pet as it is now, or undefined when there is none. */
+  | { applied: undefined; pet: PetRecord | undefined };
+
+/**
+ * The pet aggregate (pet, stock, holds, outbox), one document per pet. Every state change is ONE conditional
+ * single-document write: `write` tries the variants in turn and applies the first whose condition holds, check
+ * and change atomically. Variants must exclude each other, so whichever one applies was right at that instant.
+ */
 export interface Pets {
-  ofId(id: number): Promise<Pet | undefined>;
-  /** Ascending id order, at most `limit` items. */
-  list(query: PetQuery): Promise<Pet[]>;
-  add(pet: Pet): Promise<void>;
-  /** Replaces the pet only while its status is still `expectedStatus`; false when it is gone or changed meanwhile. */
-  replace(pet: Pet, expectedStatus: PetStatus): Promise<boolean>;
-  /** Compare-and-set of the status alone. */
-  changeStatus(id: number, from: PetStatus, to: PetStatus): Promise<boolean>;
-  remove(id: number): Promise<boolean>;
-  anyInCategory(categoryId: number): Promise<boolean>;
+  /** Any pet, provisional ones included; undefined when there is none. */
+  ofId(id: number): Promise<PetRecord | undefined>;
+  /** Visible pets only, ascending id order, at most `limit` items. */
+  list(query: PetQuery): Promise<PetRecord[]>;
+  insert(pet: PetRecord): Promise<void>;
+  write(id: number, variants: readonly PetVariant[]): Promise<PetWrite>;
+  /** Deletes the pet only while the condition holds. */
+  removeIf(id: number, when: PetCondition): Promise<boolean>;
+  /** Whether any pet, provisional or not, names the category or is moving to it. */
+  anyNaming(categoryId: number): Promise<boolean>;
+  /** Pets with a lifecycle or a move under way (recovery's work list), ascending id. */
+  provisional(page: PageRequest): Promise<PetRecord[]>;
+  /** Pets holding units for orders, ascending id after `after`. */
+  withHolds(page: PageRequest): Promise<PetRecord[]>;
 }

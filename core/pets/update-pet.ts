@@ -1,32 +1,104 @@
 import type { Categories } from "../categories/categories.port.ts";
-import { notFound } from "../shared/domain-error.ts";
-import { assertCategoryExists } from "./create-pet.ts";
-import type { NewPet, Pet } from "./pet.ts";
+import { stampEvent } from "../events/event-stamp.ts";
+import type { Clock } from "../shared/clock.port.ts";
+import { notFound, revisionMismatch } from "../shared/domain-error.ts";
+import { categoryAcceptsPets } from "./category-check.ts";
+import { unknownCategory } from "./create-pet.ts";
+import type { NewPet, Pet, PetStatus } from "./pet.ts";
+import { isVisible, petOf, type PetRecord } from "./pet-record.ts";
 import { assertStaffMayChangeStatus } from "./pet-status-transitions.ts";
-import type { Pets } from "./pets.port.ts";
+import type { PetChange, Pets } from "./pets.port.ts";
 
 interface Ports {
   pets: Pets;
   categories: Categories;
+  clock: Clock;
 }
 
-/** PUT: name and category are replaced; an omitted status keeps the current one. */
+/**
+ * PUT: name and category are replaced; an omitted status keeps the current one. Each write is conditional on the
+ * status the edit was checked against, so an order moving the pet meanwhile wins cleanly and the edit is re-checked.
+ * move pet (new category): 0 read the new category (an unknown one is refused without a write)
+ *                          1 set movingTo (the pet still names its old category)   crash → recovery clears it
+ *                             after the grace period (the move is undone)
+ *                          2 read the new category: exists, not deleting           (Dekker with DeleteCategory)
+ *                          3 categoryId = new one, movingTo cleared, + the edit    crash before → as 1
+ */
 export class UpdatePet {
   readonly #ports: Ports;
   constructor(ports: Ports) {
     this.#ports = ports;
   }
 
-  async execute(id: number, input: NewPet): Promise<Pet> {
-    const { pets, categories } = this.#ports;
+  async execute(id: number, input: NewPet, expectedRevision?: number): Promise<Pet> {
     for (;;) {
-      const current = await pets.ofId(id);
-      if (!current) throw notFound("Pet", id);
-      await assertCategoryExists(categories, input.categoryId);
-      const next: Pet = { id, name: input.name, categoryId: input.categoryId, status: input.status ?? current.status };
-      assertStaffMayChangeStatus(current.status, next.status);
-      // Compare-and-set on the status: an order may move the pet between our read and our write.
-      if (await pets.replace(next, current.status)) return next;
+      const current = await this.#ports.pets.ofId(id);
+      if (!isVisible(current)) throw notFound("Pet", id);
+      if (expectedRevision !== undefined && current.revision !== expectedRevision) throw revisionMismatch("Pet", id);
+      assertStaffMayChangeStatus(current.status, input.status ?? current.status);
+      const updated =
+        input.categoryId === current.categoryId
+          ? await this.#edit(current, input, expectedRevision)
+          : await this.#move(current, input, expectedRevision);
+      if (updated) return petOf(updated);
+      if (expectedRevision !== undefined) throw revisionMismatch("Pet", id);
     }
+  }
+
+  async #edit(current: PetRecord, input: NewPet, expectedRevision: number | undefined): Promise<PetRecord | undefined> {
+    const result = await this.#ports.pets.write(current.id, [
+      {
+        when: { lifecycle: "none", status: current.status, ...(expectedRevision !== undefined && { revision: expectedRevision }) },
+        then: this.#changes(current, input),
+      },
+    ]);
+    return result.applied === undefined ? undefined : result.pet;
+  }
+
+  async #move(current: PetRecord, input: NewPet, expectedRevision: number | undefined): Promise<PetRecord | undefined> {
+    const { pets, categories, clock } = this.#ports;
+    const { id } = current;
+    const target = input.categoryId;
+    // Refuses an unknown category without writing anything; the check after write 1 is the one that decides.
+    if (!(await categoryAcceptsPets(categories, target))) throw unknownCategory(target);
+    const since = clock.now();
+    const begun = await pets.write(id, [
+      {
+        when: { lifecycle: "none", revision: expectedRevision ?? current.revision },
+        then: { movingTo: target, provisionalSince: since },
+      },
+    ]);
+    if (begun.applied === undefined) return undefined;
+    const ours = { movingTo: target, provisionalSince: since } as const;
+    if (!(await categoryAcceptsPets(categories, target))) {
+      await pets.write(id, [{ when: ours, then: { movingTo: "none", provisionalSince: "none" } }]);
+      throw unknownCategory(target);
+    }
+    let pet = begun.pet;
+    for (;;) {
+      try {
+        assertStaffMayChangeStatus(pet.status, input.status ?? pet.status);
+      } catch (error) {
+        await pets.write(id, [{ when: ours, then: { movingTo: "none", provisionalSince: "none" } }]);
+        throw error;
+      }
+      const finished = await pets.write(id, [
+        {
+          when: { ...ours, lifecycle: "none", status: pet.status },
+          then: { ...this.#changes(pet, input), categoryId: target, movingTo: "none", provisionalSince: "none" },
+        },
+      ]);
+      if (finished.applied !== undefined) return finished.pet;
+      // Recovery undid the move (a request slower than the grace period), or another edit replaced it: start over.
+      if (!isVisible(finished.pet) || finished.pet.movingTo !== target) return undefined;
+      pet = finished.pet;
+    }
+  }
+
+  #changes(current: PetRecord, input: NewPet): PetChange {
+    const status: PetStatus = input.status ?? current.status;
+    const events =
+      status === current.status ? [] : [stampEvent(this.#ports.clock, "pet.status_changed", { petId: current.id, from: current.status, to: status })];
+    return { name: input.name, status, events };
   }
 }

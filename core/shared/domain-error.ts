@@ -12,6 +12,7 @@ export type DomainErrorCode =
   | "category_name_taken"
   | "category_in_use"
   | "order_completed"
+  | "precondition_failed"
   | "unauthorized"
   | "forbidden"
   | "rate_limited"
@@ -37,3 +38,7 @@ export const isDomainError = (error: unknown): error is DomainError => error ins
 
 export const notFound = (what: string, id: number): DomainError =>
   new DomainError("not_found", `${what} ${id} does not exist`);
+
+/** The caller named a revision (If-Match) and the resource has moved on. */
+export const revisionMismatch = (what: string, id: number): DomainError =>
+  new DomainError("precondition_failed", `${what} ${id} has changed since the revision you named`);

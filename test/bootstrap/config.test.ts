@@ -13,6 +13,7 @@ describe("configuration from the environment", () => {
       ban: { strikes: 10, seconds: 900 },
       getPetDeprecation: { deprecatedAt: new Date("2026-09-01T00:00:00Z"), sunsetAt: new Date("2027-06-30T00:00:00Z") },
       logLevel: "info",
+      recovery: { intervalSeconds: 10, graceSeconds: 30 },
       corsOrigins: [],
     });
   });
@@ -30,6 +31,8 @@ describe("configuration from the environment", () => {
       PETSTORE_GET_PET_DEPRECATED_AT: "2026-01-01",
       PETSTORE_GET_PET_SUNSET_AT: "2026-02-01T12:00:00+02:00",
       PETSTORE_LOG_LEVEL: "warn",
+      PETSTORE_RECOVERY_INTERVAL_SECONDS: "5",
+      PETSTORE_RECOVERY_GRACE_SECONDS: "120",
       PETSTORE_CORS_ORIGINS: "https://shop.example/, *",
     });
     expect(config).toMatchObject({
@@ -41,6 +44,7 @@ describe("configuration from the environment", () => {
       ban: { strikes: 3, seconds: 60 },
       getPetDeprecation: { deprecatedAt: new Date("2026-01-01T00:00:00Z"), sunsetAt: new Date("2026-02-01T10:00:00Z") },
       logLevel: "warn",
+      recovery: { intervalSeconds: 5, graceSeconds: 120 },
       corsOrigins: ["https://shop.example", "*"],
     });
     expect(loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://x", PETSTORE_SEED_DEMO: "true" }).seedDemo).toBe(true);
@@ -65,6 +69,10 @@ describe("configuration from the environment", () => {
     ["PETSTORE_GET_PET_DEPRECATED_AT", { PETSTORE_GET_PET_DEPRECATED_AT: "next year" }],
     ["PETSTORE_GET_PET_SUNSET_AT", { PETSTORE_GET_PET_SUNSET_AT: "2026-08-01" }], // before the default deprecation
     ["PETSTORE_LOG_LEVEL", { PETSTORE_LOG_LEVEL: "loud" }],
+    ["PETSTORE_RECOVERY_INTERVAL_SECONDS", { PETSTORE_RECOVERY_INTERVAL_SECONDS: "0" }],
+    ["PETSTORE_RECOVERY_INTERVAL_SECONDS", { PETSTORE_RECOVERY_INTERVAL_SECONDS: "often" }],
+    ["PETSTORE_RECOVERY_GRACE_SECONDS", { PETSTORE_RECOVERY_GRACE_SECONDS: "0" }],
+    ["PETSTORE_RECOVERY_GRACE_SECONDS", { PETSTORE_RECOVERY_GRACE_SECONDS: "86401" }],
     ["PETSTORE_CORS_ORIGINS", { PETSTORE_CORS_ORIGINS: "ftp://files.example" }],
   ])("refuses a bad %s with one line naming it", (variable, env) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid setting ${variable}: [^\\n]+$`));

@@ -4,8 +4,8 @@ import { categoriesContract } from "./categories.contract.ts";
 import type { ContractHarness } from "./harness.ts";
 import { idAllocatorContract } from "./id-allocator.contract.ts";
 import { idempotencyRecordsContract } from "./idempotency-records.contract.ts";
-import { inventoryContract } from "./inventory.contract.ts";
 import { ordersContract } from "./orders.contract.ts";
+import { outboxContract } from "./outbox.contract.ts";
 import { petsContract } from "./pets.contract.ts";
 import { rateLimiterContract } from "./rate-limiter.contract.ts";
 import { storeHealthContract } from "./store-health.contract.ts";
@@ -15,7 +15,7 @@ export const runAllContracts = (harness: ContractHarness): void => {
   petsContract(harness);
   categoriesContract(harness);
   ordersContract(harness);
-  inventoryContract(harness);
+  outboxContract(harness);
   idAllocatorContract(harness);
   apiKeysContract(harness);
   rateLimiterContract(harness);

@@ -1,19 +1,20 @@
 import { describe, expect, it } from "vitest";
 import { freshStoresPerTest, type ContractHarness } from "./harness.ts";
-import { aCategory, everything } from "./mothers.ts";
+import { aCategory, at, everything } from "./mothers.ts";
 
 export const categoriesContract = (harness: ContractHarness): void => {
   describe(`Categories contract (${harness.name})`, () => {
     const stores = freshStoresPerTest(harness);
     const categories = () => stores().categories;
     const nameTaken = { code: "category_name_taken" };
+    const since = at("2026-11-21T12:00:00.123Z");
 
     it("gives back what was added, and undefined for an unknown id", async () => {
-      await categories().add(aCategory({ id: 1, name: "Dogs", description: "Loyal companions" }));
-      await categories().add({ id: 2, name: "Cats" });
+      await categories().add(aCategory({ id: 1, name: "Dogs", description: "Loyal companions", revision: 4 }));
+      await categories().add(aCategory({ id: 2, name: "Cats", description: undefined, deletingSince: since }));
 
-      expect(await categories().ofId(1)).toEqual({ id: 1, name: "Dogs", description: "Loyal companions" });
-      expect(await categories().ofId(2)).toEqual({ id: 2, name: "Cats" });
+      expect(await categories().ofId(1)).toEqual(aCategory({ id: 1, name: "Dogs", description: "Loyal companions", revision: 4 }));
+      expect(await categories().ofId(2)).toEqual(aCategory({ id: 2, name: "Cats", description: undefined, deletingSince: since }));
       expect(await categories().ofId(3)).toBeUndefined();
     });
 
@@ -49,20 +50,22 @@ export const categoriesContract = (harness: ContractHarness): void => {
         await categories().add(aCategory({ id: 1, name: "Dogs" }));
         await categories().add(aCategory({ id: 2, name: "Cats" }));
 
-        await expect(categories().replace(aCategory({ id: 2, name: "DOGS" }))).rejects.toMatchObject(nameTaken);
-        expect((await categories().ofId(2))?.name).toBe("Cats");
+        await expect(categories().replace(2, { name: "DOGS" })).rejects.toMatchObject(nameTaken);
+        expect(await categories().ofId(2)).toEqual(aCategory({ id: 2, name: "Cats" }));
       });
 
       it("lets a category keep its own name in another case", async () => {
         await categories().add(aCategory({ id: 1, name: "Dogs" }));
 
-        expect(await categories().replace(aCategory({ id: 1, name: "DOGS", description: "Loud" }))).toBe(true);
-        expect(await categories().ofId(1)).toEqual({ id: 1, name: "DOGS", description: "Loud" });
+        expect(await categories().replace(1, { name: "DOGS", description: "Loud" })).toEqual(
+          aCategory({ id: 1, name: "DOGS", description: "Loud", revision: 2 }),
+        );
       });
 
       it("frees the name when the category is removed", async () => {
         await categories().add(aCategory({ id: 1, name: "Dogs" }));
-        await categories().remove(1);
+        await categories().beginDelete(1, since);
+        await categories().removeDeleting(1, since);
 
         await categories().add(aCategory({ id: 2, name: "dogs" }));
         expect((await categories().ofId(2))?.name).toBe("dogs");
@@ -79,21 +82,79 @@ export const categoriesContract = (harness: ContractHarness): void => {
       });
     });
 
-    it("replaces an existing category and refuses a missing one", async () => {
-      await categories().add(aCategory({ id: 1, name: "Dogs" }));
+    describe("replace", () => {
+      it("replaces name and description (dropping an omitted one), revision + 1; refuses a missing category", async () => {
+        await categories().add(aCategory({ id: 1, name: "Dogs" }));
 
-      expect(await categories().replace({ id: 1, name: "Hounds" })).toBe(true);
-      expect(await categories().ofId(1)).toEqual({ id: 1, name: "Hounds" });
-      expect(await categories().replace(aCategory({ id: 2, name: "Cats" }))).toBe(false);
-      expect(await categories().ofId(2)).toBeUndefined();
+        expect(await categories().replace(1, { name: "Hounds" })).toEqual(aCategory({ id: 1, name: "Hounds", description: undefined, revision: 2 }));
+        expect(await categories().ofId(1)).toEqual(aCategory({ id: 1, name: "Hounds", description: undefined, revision: 2 }));
+        expect(await categories().replace(2, { name: "Cats" })).toBeUndefined();
+        expect(await categories().ofId(2)).toBeUndefined();
+      });
+
+      it("checks the expected revision in the same write", async () => {
+        await categories().add(aCategory({ id: 1, name: "Dogs", revision: 5 }));
+
+        expect(await categories().replace(1, { name: "Hounds" }, 4)).toBeUndefined();
+        expect((await categories().ofId(1))?.name).toBe("Dogs");
+        expect(await categories().replace(1, { name: "Hounds" }, 5)).toMatchObject({ name: "Hounds", revision: 6 });
+      });
+
+      it("lets one of many concurrent replaces with the same expected revision win", async () => {
+        await categories().add(aCategory({ id: 1, name: "Dogs" }));
+
+        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => categories().replace(1, { name: `Dogs ${i}` }, 1)));
+
+        expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+        expect((await categories().ofId(1))?.revision).toBe(2);
+      });
     });
 
-    it("removes a category once", async () => {
-      await categories().add(aCategory({ id: 1 }));
+    describe("deletion states", () => {
+      it("moves an active category to deleting once (revision + 1), optionally at an expected revision", async () => {
+        await categories().add(aCategory({ id: 1 }));
+        await categories().add(aCategory({ id: 2, name: "Cats", revision: 3 }));
 
-      expect(await categories().remove(1)).toBe(true);
-      expect(await categories().remove(1)).toBe(false);
-      expect(await categories().ofId(1)).toBeUndefined();
+        expect(await categories().beginDelete(1, since)).toBe(true);
+        expect(await categories().ofId(1)).toEqual(aCategory({ id: 1, deletingSince: since, revision: 2 }));
+        expect(await categories().beginDelete(1, at("2026-11-21T12:00:01.000Z"))).toBe(false);
+        expect(await categories().beginDelete(2, since, 2)).toBe(false);
+        expect(await categories().beginDelete(2, since, 3)).toBe(true);
+        expect(await categories().beginDelete(9, since)).toBe(false);
+      });
+
+      it("aborts or removes only the deletion that began at `since`", async () => {
+        await categories().add(aCategory({ id: 1 }));
+        await categories().add(aCategory({ id: 2, name: "Cats" }));
+        await categories().beginDelete(1, since);
+        await categories().beginDelete(2, since);
+        const other = at("2026-11-21T12:00:00.124Z");
+
+        expect(await categories().abortDelete(1, other)).toBe(false);
+        expect(await categories().removeDeleting(1, other)).toBe(false);
+        expect(await categories().abortDelete(1, since)).toBe(true);
+        expect(await categories().ofId(1)).toEqual(aCategory({ id: 1, revision: 3 }));
+        expect(await categories().removeDeleting(1, since)).toBe(false);
+        expect(await categories().removeDeleting(2, since)).toBe(true);
+        expect(await categories().ofId(2)).toBeUndefined();
+        expect(await categories().removeDeleting(2, since)).toBe(false);
+      });
+
+      it("lets exactly one of many concurrent deletions begin", async () => {
+        await categories().add(aCategory({ id: 1 }));
+
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => categories().beginDelete(1, new Date(since.getTime() + i))));
+
+        expect(results.filter(Boolean)).toHaveLength(1);
+      });
+
+      it("finds categories deleting since before a cutoff", async () => {
+        await categories().add(aCategory({ id: 1, name: "A", deletingSince: at("2026-11-21T11:00:00.000Z") }));
+        await categories().add(aCategory({ id: 2, name: "B", deletingSince: at("2026-11-21T12:00:00.000Z") }));
+        await categories().add(aCategory({ id: 3, name: "C" }));
+
+        expect((await categories().deletingBefore(at("2026-11-21T12:00:00.000Z"), everything)).map((c) => c.id)).toEqual([1]);
+      });
     });
   });
 };

@@ -1,34 +1,46 @@
 import type { ApiKey } from "../../core/access/api-key.ts";
-import type { Category } from "../../core/categories/category.ts";
-import type { Order } from "../../core/orders/order.ts";
-import type { Pet } from "../../core/pets/pet.ts";
+import type { CategoryRecord } from "../../core/categories/category.ts";
+import type { OrderRecord } from "../../core/orders/order-record.ts";
+import type { PetRecord } from "../../core/pets/pet-record.ts";
 import type { WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
 
 /** Millisecond precision on purpose: every store must give dates back exactly. */
 export const at = (iso: string): Date => new Date(iso);
 
-export const aPet = (overrides: Partial<Pet> = {}): Pet => ({
+/** A visible pet with no stock and no holds. */
+export const aPet = (overrides: Partial<PetRecord> = {}): PetRecord => ({
   id: 1,
   name: "Rex",
   categoryId: 1,
   status: "available",
+  revision: 1,
+  stock: 0,
+  holds: [],
+  lifecycle: undefined,
+  movingTo: undefined,
+  provisionalSince: undefined,
   ...overrides,
 });
 
-export const aCategory = (overrides: Partial<Category> = {}): Category => ({
+export const aCategory = (overrides: Partial<CategoryRecord> = {}): CategoryRecord => ({
   id: 1,
   name: "Dogs",
   description: "Loyal companions",
+  revision: 1,
+  deletingSince: undefined,
   ...overrides,
 });
 
-export const anOrder = (overrides: Partial<Order> = {}): Order => ({
+/** An open order. */
+export const anOrder = (overrides: Partial<OrderRecord> = {}): OrderRecord => ({
   id: 1,
   petId: 1,
   quantity: 1,
   shipDate: at("2026-11-21T12:34:56.789Z"),
-  complete: false,
+  state: "open",
   placedBy: 1,
+  revision: 1,
+  createdAt: at("2026-11-21T12:00:00.000Z"),
   ...overrides,
 });
 

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
+import type { DomainEvent } from "../../core/events/domain-event.ts";
 import { freshStoresPerTest, type ContractHarness } from "./harness.ts";
 import { anOrder, at, everything } from "./mothers.ts";
+
+const anEvent = (n: number): DomainEvent => ({
+  type: "order.completed",
+  data: { id: 1, petId: 1, quantity: 1, shipDate: "2026-11-21T12:34:56.789Z", complete: true },
+  id: `evt_${n}`,
+  occurredAt: at(`2026-11-21T12:00:0${n}.000Z`),
+});
 
 export const ordersContract = (harness: ContractHarness): void => {
   describe(`Orders contract (${harness.name})`, () => {
@@ -8,128 +16,156 @@ export const ordersContract = (harness: ContractHarness): void => {
     const orders = () => stores().orders;
     const idsOf = (list: { id: number }[]) => list.map((o) => o.id);
 
-    it("gives back what was added, dates to the millisecond, and undefined for an unknown id", async () => {
-      await orders().add(anOrder({ id: 1, petId: 4, quantity: 3, shipDate: at("2026-12-24T17:45:12.345Z"), placedBy: 9 }));
-      await orders().add(anOrder({ id: 2, shipDate: undefined, complete: true }));
+    it("gives back what was inserted, dates to the millisecond, in any state; undefined for an unknown id", async () => {
+      const placing = anOrder({ id: 1, petId: 4, quantity: 3, shipDate: at("2026-12-24T17:45:12.345Z"), placedBy: 9, state: "placing" });
+      await orders().insert(placing);
+      await orders().insert(anOrder({ id: 2, shipDate: undefined, state: "cancelled", revision: 7 }));
 
-      const first = await orders().ofId(1);
-      expect(first).toEqual({ id: 1, petId: 4, quantity: 3, shipDate: at("2026-12-24T17:45:12.345Z"), complete: false, placedBy: 9 });
-      expect(first?.shipDate?.getTime()).toBe(Date.parse("2026-12-24T17:45:12.345Z"));
-      expect(await orders().ofId(2)).toEqual(anOrder({ id: 2, shipDate: undefined, complete: true }));
+      expect(await orders().ofId(1)).toEqual(placing);
+      expect((await orders().ofId(1))?.shipDate?.getTime()).toBe(Date.parse("2026-12-24T17:45:12.345Z"));
+      expect(await orders().ofId(2)).toEqual(anOrder({ id: 2, shipDate: undefined, state: "cancelled", revision: 7 }));
       expect(await orders().ofId(3)).toBeUndefined();
     });
 
-    it("stores and returns copies", async () => {
-      const added = anOrder({ id: 1, quantity: 2 });
-      await orders().add(added);
-      added.quantity = 99;
-      added.shipDate!.setUTCFullYear(2000);
-      const read = await orders().ofId(1);
-      read!.shipDate!.setUTCFullYear(2001);
-      read!.complete = true;
-      const updated = await orders().updateOpen(1, { complete: false, shipDate: at("2026-12-01T00:00:00.001Z") });
-      updated!.shipDate!.setUTCFullYear(2002);
+    it("refuses a second insert of the same id", async () => {
+      await orders().insert(anOrder({ id: 1 }));
+      await expect(orders().insert(anOrder({ id: 1, quantity: 9 }))).rejects.toThrow();
+      expect((await orders().ofId(1))?.quantity).toBe(1);
+    });
 
-      expect(await orders().ofId(1)).toEqual(anOrder({ id: 1, quantity: 2, shipDate: at("2026-12-01T00:00:00.001Z") }));
+    it("stores and returns copies", async () => {
+      const inserted = anOrder({ id: 1 });
+      await orders().insert(inserted);
+      inserted.shipDate!.setUTCFullYear(2000);
+      const read = await orders().ofId(1);
+      read!.createdAt.setUTCFullYear(2000);
+      read!.state = "complete";
+
+      expect(await orders().ofId(1)).toEqual(anOrder({ id: 1 }));
+    });
+
+    it("gives the orders of several ids at once, any state, skipping unknown ones", async () => {
+      await orders().insert(anOrder({ id: 1, state: "placing" }));
+      await orders().insert(anOrder({ id: 2 }));
+      await orders().insert(anOrder({ id: 3, state: "cancelled" }));
+
+      expect(idsOf(await orders().ofIds([3, 1, 9])).sort()).toEqual([1, 3]);
+      expect(await orders().ofIds([])).toEqual([]);
     });
 
     describe("list", () => {
-      it("pages in ascending id order with after and limit", async () => {
-        for (const id of [3, 1, 4, 2]) await orders().add(anOrder({ id }));
+      it("shows open and complete orders only, ascending id, with after and limit", async () => {
+        await orders().insert(anOrder({ id: 1 }));
+        await orders().insert(anOrder({ id: 2, state: "placing" }));
+        await orders().insert(anOrder({ id: 3, state: "complete" }));
+        await orders().insert(anOrder({ id: 4, state: "cancelled" }));
+        await orders().insert(anOrder({ id: 5 }));
 
-        expect(idsOf(await orders().list({ limit: 3 }))).toEqual([1, 2, 3]);
-        expect(idsOf(await orders().list({ limit: 3, after: 3 }))).toEqual([4]);
-        expect(await orders().list({ limit: 3, after: 4 })).toEqual([]);
+        expect(idsOf(await orders().list({ limit: 2 }))).toEqual([1, 3]);
+        expect(idsOf(await orders().list({ limit: 2, after: 3 }))).toEqual([5]);
       });
 
       it("filters by completion, pet and placing key, alone and together", async () => {
-        await orders().add(anOrder({ id: 1, petId: 10, placedBy: 100, complete: false }));
-        await orders().add(anOrder({ id: 2, petId: 10, placedBy: 200, complete: true }));
-        await orders().add(anOrder({ id: 3, petId: 20, placedBy: 100, complete: true }));
-        await orders().add(anOrder({ id: 4, petId: 10, placedBy: 100, complete: true }));
+        await orders().insert(anOrder({ id: 1, petId: 10, placedBy: 100 }));
+        await orders().insert(anOrder({ id: 2, petId: 10, placedBy: 200, state: "complete" }));
+        await orders().insert(anOrder({ id: 3, petId: 20, placedBy: 100, state: "complete" }));
+        await orders().insert(anOrder({ id: 4, petId: 10, placedBy: 100, state: "complete" }));
+        await orders().insert(anOrder({ id: 5, petId: 10, placedBy: 100, state: "placing" }));
 
         expect(idsOf(await orders().list({ ...everything, complete: true }))).toEqual([2, 3, 4]);
         expect(idsOf(await orders().list({ ...everything, complete: false }))).toEqual([1]);
         expect(idsOf(await orders().list({ ...everything, petId: 10 }))).toEqual([1, 2, 4]);
         expect(idsOf(await orders().list({ ...everything, placedBy: 100 }))).toEqual([1, 3, 4]);
         expect(idsOf(await orders().list({ ...everything, complete: true, petId: 10, placedBy: 100 }))).toEqual([4]);
-        expect(idsOf(await orders().list({ limit: 1, after: 1, petId: 10 }))).toEqual([2]);
       });
     });
 
-    describe("updateOpen", () => {
-      it("writes completion and ship date of an open order and returns it", async () => {
-        await orders().add(anOrder({ id: 1, shipDate: undefined }));
+    describe("write", () => {
+      it("changes state and ship date while the state is the expected one, revision + 1, and returns the order", async () => {
+        await orders().insert(anOrder({ id: 1, state: "placing", shipDate: undefined }));
 
-        const shipped = await orders().updateOpen(1, { complete: false, shipDate: at("2026-12-01T10:00:00.250Z") });
-        expect(shipped).toEqual(anOrder({ id: 1, shipDate: at("2026-12-01T10:00:00.250Z") }));
-
-        const completed = await orders().updateOpen(1, { complete: true, shipDate: at("2026-12-02T10:00:00.750Z") });
-        expect(completed).toEqual(anOrder({ id: 1, complete: true, shipDate: at("2026-12-02T10:00:00.750Z") }));
-        expect(await orders().ofId(1)).toEqual(completed);
+        const open = await orders().write(1, { state: "placing" }, { state: "open" });
+        expect(open).toEqual(anOrder({ id: 1, state: "open", shipDate: undefined, revision: 2 }));
+        const shipped = await orders().write(1, { state: "open" }, { shipDate: at("2026-12-01T10:00:00.250Z") });
+        expect(shipped).toEqual(anOrder({ id: 1, shipDate: at("2026-12-01T10:00:00.250Z"), revision: 3 }));
+        const unshipped = await orders().write(1, { state: "open" }, { state: "complete", shipDate: "none" });
+        expect(unshipped).toEqual(anOrder({ id: 1, state: "complete", shipDate: undefined, revision: 4 }));
+        expect(await orders().ofId(1)).toEqual(unshipped);
       });
 
-      it("leaves a completed order alone and returns undefined", async () => {
-        await orders().add(anOrder({ id: 1, complete: true }));
+      it("does nothing and returns undefined when the state or the revision differs, or the order is missing", async () => {
+        await orders().insert(anOrder({ id: 1, state: "complete", revision: 3 }));
+        await orders().insert(anOrder({ id: 2, revision: 3 }));
 
-        expect(await orders().updateOpen(1, { complete: true, shipDate: at("2027-01-01T00:00:00.000Z") })).toBeUndefined();
-        expect(await orders().ofId(1)).toEqual(anOrder({ id: 1, complete: true }));
-      });
-
-      it("returns undefined for a missing order and does not create it", async () => {
-        expect(await orders().updateOpen(9, { complete: true, shipDate: undefined })).toBeUndefined();
+        expect(await orders().write(1, { state: "open" }, { state: "cancelled" })).toBeUndefined();
+        expect(await orders().write(2, { state: "open", revision: 2 }, { state: "cancelled" })).toBeUndefined();
+        expect(await orders().write(9, { state: "open" }, { state: "cancelled" })).toBeUndefined();
+        expect(await orders().ofId(1)).toEqual(anOrder({ id: 1, state: "complete", revision: 3 }));
+        expect(await orders().ofId(2)).toEqual(anOrder({ id: 2, revision: 3 }));
         expect(await orders().ofId(9)).toBeUndefined();
+        expect(await orders().write(2, { state: "open", revision: 3 }, { state: "cancelled" })).toMatchObject({ state: "cancelled", revision: 4 });
       });
 
-      it("lets exactly one of many concurrent completions win", async () => {
-        await orders().add(anOrder({ id: 1 }));
+      it("lets exactly one of many concurrent conditional writes win", async () => {
+        await orders().insert(anOrder({ id: 1 }));
 
-        const results = await Promise.all(
-          Array.from({ length: 10 }, () => orders().updateOpen(1, { complete: true, shipDate: undefined })),
-        );
+        const results = await Promise.all(Array.from({ length: 10 }, () => orders().write(1, { state: "open" }, { state: "complete" })));
 
         expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+        expect((await orders().ofId(1))?.revision).toBe(2);
+      });
+
+      it("records events in the same write, and none when the condition fails", async () => {
+        await orders().insert(anOrder({ id: 1 }));
+
+        await orders().write(1, { state: "open" }, { state: "complete", events: [anEvent(1)] });
+        await orders().write(1, { state: "open" }, { state: "cancelled", events: [anEvent(2)] });
+
+        expect(await stores().outbox.pending(10)).toEqual([anEvent(1)]);
       });
     });
 
-    describe("removeOpen", () => {
-      it("deletes an open order and returns what it deleted", async () => {
-        await orders().add(anOrder({ id: 1, quantity: 3 }));
+    describe("removeIf", () => {
+      it("deletes the order only in the expected state", async () => {
+        await orders().insert(anOrder({ id: 1, state: "placing" }));
 
-        expect(await orders().removeOpen(1)).toEqual(anOrder({ id: 1, quantity: 3 }));
+        expect(await orders().removeIf(1, { state: "open" })).toBe(false);
+        expect(await orders().ofId(1)).toBeDefined();
+        expect(await orders().removeIf(1, { state: "placing" })).toBe(true);
         expect(await orders().ofId(1)).toBeUndefined();
-        expect(await orders().removeOpen(1)).toBeUndefined();
-      });
-
-      it("keeps a completed order and returns undefined", async () => {
-        await orders().add(anOrder({ id: 1, complete: true }));
-
-        expect(await orders().removeOpen(1)).toBeUndefined();
-        expect(await orders().ofId(1)).toEqual(anOrder({ id: 1, complete: true }));
-      });
-
-      it("returns undefined for a missing order", async () => {
-        expect(await orders().removeOpen(9)).toBeUndefined();
+        expect(await orders().removeIf(1, { state: "placing" })).toBe(false);
       });
 
       it("lets exactly one of many concurrent removals win", async () => {
-        await orders().add(anOrder({ id: 1 }));
+        await orders().insert(anOrder({ id: 1, state: "placing" }));
 
-        const results = await Promise.all(Array.from({ length: 10 }, () => orders().removeOpen(1)));
+        const results = await Promise.all(Array.from({ length: 10 }, () => orders().removeIf(1, { state: "placing" })));
 
-        expect(results.filter((r) => r !== undefined)).toHaveLength(1);
+        expect(results.filter(Boolean)).toHaveLength(1);
       });
     });
 
-    it("tells whether a pet has open orders", async () => {
-      await orders().add(anOrder({ id: 1, petId: 10, complete: true }));
-      await orders().add(anOrder({ id: 2, petId: 20, complete: false }));
+    it("removes every order of a pet, in any state, and no other", async () => {
+      await orders().insert(anOrder({ id: 1, petId: 10, state: "complete" }));
+      await orders().insert(anOrder({ id: 2, petId: 10, state: "placing" }));
+      await orders().insert(anOrder({ id: 3, petId: 20 }));
 
-      expect(await orders().hasOpenForPet(10)).toBe(false);
-      expect(await orders().hasOpenForPet(20)).toBe(true);
-      expect(await orders().hasOpenForPet(30)).toBe(false);
-      await orders().updateOpen(2, { complete: true, shipDate: undefined });
-      expect(await orders().hasOpenForPet(20)).toBe(false);
+      await orders().removeAllOfPet(10);
+
+      expect(idsOf(await orders().ofIds([1, 2, 3]))).toEqual([3]);
+      await expect(orders().removeAllOfPet(10)).resolves.toBeUndefined();
+    });
+
+    it("finds placing orders created before a cutoff, ascending id, paged", async () => {
+      await orders().insert(anOrder({ id: 1, state: "placing", createdAt: at("2026-11-21T11:59:00.000Z") }));
+      await orders().insert(anOrder({ id: 2, state: "placing", createdAt: at("2026-11-21T12:00:00.000Z") }));
+      await orders().insert(anOrder({ id: 3, state: "open", createdAt: at("2026-11-21T11:00:00.000Z") }));
+      await orders().insert(anOrder({ id: 4, state: "placing", createdAt: at("2026-11-21T11:00:00.000Z") }));
+
+      const cutoff = at("2026-11-21T12:00:00.000Z");
+      expect(idsOf(await orders().placingBefore(cutoff, everything))).toEqual([1, 4]);
+      expect(idsOf(await orders().placingBefore(cutoff, { limit: 1 }))).toEqual([1]);
+      expect(idsOf(await orders().placingBefore(cutoff, { limit: 1, after: 1 }))).toEqual([4]);
     });
   });
 };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { UpdateOrder } from "../../core/orders/update-order.ts";
-import { alice, aWorld, bob, givenOrder, givenPet, staff, statusOf } from "./world.ts";
+import { alice, aWorld, bob, givenOrder, givenPet, orderIn, staff, statusOf, stockOf } from "./world.ts";
 
 describe("CancelOrder", () => {
   it("deletes the order and returns its units to stock", async () => {
@@ -11,8 +11,8 @@ describe("CancelOrder", () => {
 
     await new CancelOrder(world).execute(order.id, alice);
 
-    expect(await world.orders.ofId(order.id)).toBeUndefined();
-    expect(await world.inventory.quantityOf(pet.id)).toBe(5);
+    expect(await orderIn(world, order.id)).toBeUndefined();
+    expect(await stockOf(world, pet.id)).toBe(5);
   });
 
   it("makes the pet available again when the order had taken the last unit", async () => {
@@ -23,7 +23,7 @@ describe("CancelOrder", () => {
     await new CancelOrder(world).execute(order.id, staff);
 
     expect(await statusOf(world, pet.id)).toBe("available");
-    expect(await world.inventory.quantityOf(pet.id)).toBe(3);
+    expect(await stockOf(world, pet.id)).toBe(3);
   });
 
   it("refuses a completed order with order_completed and keeps the stock", async () => {
@@ -33,7 +33,7 @@ describe("CancelOrder", () => {
     await new UpdateOrder(world).execute(order.id, { complete: true }, staff);
 
     await expect(new CancelOrder(world).execute(order.id, staff)).rejects.toMatchObject({ code: "order_completed" });
-    expect(await world.inventory.quantityOf(pet.id)).toBe(3);
+    expect(await stockOf(world, pet.id)).toBe(3);
   });
 
   it("hides another customer's order: not_found, and the order stays", async () => {
@@ -42,8 +42,8 @@ describe("CancelOrder", () => {
     const order = await givenOrder(world, pet.id, 1, alice);
 
     await expect(new CancelOrder(world).execute(order.id, bob)).rejects.toMatchObject({ code: "not_found" });
-    expect(await world.orders.ofId(order.id)).toEqual(order);
-    expect(await world.inventory.quantityOf(pet.id)).toBe(4);
+    expect(await orderIn(world, order.id)).toEqual(order);
+    expect(await stockOf(world, pet.id)).toBe(4);
   });
 
   it("answers not_found for a missing order", async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { GetInventoryItem } from "../../core/inventory/get-inventory-item.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
-import { aWorld, givenCategory } from "./world.ts";
+import { anyRevision, aWorld, givenCategory, petIn } from "./world.ts";
 
 describe("CreatePet", () => {
   it("creates an available pet with increasing ids", async () => {
@@ -12,9 +12,9 @@ describe("CreatePet", () => {
     const rex = await create.execute({ name: "Rex", categoryId: category.id });
     const max = await create.execute({ name: "Max", categoryId: category.id, status: "pending" });
 
-    expect(rex).toEqual({ id: 1, name: "Rex", categoryId: category.id, status: "available" });
-    expect(max).toEqual({ id: 2, name: "Max", categoryId: category.id, status: "pending" });
-    expect(await world.pets.ofId(1)).toEqual(rex);
+    expect(rex).toEqual({ id: 1, name: "Rex", categoryId: category.id, status: "available", revision: anyRevision });
+    expect(max).toEqual({ id: 2, name: "Max", categoryId: category.id, status: "pending", revision: anyRevision });
+    expect(await petIn(world, 1)).toEqual(rex);
   });
 
   it("starts the pet with an inventory of 0", async () => {
@@ -23,7 +23,7 @@ describe("CreatePet", () => {
 
     const pet = await new CreatePet(world).execute({ name: "Rex", categoryId: category.id });
 
-    expect(await new GetInventoryItem(world).execute(pet.id)).toEqual({ petId: pet.id, quantity: 0, status: "available" });
+    expect(await new GetInventoryItem(world.pets).execute(pet.id)).toMatchObject({ petId: pet.id, quantity: 0, status: "available", revision: anyRevision });
   });
 
   it("refuses an unknown category with unknown_category and stores nothing", async () => {

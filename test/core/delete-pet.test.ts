@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { GetInventoryItem } from "../../core/inventory/get-inventory-item.ts";
 import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { DeletePet } from "../../core/pets/delete-pet.ts";
-import { aWorld, givenOrder, givenPet, staff } from "./world.ts";
+import { anyRevision, aWorld, givenOrder, givenPet, petIn, staff, stockOf } from "./world.ts";
 
 describe("DeletePet", () => {
   it("deletes the pet and its inventory", async () => {
@@ -11,9 +11,9 @@ describe("DeletePet", () => {
 
     await new DeletePet(world).execute(pet.id);
 
-    expect(await world.pets.ofId(pet.id)).toBeUndefined();
-    expect(await world.inventory.quantityOf(pet.id)).toBeUndefined();
-    await expect(new GetInventoryItem(world).execute(pet.id)).rejects.toMatchObject({ code: "not_found" });
+    expect(await petIn(world, pet.id)).toBeUndefined();
+    expect(await stockOf(world, pet.id)).toBeUndefined();
+    await expect(new GetInventoryItem(world.pets).execute(pet.id)).rejects.toMatchObject({ code: "not_found" });
   });
 
   it("refuses a pet with open orders with pet_has_open_orders", async () => {
@@ -22,8 +22,8 @@ describe("DeletePet", () => {
     await givenOrder(world, pet.id);
 
     await expect(new DeletePet(world).execute(pet.id)).rejects.toMatchObject({ code: "pet_has_open_orders" });
-    expect(await world.pets.ofId(pet.id)).toEqual(pet);
-    expect(await world.inventory.quantityOf(pet.id)).toBe(4);
+    expect(await petIn(world, pet.id)).toEqual({ ...pet, revision: anyRevision });
+    expect(await stockOf(world, pet.id)).toBe(4);
   });
 
   it("deletes a pet whose orders are all complete", async () => {
@@ -34,7 +34,7 @@ describe("DeletePet", () => {
 
     await new DeletePet(world).execute(pet.id);
 
-    expect(await world.pets.ofId(pet.id)).toBeUndefined();
+    expect(await petIn(world, pet.id)).toBeUndefined();
   });
 
   it("answers not_found for a missing pet", async () => {

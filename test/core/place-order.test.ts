@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { PlaceOrder } from "../../core/orders/place-order.ts";
-import { alice, aWorld, givenPet, staff, statusOf } from "./world.ts";
+import { alice, anyRevision, aWorld, givenPet, orderIn, staff, statusOf, stockOf } from "./world.ts";
 
 describe("PlaceOrder", () => {
   it("reserves the stock and answers an open order placed by the caller", async () => {
@@ -11,9 +11,9 @@ describe("PlaceOrder", () => {
 
     const order = await new PlaceOrder(world).execute({ petId: pet.id, quantity: 2, shipDate }, alice);
 
-    expect(order).toEqual({ id: 1, petId: pet.id, quantity: 2, shipDate, complete: false, placedBy: alice.keyId });
-    expect(await world.orders.ofId(order.id)).toEqual(order);
-    expect(await world.inventory.quantityOf(pet.id)).toBe(3);
+    expect(order).toEqual({ id: 1, petId: pet.id, quantity: 2, shipDate, complete: false, placedBy: alice.keyId, revision: anyRevision });
+    expect(await orderIn(world, order.id)).toEqual(order);
+    expect(await stockOf(world, pet.id)).toBe(3);
     expect(await statusOf(world, pet.id)).toBe("available");
   });
 
@@ -30,7 +30,7 @@ describe("PlaceOrder", () => {
     await expect(new PlaceOrder(world).execute({ petId: pet.id, quantity: 1 }, alice)).rejects.toMatchObject({
       code: "pet_not_available",
     });
-    expect(await world.inventory.quantityOf(pet.id)).toBe(5);
+    expect(await stockOf(world, pet.id)).toBe(5);
   });
 
   it("refuses more than the stock with insufficient_stock and places nothing", async () => {
@@ -40,7 +40,7 @@ describe("PlaceOrder", () => {
     await expect(new PlaceOrder(world).execute({ petId: pet.id, quantity: 3 }, alice)).rejects.toMatchObject({
       code: "insufficient_stock",
     });
-    expect(await world.inventory.quantityOf(pet.id)).toBe(2);
+    expect(await stockOf(world, pet.id)).toBe(2);
     expect(await world.orders.list({ limit: 100 })).toEqual([]);
   });
 
@@ -50,7 +50,7 @@ describe("PlaceOrder", () => {
 
     await new PlaceOrder(world).execute({ petId: pet.id, quantity: 2 }, alice);
 
-    expect(await world.inventory.quantityOf(pet.id)).toBe(0);
+    expect(await stockOf(world, pet.id)).toBe(0);
     expect(await statusOf(world, pet.id)).toBe("pending");
   });
 
@@ -67,13 +67,13 @@ describe("PlaceOrder", () => {
     expect(refusals).toHaveLength(150);
     for (const code of refusals) expect(["insufficient_stock", "pet_not_available"]).toContain(code);
     expect(await world.orders.list({ limit: 100 })).toHaveLength(50);
-    expect(await world.inventory.quantityOf(pet.id)).toBe(0);
+    expect(await stockOf(world, pet.id)).toBe(0);
     expect(await statusOf(world, pet.id)).toBe("pending");
 
     const cancel = new CancelOrder(world);
     await Promise.all(placed.map((order) => cancel.execute(order.id, staff)));
 
-    expect(await world.inventory.quantityOf(pet.id)).toBe(50);
+    expect(await stockOf(world, pet.id)).toBe(50);
     expect(await statusOf(world, pet.id)).toBe("available");
     expect(await world.orders.list({ limit: 100 })).toEqual([]);
   });

@@ -1,22 +1,22 @@
 import { describe, expect, it } from "vitest";
 import { SetInventory } from "../../core/inventory/set-inventory.ts";
-import { aWorld, givenPet, statusOf } from "./world.ts";
+import { anyRevision, aWorld, givenPet, statusOf, stockOf } from "./world.ts";
 
 describe("SetInventory", () => {
   it("makes a sold pet available again when restocked above 0", async () => {
     const world = aWorld();
     const pet = await givenPet(world, { status: "sold" });
 
-    expect(await new SetInventory(world).execute(pet.id, 3)).toEqual({ petId: pet.id, quantity: 3, status: "available" });
+    expect(await new SetInventory(world).execute(pet.id, 3)).toEqual({ petId: pet.id, quantity: 3, status: "available", revision: anyRevision });
     expect(await statusOf(world, pet.id)).toBe("available");
-    expect(await world.inventory.quantityOf(pet.id)).toBe(3);
+    expect(await stockOf(world, pet.id)).toBe(3);
   });
 
   it("leaves a sold pet sold when the stock stays 0", async () => {
     const world = aWorld();
     const pet = await givenPet(world, { status: "sold" });
 
-    expect(await new SetInventory(world).execute(pet.id, 0)).toEqual({ petId: pet.id, quantity: 0, status: "sold" });
+    expect(await new SetInventory(world).execute(pet.id, 0)).toEqual({ petId: pet.id, quantity: 0, status: "sold", revision: anyRevision });
     expect(await statusOf(world, pet.id)).toBe("sold");
   });
 
@@ -24,7 +24,7 @@ describe("SetInventory", () => {
     const world = aWorld();
     const pet = await givenPet(world, { status: "pending" });
 
-    expect(await new SetInventory(world).execute(pet.id, 4)).toEqual({ petId: pet.id, quantity: 4, status: "pending" });
+    expect(await new SetInventory(world).execute(pet.id, 4)).toEqual({ petId: pet.id, quantity: 4, status: "pending", revision: anyRevision });
     expect(await statusOf(world, pet.id)).toBe("pending");
   });
 

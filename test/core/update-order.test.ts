@@ -3,7 +3,7 @@ import { GetOrder } from "../../core/orders/get-order.ts";
 import { ListOrders } from "../../core/orders/list-orders.ts";
 import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { UpdatePet } from "../../core/pets/update-pet.ts";
-import { alice, aWorld, bob, givenOrder, givenPet, staff, statusOf } from "./world.ts";
+import { alice, anyRevision, aWorld, bob, givenOrder, givenPet, orderIn, staff, statusOf } from "./world.ts";
 
 describe("UpdateOrder", () => {
   it("sets the ship date to now when completing an order that has none", async () => {
@@ -14,8 +14,8 @@ describe("UpdateOrder", () => {
 
     const completed = await new UpdateOrder(world).execute(order.id, { complete: true }, staff);
 
-    expect(completed).toEqual({ ...order, complete: true, shipDate: new Date("2026-11-21T15:45:30.250Z") });
-    expect(await world.orders.ofId(order.id)).toEqual(completed);
+    expect(completed).toEqual({ ...order, complete: true, shipDate: new Date("2026-11-21T15:45:30.250Z"), revision: anyRevision });
+    expect(await orderIn(world, order.id)).toEqual(completed);
   });
 
   it("keeps an existing ship date on completion, and a given one wins", async () => {
@@ -40,7 +40,7 @@ describe("UpdateOrder", () => {
 
     const updated = await new UpdateOrder(world).execute(order.id, { shipDate: new Date("2026-12-01T00:00:00.000Z") }, staff);
 
-    expect(updated).toEqual({ ...order, shipDate: new Date("2026-12-01T00:00:00.000Z"), complete: false });
+    expect(updated).toEqual({ ...order, shipDate: new Date("2026-12-01T00:00:00.000Z"), complete: false, revision: anyRevision });
   });
 
   it("sells the pet when the last open order is completed at stock 0", async () => {
@@ -88,7 +88,7 @@ describe("UpdateOrder", () => {
     await expect(update.execute(order.id, { shipDate: new Date("2027-01-01T00:00:00.000Z") }, staff)).rejects.toMatchObject({
       code: "order_completed",
     });
-    expect(await world.orders.ofId(order.id)).toEqual(completed);
+    expect(await orderIn(world, order.id)).toEqual(completed);
   });
 
   it("answers not_found for a missing order", async () => {

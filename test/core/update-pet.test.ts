@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { petStatuses, type PetStatus } from "../../core/pets/pet.ts";
 import { UpdatePet } from "../../core/pets/update-pet.ts";
-import { aWorld, givenCategory, givenPet, statusOf } from "./world.ts";
+import { anyRevision, aWorld, givenCategory, givenPet, petIn, statusOf } from "./world.ts";
 
 describe("UpdatePet", () => {
   /** PRODUCT.md §4: staff may keep a status, put a pet on hold, or release a hold — nothing else. */
@@ -30,8 +30,8 @@ describe("UpdatePet", () => {
 
     const updated = await new UpdatePet(world).execute(pet.id, { name: "Max", categoryId: pet.categoryId, status: to });
 
-    expect(updated).toEqual({ id: pet.id, name: "Max", categoryId: pet.categoryId, status: to });
-    expect(await world.pets.ofId(pet.id)).toEqual(updated);
+    expect(updated).toEqual({ id: pet.id, name: "Max", categoryId: pet.categoryId, status: to, revision: anyRevision });
+    expect(await petIn(world, pet.id)).toEqual(updated);
   });
 
   it.each(disallowed)("refuses to edit a %s pet to %s with invalid_transition", async (from, to) => {
@@ -41,7 +41,7 @@ describe("UpdatePet", () => {
     const update = new UpdatePet(world).execute(pet.id, { name: "Max", categoryId: pet.categoryId, status: to });
 
     await expect(update).rejects.toMatchObject({ code: "invalid_transition" });
-    expect(await world.pets.ofId(pet.id)).toEqual(pet);
+    expect(await petIn(world, pet.id)).toEqual(pet);
   });
 
   it("keeps the current status when the edit omits it", async () => {
@@ -51,7 +51,7 @@ describe("UpdatePet", () => {
 
     const updated = await new UpdatePet(world).execute(pet.id, { name: "Max", categoryId: other.id });
 
-    expect(updated).toEqual({ id: pet.id, name: "Max", categoryId: other.id, status: "pending" });
+    expect(updated).toEqual({ id: pet.id, name: "Max", categoryId: other.id, status: "pending", revision: anyRevision });
     expect(await statusOf(world, pet.id)).toBe("pending");
   });
 
@@ -62,7 +62,7 @@ describe("UpdatePet", () => {
     await expect(new UpdatePet(world).execute(pet.id, { name: "Max", categoryId: 999 })).rejects.toMatchObject({
       code: "unknown_category",
     });
-    expect(await world.pets.ofId(pet.id)).toEqual(pet);
+    expect(await petIn(world, pet.id)).toEqual({ ...pet, revision: anyRevision });
   });
 
   it("answers not_found for a missing pet", async () => {

@@ -7,6 +7,9 @@ import { PlaceOrder } from "../../core/orders/place-order.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
 import type { Pet, PetStatus } from "../../core/pets/pet.ts";
 import type { Stores } from "../../core/stores.ts";
+import { isVisibleOrder, orderOf } from "../../core/orders/order-record.ts";
+import { isVisible, petOf } from "../../core/pets/pet-record.ts";
+import { expect } from "vitest";
 import { ManualClock } from "../support/manual-clock.ts";
 
 /** The ports every use case takes, backed by memory stores and a clock that moves only when told. */
@@ -26,11 +29,27 @@ export const givenCategory = (world: World, name = `Category ${randomUUID()}`) =
 export const givenPet = async (world: World, { stock = 0, status = "available" as PetStatus } = {}): Promise<Pet> => {
   const category = await givenCategory(world);
   const pet = await new CreatePet(world).execute({ name: "Rex", categoryId: category.id, status });
-  await world.inventory.set(pet.id, stock);
-  return pet;
+  const stocked = await world.pets.write(pet.id, [{ when: {}, then: { stock: { to: stock } } }]);
+  return stocked.pet ? petOf(stocked.pet) : pet;
 };
 
 export const givenOrder = (world: World, petId: number, quantity = 1, by: Actor = alice): Promise<Order> =>
   new PlaceOrder(world).execute({ petId, quantity }, by);
 
 export const statusOf = async (world: World, petId: number): Promise<PetStatus | undefined> => (await world.pets.ofId(petId))?.status;
+
+export const stockOf = async (world: World, petId: number): Promise<number | undefined> => (await world.pets.ofId(petId))?.stock;
+
+/** The order as a client would see it, or undefined when it is not visible. */
+export const orderIn = async (world: World, id: number) => {
+  const order = await world.orders.ofId(id);
+  return isVisibleOrder(order) ? orderOf(order) : undefined;
+};
+
+/** The pet as a client would see it, or undefined when it is not visible. */
+export const petIn = async (world: World, id: number) => {
+  const pet = await world.pets.ofId(id);
+  return isVisible(pet) ? petOf(pet) : undefined;
+};
+
+export const anyRevision: unknown = expect.any(Number);

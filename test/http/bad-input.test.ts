@@ -40,7 +40,7 @@ describe("bad input", () => {
     pets: await t.stores.pets.list({ limit: 100 }),
     categories: await t.stores.categories.list({ limit: 100 }),
     orders: await t.stores.orders.list({ limit: 100 }),
-    stock: [...(await t.stores.inventory.quantitiesOf([1, 2]))],
+    stock: await Promise.all([1, 2].map(async (id) => [id, (await t.stores.pets.ofId(id))?.stock])),
     keys: (await t.stores.apiKeys.list({ limit: 100 })).map(({ label, role, plan }) => ({ label, role, plan })),
   });
 

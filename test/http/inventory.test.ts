@@ -87,23 +87,23 @@ describe("inventory", () => {
       ["null", { quantity: null }],
     ])("answers 400 validation_failed for quantity %s and keeps the stock", async (_, body) => {
       expectValidationFailed(await t.client.put("/store/inventory/1", { key: k.staff, body }), "body.quantity");
-      expect(await t.stores.inventory.quantityOf(1)).toBe(4);
+      expect((await t.stores.pets.ofId(1))?.stock).toBe(4);
     });
 
     it("answers 400 for a missing quantity or an unknown property", async () => {
       expectValidationFailed(await t.client.put("/store/inventory/1", { key: k.staff, body: {} }), "body.quantity");
       expectValidationFailed(await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 1, status: "sold" } }), "body");
-      expect(await t.stores.inventory.quantityOf(1)).toBe(4);
+      expect((await t.stores.pets.ofId(1))?.stock).toBe(4);
     });
 
     it("answers 404 for a pet that does not exist, and creates no item", async () => {
       expectError(await t.client.put("/store/inventory/4", { key: k.staff, body: { quantity: 1 } }), 404, "not_found");
-      expect(await t.stores.inventory.quantityOf(4)).toBeUndefined();
+      expect((await t.stores.pets.ofId(4))?.stock).toBeUndefined();
     });
 
     it("answers 403 to a customer and keeps the stock", async () => {
       expectError(await t.client.put("/store/inventory/1", { key: k.customer, body: { quantity: 100 } }), 403, "forbidden");
-      expect(await t.stores.inventory.quantityOf(1)).toBe(4);
+      expect((await t.stores.pets.ofId(1))?.stock).toBe(4);
     });
   });
 });

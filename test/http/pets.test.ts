@@ -42,7 +42,7 @@ describe("pets", () => {
     it("answers 422 unknown_category and stores nothing", async () => {
       expectError(await t.client.post("/pets", { key: k.staff, body: { name: "Rex", categoryId: 99 } }), 422, "unknown_category");
       expect(await allPets()).toEqual([]);
-      expect(await t.stores.inventory.quantityOf(1)).toBeUndefined();
+      expect((await t.stores.pets.ofId(1))?.stock).toBeUndefined();
       // The refused request used no id.
       expect((await createPet(t, { categoryId: 1 })).id).toBe(1);
     });
@@ -200,7 +200,7 @@ describe("pets", () => {
       expect(res.body).toBe("");
       expectError(await t.client.get("/pets/1", { key: k.staff }), 404, "not_found");
       expectError(await t.client.get("/store/inventory/1", { key: k.staff }), 404, "not_found");
-      expect(await t.stores.inventory.quantityOf(1)).toBeUndefined();
+      expect((await t.stores.pets.ofId(1))?.stock).toBeUndefined();
       expect(await allPets()).toEqual([{ id: 2, name: "Tom", categoryId: 1, status: "available" }]);
     });
 
@@ -220,7 +220,7 @@ describe("pets", () => {
       const order = await placeOrder(t, k.customer, { petId: 1, quantity: 2 });
       expectError(await t.client.delete("/pets/1", { key: k.staff }), 409, "pet_has_open_orders");
       expect(await allPets()).toHaveLength(2);
-      expect(await t.stores.inventory.quantityOf(1)).toBe(3);
+      expect((await t.stores.pets.ofId(1))?.stock).toBe(3);
 
       expect((await t.client.delete(`/store/orders/${order.id}`, { key: k.customer })).status).toBe(204);
       expect((await t.client.delete("/pets/1", { key: k.staff })).status).toBe(204);

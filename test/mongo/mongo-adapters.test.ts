@@ -17,13 +17,17 @@ import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { PlaceOrder } from "../../core/orders/place-order.ts";
 import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
+import { SetInventory } from "../../core/inventory/set-inventory.ts";
+import { reserve } from "../../core/pets/stock-writes.ts";
+import { DeletePet } from "../../core/pets/delete-pet.ts";
+import { GetInventoryItem } from "../../core/inventory/get-inventory-item.ts";
 import { GetPet } from "../../core/pets/get-pet.ts";
 import { ListPets } from "../../core/pets/list-pets.ts";
 import { AdmitRequest } from "../../core/rate-limiting/admit-request.ts";
 import type { WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 import type { Stores } from "../../core/stores.ts";
-import { aCategory, anApiKey, anOrder } from "../contracts/mothers.ts";
+import { aCategory, anApiKey, anOrder, aPet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { describeMongo, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
 import { startTestPetstore } from "../support/test-petstore.ts";
@@ -74,15 +78,36 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
   describe("documents", () => {
     it("use the numeric id as _id, BSON dates, and leave undefined fields out instead of storing null", async () => {
-      await stores.orders.add(anOrder({ id: 1, shipDate: undefined }));
-      await stores.orders.add(anOrder({ id: 2 }));
-      await stores.categories.add({ id: 1, name: "Dogs" });
+      await stores.orders.insert(anOrder({ id: 1, shipDate: undefined }));
+      await stores.orders.insert(anOrder({ id: 2 }));
+      await stores.categories.add(aCategory({ id: 1, name: "Dogs", description: undefined }));
+      await stores.pets.insert(aPet({ id: 1, holds: [{ orderId: 7, units: 2 }] }));
       await stores.apiKeys.add(anApiKey({ id: 1 }));
 
       const orders = mongo.db.collection<{ _id: number; shipDate?: Date }>("orders");
-      expect(await orders.findOne({ _id: 1 })).toEqual({ _id: 1, petId: 1, quantity: 1, complete: false, placedBy: 1 });
+      expect(await orders.findOne({ _id: 1 })).toEqual({
+        _id: 1,
+        petId: 1,
+        quantity: 1,
+        state: "open",
+        placedBy: 1,
+        revision: 1,
+        createdAt: new Date("2026-11-21T12:00:00.000Z"),
+        outbox: [],
+      });
       expect((await orders.findOne({ _id: 2 }))?.shipDate).toBeInstanceOf(Date);
-      expect(await mongo.db.collection<{ _id: number }>("categories").findOne({ _id: 1 })).toEqual({ _id: 1, name: "Dogs", nameKey: "dogs" });
+      expect(await mongo.db.collection<{ _id: number }>("categories").findOne({ _id: 1 })).toEqual({ _id: 1, name: "Dogs", nameKey: "dogs", revision: 1 });
+      expect(await mongo.db.collection<{ _id: number }>("pets").findOne({ _id: 1 })).toEqual({
+        _id: 1,
+        name: "Rex",
+        categoryId: 1,
+        status: "available",
+        revision: 1,
+        stock: 0,
+        holds: { o7: 2 },
+        holdCount: 1,
+        outbox: [],
+      });
       const key = await mongo.db.collection<{ _id: number }>("api_keys").findOne({ _id: 1 });
       expect(Object.keys(key ?? {}).sort()).toEqual(
         ["_id", "activeSecretHash", "createdAt", "label", "plan", "recentBans", "role", "secretHash"].sort(),
@@ -90,8 +115,8 @@ describeMongo("MongoDB adapters, seen from the server", () => {
     });
 
     it("drop a cleared ship date from the document", async () => {
-      await stores.orders.add(anOrder({ id: 1 }));
-      await stores.orders.updateOpen(1, { complete: false, shipDate: undefined });
+      await stores.orders.insert(anOrder({ id: 1 }));
+      await stores.orders.write(1, { state: "open" }, { shipDate: "none" });
 
       expect(await mongo.db.collection<{ _id: number }>("orders").findOne({ _id: 1 })).not.toHaveProperty("shipDate");
     });
@@ -103,7 +128,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       await stores.categories.add(aCategory({ id: 2, name: "Cats" }));
 
       const onInsert = await stores.categories.add(aCategory({ id: 3, name: "DOGS" })).catch((e: unknown) => e);
-      const onRename = await stores.categories.replace(aCategory({ id: 2, name: "dogs" })).catch((e: unknown) => e);
+      const onRename = await stores.categories.replace(2, { name: "dogs" }).catch((e: unknown) => e);
 
       for (const error of [onInsert, onRename]) {
         expect(error).toBeInstanceOf(DomainError);
@@ -113,7 +138,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
     it("check names with the index alone: no read before the write", async () => {
       expect(await commandsOf(() => stores.categories.add(aCategory({ id: 1, name: "Dogs" })))).toEqual(["insert categories"]);
-      expect(await commandsOf(() => stores.categories.replace(aCategory({ id: 1, name: "Hounds" })))).toEqual(["update categories"]);
+      expect(await commandsOf(() => stores.categories.replace(1, { name: "Hounds" }))).toEqual(["findAndModify categories"]);
     });
 
     it("allow one active key per secret hash, and let a revoked key's secret be issued again", async () => {
@@ -129,13 +154,14 @@ describeMongo("MongoDB adapters, seen from the server", () => {
   });
 
   describe("single-document atomic steps", () => {
-    it("reserve is one conditional findAndModify, whether it takes the units or not", async () => {
-      await stores.inventory.create(1);
-      await stores.inventory.set(1, 3);
+    it("reserve is one conditional findAndModify per variant tried; a refusal is explained by one read", async () => {
+      await stores.pets.insert(aPet({ id: 1, stock: 3 }));
+      const clock = new ManualClock();
 
-      expect(await commandsOf(() => stores.inventory.reserve(1, 2))).toEqual(["findAndModify inventory"]);
-      expect(await commandsOf(() => stores.inventory.reserve(1, 2))).toEqual(["findAndModify inventory"]);
-      expect(await stores.inventory.quantityOf(1)).toBe(1);
+      expect(await commandsOf(() => reserve(stores.pets, clock, 1, 10, 2))).toEqual(["findAndModify pets"]);
+      expect(await commandsOf(() => reserve(stores.pets, clock, 1, 11, 2))).toEqual(["findAndModify pets", "findAndModify pets", "find pets"]);
+      expect(await commandsOf(() => reserve(stores.pets, clock, 1, 12, 1))).toEqual(["findAndModify pets", "findAndModify pets"]);
+      expect(await stores.pets.ofId(1)).toMatchObject({ stock: 0, status: "pending" });
     });
 
     it("the next id is one findAndModify", async () => {
@@ -224,73 +250,101 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
     const givenPetInStock = async (units: number) => {
       const category = await new CreateCategory(stores).execute({ name: `Category ${Math.random()}` });
-      const pet = await new CreatePet(stores).execute({ name: "Rex", categoryId: category.id });
-      await stores.inventory.set(pet.id, units);
+      const pet = await new CreatePet({ ...stores, clock }).execute({ name: "Rex", categoryId: category.id });
+      await new SetInventory({ ...stores, clock }).execute(pet.id, units);
       return pet;
     };
 
-    it("create pet: category check, id, stock item, pet", async () => {
+    it("create pet: category check, id, provisional pet, category check after it, confirmation", async () => {
       const category = await new CreateCategory(stores).execute({ name: "Dogs" });
 
-      expect(await commandsOf(() => new CreatePet(stores).execute({ name: "Rex", categoryId: category.id }))).toEqual([
+      expect(await commandsOf(() => new CreatePet({ ...stores, clock }).execute({ name: "Rex", categoryId: category.id }))).toEqual([
         "find categories",
         "findAndModify counters",
-        "update inventory",
         "insert pets",
+        "find categories",
+        "findAndModify pets",
       ]);
     });
 
-    it("get pet and list pets: one find each", async () => {
+    it("get pet, list pets and an inventory item: one find each", async () => {
       const pet = await givenPetInStock(1);
 
       expect(await commandsOf(() => new GetPet(stores.pets).execute(pet.id))).toEqual(["find pets"]);
       expect(await commandsOf(() => new ListPets(stores.pets).execute({ limit: 20, statuses: ["available"] }))).toEqual(["find pets"]);
+      expect(await commandsOf(() => new GetInventoryItem(stores.pets).execute(pet.id))).toEqual(["find pets"]);
     });
 
-    it("place order: pet, reservation, id, order; the last unit adds the status change", async () => {
-      const pet = await givenPetInStock(2);
-      const place = () => new PlaceOrder(stores).execute({ petId: pet.id, quantity: 1 }, staff);
+    it("set inventory: one conditional write", async () => {
+      const pet = await givenPetInStock(1);
 
-      expect(await commandsOf(place)).toEqual(["find pets", "findAndModify inventory", "findAndModify counters", "insert orders"]);
-      expect(await commandsOf(place)).toEqual([
-        "find pets",
-        "findAndModify inventory",
-        "findAndModify counters",
-        "insert orders",
-        "update pets",
-      ]);
+      expect(await commandsOf(() => new SetInventory({ ...stores, clock }).execute(pet.id, 5))).toEqual(["findAndModify pets"]);
     });
 
-    it("cancel order: order, conditional delete, release; from stock 0 adds the status change", async () => {
+    it("place order: id and pet (in parallel), placing order, reservation (status included), confirmation", async () => {
       const pet = await givenPetInStock(2);
-      const place = new PlaceOrder(stores);
+      const place = () => new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 1 }, staff);
+      const inParallel = (commands: string[]) => [commands.slice(0, 2).sort(), ...commands.slice(2)];
+
+      // The read of the pet picks the variant: the last unit's is tried first, so both cost one write.
+      for (let i = 0; i < 2; i++) {
+        expect(inParallel(await commandsOf(place))).toEqual([
+          ["find pets", "findAndModify counters"],
+          "insert orders",
+          "findAndModify pets",
+          "findAndModify orders",
+        ]);
+      }
+      expect(await stores.pets.ofId(pet.id)).toMatchObject({ stock: 0, status: "pending" });
+    });
+
+    it("place order refused: id and pet in parallel, nothing written", async () => {
+      const pet = await givenPetInStock(1);
+      const place = () => new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 2 }, staff);
+
+      expect((await commandsOf(() => place().catch(() => undefined))).sort()).toEqual(["find pets", "findAndModify counters"]);
+    });
+
+    it("cancel order: order, cancellation, release (status included)", async () => {
+      const pet = await givenPetInStock(2);
+      const place = new PlaceOrder({ ...stores, clock });
       const first = await place.execute({ petId: pet.id, quantity: 1 }, staff);
       const last = await place.execute({ petId: pet.id, quantity: 1 }, staff);
-      const cancel = new CancelOrder(stores);
+      const cancel = new CancelOrder({ ...stores, clock });
 
       expect(await commandsOf(() => cancel.execute(last.id, staff))).toEqual([
         "find orders",
         "findAndModify orders",
-        "findAndModify inventory",
-        "update pets",
+        "findAndModify pets",
+        "findAndModify pets",
       ]);
-      expect(await commandsOf(() => cancel.execute(first.id, staff))).toEqual(["find orders", "findAndModify orders", "findAndModify inventory"]);
+      expect(await commandsOf(() => cancel.execute(first.id, staff))).toEqual(["find orders", "findAndModify orders", "findAndModify pets"]);
     });
 
-    it("complete order: order, conditional update, open-order check; the last one also reads stock and changes status", async () => {
+    it("complete order: order, completion, consumption (status included)", async () => {
       const pet = await givenPetInStock(2);
-      const place = new PlaceOrder(stores);
+      const place = new PlaceOrder({ ...stores, clock });
       const first = await place.execute({ petId: pet.id, quantity: 1 }, staff);
       const last = await place.execute({ petId: pet.id, quantity: 1 }, staff);
       const complete = (id: number) => new UpdateOrder({ ...stores, clock }).execute(id, { complete: true }, staff);
 
-      expect(await commandsOf(() => complete(first.id))).toEqual(["find orders", "findAndModify orders", "find orders"]);
+      expect(await commandsOf(() => complete(first.id))).toEqual(["find orders", "findAndModify orders", "findAndModify pets"]);
       expect(await commandsOf(() => complete(last.id))).toEqual([
         "find orders",
         "findAndModify orders",
-        "find orders",
-        "find inventory",
-        "update pets",
+        "findAndModify pets",
+        "findAndModify pets",
+        "findAndModify pets",
+      ]);
+    });
+
+    it("delete pet: conditional deleting, its orders, the pet", async () => {
+      const pet = await givenPetInStock(2);
+
+      expect(await commandsOf(() => new DeletePet({ ...stores, clock }).execute(pet.id))).toEqual([
+        "findAndModify pets",
+        "delete orders",
+        "delete pets",
       ]);
     });
 
@@ -373,7 +427,7 @@ describe("MongoDB adapters when the server does not answer", () => {
     try {
       const calls: Array<() => Promise<unknown>> = [
         () => stores.pets.ofId(1),
-        () => stores.inventory.reserve(1, 1),
+        () => stores.pets.write(1, [{ when: {}, then: {} }]),
         () => stores.ids.next("orders"),
         () => stores.apiKeys.activeOfSecretHash("h"),
         () => stores.limiter.consume("key:1", minute(0, 10), day(0, 100)),

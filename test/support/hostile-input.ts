@@ -169,7 +169,7 @@ export class HostilePetstore {
     }));
     // Stock of every pet, and of the ids just past the last one (an item without its pet would show there).
     const top = Math.max(0, ...pets.map((p) => p.id)) + 20;
-    const stock = [...(await stores.inventory.quantitiesOf(Array.from({ length: top }, (_, i) => i + 1)))];
+    const stock = await Promise.all(Array.from({ length: top }, (_, i) => i + 1).map(async (id) => [id, (await stores.pets.ofId(id))?.stock]));
     return { pets, categories, orders, stock, keys };
   }
 

@@ -57,7 +57,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a pet
-         * @description Deletes the pet and its inventory item. A pet with open orders cannot be deleted.
+         * @description Deletes the pet, its stock and its completed orders (no order ever names a deleted pet). A pet with open orders cannot be deleted.
          *
          *     Roles: `staff`, `admin`.
          */

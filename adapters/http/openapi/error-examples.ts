@@ -43,6 +43,10 @@ export const errorDocs: Readonly<Record<ErrorCode, ErrorDoc>> = {
     message: "A category named Dogs already exists",
   },
   category_in_use: { when: "pets still belong to the category", message: "Category 1 still has pets; move or delete them first" },
+  precondition_failed: {
+    when: "the request named a revision (If-Match) and the resource has changed since",
+    message: "Pet 1 has changed since the revision you named",
+  },
   order_completed: { when: "the order is completed and can no longer change", message: "Order 1 is complete and can no longer change" },
   idempotency_request_in_progress: {
     when: "a request with the same Idempotency-Key is still being processed",

@@ -2,6 +2,7 @@ import type { Clock } from "../../../core/shared/clock.port.ts";
 import { isDomainError } from "../../../core/shared/domain-error.ts";
 import { readJsonBody } from "../json-body.ts";
 import { json, noContent } from "../json.ts";
+import { petJson } from "../presenters.ts";
 import { HttpProblem } from "../problem.ts";
 import { created, pageResponse, pathParams, queryOf, type Route } from "../route.ts";
 import { idParam, NewPet, Pet, PetListQuery, Pets } from "../schemas.ts";
@@ -46,7 +47,7 @@ export const petRoutes = (uc: UseCases, clock: Clock, deprecation: Deprecation):
         categoryId: q.categoryId,
         ids: q.ids,
       });
-      return pageResponse(event, page, (pet) => pet);
+      return pageResponse(event, page, petJson);
     },
   },
   {
@@ -66,7 +67,7 @@ export const petRoutes = (uc: UseCases, clock: Clock, deprecation: Deprecation):
     },
     handle: async (event) => {
       const pet = await uc.createPet.execute(await readJsonBody(event, NewPet));
-      return created(pet, `/pets/${pet.id}`);
+      return created(petJson(pet), `/pets/${pet.id}`);
     },
   },
   {
@@ -93,7 +94,7 @@ export const petRoutes = (uc: UseCases, clock: Clock, deprecation: Deprecation):
         throw new HttpProblem("gone", "GET /pets/{petId} reached its sunset; use GET /pets?ids=…", { headers });
       }
       try {
-        return json(await uc.getPet.execute(id), 200, headers);
+        return json(petJson(await uc.getPet.execute(id)), 200, headers);
       } catch (error) {
         // Every answer of the deprecated operation says so, its 404 included.
         throw isDomainError(error) ? new HttpProblem(error.code, error.message, { headers }) : error;
@@ -117,7 +118,7 @@ export const petRoutes = (uc: UseCases, clock: Clock, deprecation: Deprecation):
     },
     handle: async (event) => {
       const { petId: id } = parseOrReject(petId, pathParams(event), "path");
-      return json(await uc.updatePet.execute(id, await readJsonBody(event, NewPet)));
+      return json(petJson(await uc.updatePet.execute(id, await readJsonBody(event, NewPet))));
     },
   },
   {
@@ -128,7 +129,8 @@ export const petRoutes = (uc: UseCases, clock: Clock, deprecation: Deprecation):
     docs: {
       tag: "Pets",
       summary: "Delete a pet",
-      description: "Deletes the pet and its inventory item. A pet with open orders cannot be deleted.",
+      description:
+        "Deletes the pet, its stock and its completed orders (no order ever names a deleted pet). A pet with open orders cannot be deleted.",
       path: petId,
       success: { status: 204, description: "Deleted." },
       errors: ["pet_has_open_orders"],

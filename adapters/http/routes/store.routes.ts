@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { orderJson } from "../presenters.ts";
+import { inventoryJson, orderJson } from "../presenters.ts";
 import { readJsonBody } from "../json-body.ts";
 import { json, noContent } from "../json.ts";
 import { created, pageResponse, pathParams, queryOf, type Route } from "../route.ts";
@@ -138,7 +138,7 @@ export const storeRoutes = (uc: UseCases): Route[] => [
     handle: async (event) => {
       const q = parseOrReject(InventoryListQuery, queryOf(event), "query");
       const page = await uc.listInventory.execute({ limit: q.limit ?? 20, after: q.after, statuses: q.status });
-      return pageResponse(event, page, (item) => item);
+      return pageResponse(event, page, inventoryJson);
     },
   },
   {
@@ -154,7 +154,7 @@ export const storeRoutes = (uc: UseCases): Route[] => [
     },
     handle: async (event) => {
       const { petId: id } = parseOrReject(petId, pathParams(event), "path");
-      return json(await uc.getInventoryItem.execute(id));
+      return json(inventoryJson(await uc.getInventoryItem.execute(id)));
     },
   },
   {
@@ -174,7 +174,7 @@ export const storeRoutes = (uc: UseCases): Route[] => [
     handle: async (event) => {
       const { petId: id } = parseOrReject(petId, pathParams(event), "path");
       const { quantity } = await readJsonBody(event, InventoryUpdate);
-      return json(await uc.setInventory.execute(id, quantity));
+      return json(inventoryJson(await uc.setInventory.execute(id, quantity)));
     },
   },
 ];

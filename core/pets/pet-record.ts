@@ -1,0 +1,33 @@
+import type { Pet } from "./pet.ts";
+
+/** Units an open order has taken from the pet's stock; one per order (design §1). */
+export interface Hold {
+  orderId: number;
+  units: number;
+}
+
+/**
+ * The whole pet aggregate as one stored document: the pet, its stock and the holds of its open orders, so every
+ * stock change and the status change it causes are one write. `creating` and `deleting` pets are provisional:
+ * invisible to reads and listings, visible to the reference check of a category's deletion.
+ */
+export interface PetRecord extends Pet {
+  stock: number;
+  /** In ascending order id. */
+  holds: Hold[];
+  lifecycle: "creating" | "deleting" | undefined;
+  /** A move to this category is under way; the pet still names `categoryId` until it is confirmed. */
+  movingTo: number | undefined;
+  /** When `lifecycle` or `movingTo` was set: recovery's grace period runs from here. */
+  provisionalSince: Date | undefined;
+}
+
+export const isVisible = (pet: PetRecord | undefined): pet is PetRecord => pet !== undefined && pet.lifecycle === undefined;
+
+export const petOf = (record: PetRecord): Pet => ({
+  id: record.id,
+  name: record.name,
+  categoryId: record.categoryId,
+  status: record.status,
+  revision: record.revision,
+});

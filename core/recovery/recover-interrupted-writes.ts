@@ -1,0 +1,151 @@
+import type { Categories } from "../categories/categories.port.ts";
+import { decideCategoryDeletion } from "../categories/delete-category.ts";
+import type { Orders } from "../orders/orders.port.ts";
+import { categoryAcceptsPets } from "../pets/category-check.ts";
+import { finishCreating } from "../pets/create-pet.ts";
+import { finishDeletingPet } from "../pets/delete-pet.ts";
+import type { PetRecord } from "../pets/pet-record.ts";
+import type { Pets } from "../pets/pets.port.ts";
+import { consume, release } from "../pets/stock-writes.ts";
+import type { Clock } from "../shared/clock.port.ts";
+import type { PageRequest } from "../shared/page.ts";
+
+interface Ports {
+  pets: Pets;
+  orders: Orders;
+  categories: Categories;
+  clock: Clock;
+}
+
+export interface RecoveryReport {
+  undonePlacings: number;
+  releasedHolds: number;
+  consumedHolds: number;
+  finishedPets: number;
+  removedPets: number;
+  undoneMoves: number;
+  deletedPets: number;
+  decidedCategories: number;
+}
+
+const BATCH = 100;
+
+/** Walks a work list page by page in id order (items handled may drop out of it: the walk goes by id). */
+const eachPage = async <T extends { id: number }>(
+  fetch: (page: PageRequest) => Promise<T[]>,
+  handle: (item: T) => Promise<void>,
+): Promise<void> => {
+  let after: number | undefined;
+  for (;;) {
+    const items = await fetch({ limit: BATCH, after });
+    for (const item of items) await handle(item);
+    if (items.length < BATCH) return;
+    after = items.at(-1)?.id;
+  }
+};
+
+/**
+ * Finishes or undoes multi-step writes a crash (or a lost store answer) left half done (design §3). Every step is
+ * a conditional, idempotent single-document write, so every instance may run it at any moment, also while the
+ * interrupted request is still alive. Provisional documents are touched only once they are older than the grace
+ * period, which is far longer than any request's store time-out.
+ */
+export class RecoverInterruptedWrites {
+  readonly #ports: Ports;
+  readonly #graceMs: number;
+  constructor(ports: Ports, graceMs: number) {
+    this.#ports = ports;
+    this.#graceMs = graceMs;
+  }
+
+  async execute(): Promise<RecoveryReport> {
+    const report: RecoveryReport = {
+      undonePlacings: 0,
+      releasedHolds: 0,
+      consumedHolds: 0,
+      finishedPets: 0,
+      removedPets: 0,
+      undoneMoves: 0,
+      deletedPets: 0,
+      decidedCategories: 0,
+    };
+    const cutoff = new Date(this.#ports.clock.now().getTime() - this.#graceMs);
+    await this.#undoPlacings(cutoff, report);
+    await this.#settleHolds(report);
+    await this.#provisionalPets(cutoff, report);
+    await this.#categoryDeletions(cutoff, report);
+    return report;
+  }
+
+  /** An order left `placing` was never acknowledged: undo it (hold first, then the order). */
+  async #undoPlacings(cutoff: Date, report: RecoveryReport): Promise<void> {
+    const { orders, pets, clock } = this.#ports;
+    await eachPage(
+      (page) => orders.placingBefore(cutoff, page),
+      async (order) => {
+        await release(pets, clock, order.petId, order.id, order.quantity);
+        if (await orders.removeIf(order.id, { state: "placing" })) report.undonePlacings += 1;
+      },
+    );
+  }
+
+  /**
+   * An order is always written before its hold and never re-created, so a hold whose order is gone or cancelled is
+   * left over from a cancellation (release it), and one whose order is complete from a completion (consume it).
+   */
+  async #settleHolds(report: RecoveryReport): Promise<void> {
+    const { orders, pets, clock } = this.#ports;
+    let after: number | undefined;
+    for (;;) {
+      const page: PetRecord[] = await pets.withHolds({ limit: BATCH, after });
+      if (page.length === 0) return;
+      const held = page.flatMap((pet) => pet.holds.map((hold) => ({ pet, hold })));
+      const ordersById = new Map((await orders.ofIds(held.map(({ hold }) => hold.orderId))).map((o) => [o.id, o]));
+      for (const { pet, hold } of held) {
+        const order = ordersById.get(hold.orderId);
+        if (!order || order.state === "cancelled") {
+          if (await release(pets, clock, pet.id, hold.orderId, hold.units)) report.releasedHolds += 1;
+        } else if (order.state === "complete") {
+          if (await consume(pets, clock, pet.id, hold.orderId, hold.units)) report.consumedHolds += 1;
+        }
+      }
+      after = page.at(-1)?.id;
+    }
+  }
+
+  async #provisionalPets(cutoff: Date, report: RecoveryReport): Promise<void> {
+    const { pets, orders, categories } = this.#ports;
+    await eachPage((page) => pets.provisional(page), async (pet) => {
+      if (pet.lifecycle === "deleting") {
+        await finishDeletingPet({ pets, orders }, pet.id);
+        report.deletedPets += 1;
+        return;
+      }
+      if (!pet.provisionalSince || pet.provisionalSince > cutoff) return;
+      if (pet.lifecycle === "creating") {
+        if (await categoryAcceptsPets(categories, pet.categoryId)) {
+          if (await finishCreating(pets, pet.id)) report.finishedPets += 1;
+        } else if (await pets.removeIf(pet.id, { lifecycle: "creating", provisionalSince: pet.provisionalSince })) {
+          report.removedPets += 1;
+        }
+      } else if (pet.movingTo !== undefined) {
+        const undo = await pets.write(pet.id, [
+          { when: { movingTo: pet.movingTo, provisionalSince: pet.provisionalSince }, then: { movingTo: "none", provisionalSince: "none" } },
+        ]);
+        if (undo.applied !== undefined) report.undoneMoves += 1;
+      }
+    });
+  }
+
+  async #categoryDeletions(cutoff: Date, report: RecoveryReport): Promise<void> {
+    const { categories, pets } = this.#ports;
+    await eachPage(
+      (page) => categories.deletingBefore(cutoff, page),
+      async (category) => {
+        if (!category.deletingSince) return;
+        await decideCategoryDeletion({ categories, pets }, category.id, category.deletingSince);
+        report.decidedCategories += 1;
+      },
+    );
+  }
+}

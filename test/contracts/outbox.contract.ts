@@ -1,0 +1,78 @@
+import { describe, expect, it } from "vitest";
+import type { DomainEvent } from "../../core/events/domain-event.ts";
+import { freshStoresPerTest, type ContractHarness } from "./harness.ts";
+import { anOrder, aPet, at } from "./mothers.ts";
+
+const stockEvent = (id: string, iso: string): DomainEvent => ({ type: "inventory.changed", data: { petId: 1, delta: -1 }, id, occurredAt: at(iso) });
+const orderEvent = (id: string, iso: string): DomainEvent => ({
+  type: "order.cancelled",
+  data: { id: 1, petId: 1, quantity: 2, complete: false },
+  id,
+  occurredAt: at(iso),
+});
+
+export const outboxContract = (harness: ContractHarness): void => {
+  describe(`Outbox contract (${harness.name})`, () => {
+    const stores = freshStoresPerTest(harness);
+    const outbox = () => stores().outbox;
+
+    it("has nothing pending in an empty store", async () => {
+      expect(await outbox().pending(10)).toEqual([]);
+    });
+
+    it("gives the events of pets and orders oldest first (time, then id), at most `limit`", async () => {
+      await stores().pets.insert(aPet({ id: 1 }));
+      await stores().orders.insert(anOrder({ id: 1 }));
+      await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_b", "2026-11-21T12:00:02.000Z")] } }]);
+      await stores().orders.write(1, { state: "open" }, { state: "cancelled", events: [orderEvent("evt_c", "2026-11-21T12:00:01.000Z")] });
+      await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_a", "2026-11-21T12:00:02.000Z")] } }]);
+
+      expect(await outbox().pending(10)).toEqual([
+        orderEvent("evt_c", "2026-11-21T12:00:01.000Z"),
+        stockEvent("evt_a", "2026-11-21T12:00:02.000Z"),
+        stockEvent("evt_b", "2026-11-21T12:00:02.000Z"),
+      ]);
+      expect((await outbox().pending(2)).map((e) => e.id)).toEqual(["evt_c", "evt_a"]);
+    });
+
+    it("forgets acknowledged events, idempotently, ignoring unknown ids; later events still come", async () => {
+      await stores().pets.insert(aPet({ id: 1 }));
+      await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_1", "2026-11-21T12:00:01.000Z"), stockEvent("evt_2", "2026-11-21T12:00:02.000Z")] } }]);
+
+      await outbox().acknowledge(["evt_1", "evt_unknown"]);
+      await outbox().acknowledge(["evt_1"]);
+      expect((await outbox().pending(10)).map((e) => e.id)).toEqual(["evt_2"]);
+      await outbox().acknowledge(["evt_2"]);
+      expect(await outbox().pending(10)).toEqual([]);
+      await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_3", "2026-11-21T12:00:03.000Z")] } }]);
+      expect((await outbox().pending(10)).map((e) => e.id)).toEqual(["evt_3"]);
+      expect(await stores().pets.ofId(1)).toMatchObject({ id: 1, revision: 3 });
+    });
+
+    it("removes a cancelled order's tombstone with its last event, and keeps other orders", async () => {
+      await stores().orders.insert(anOrder({ id: 1 }));
+      await stores().orders.insert(anOrder({ id: 2 }));
+      await stores().orders.write(1, { state: "open" }, { state: "cancelled", events: [orderEvent("evt_1", "2026-11-21T12:00:01.000Z")] });
+      await stores().orders.write(2, { state: "open" }, { state: "complete", events: [orderEvent("evt_2", "2026-11-21T12:00:02.000Z")] });
+
+      await outbox().acknowledge(["evt_1", "evt_2"]);
+
+      expect(await stores().orders.ofId(1)).toBeUndefined();
+      expect(await stores().orders.ofId(2)).toMatchObject({ state: "complete" });
+    });
+
+    it("keeps events written while an acknowledgement runs", async () => {
+      await stores().pets.insert(aPet({ id: 1 }));
+      await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_0", "2026-11-21T12:00:00.000Z")] } }]);
+
+      await Promise.all([
+        outbox().acknowledge(["evt_0"]),
+        ...Array.from({ length: 10 }, (_, i) =>
+          stores().pets.write(1, [{ when: {}, then: { events: [stockEvent(`evt_${i + 1}`, `2026-11-21T12:00:${String(i + 10)}.000Z`)] } }]),
+        ),
+      ]);
+
+      expect((await outbox().pending(100)).map((e) => e.id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `evt_${i + 1}`).sort());
+    });
+  });
+};
