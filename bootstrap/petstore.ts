@@ -1,7 +1,7 @@
 import type { H3 } from "h3";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
-import { EnsureAdminKey } from "../core/access/api-key-use-cases.ts";
+import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { buildContainer, type ContainerOverrides } from "./container.ts";
