@@ -24,7 +24,7 @@ export interface MongoStoresOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_TIMEOUT_MS = 2_000;
 
 /** The client's options: every wait bounded by `timeoutMs`, and the write concern. */
 export const mongoClientOptions = (options: MongoStoresOptions): MongoClientOptions => {
