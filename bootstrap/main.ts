@@ -46,6 +46,7 @@ await server.ready().catch(async (error: unknown) => {
   await petstore.close().catch(() => undefined);
   startUpFailure(error);
 });
+petstore.webhookWorker.start();
 logger.info("petstore listening", { url: server.url, store: config!.store.kind });
 
 let stopping = false;
