@@ -40,6 +40,7 @@ export const composePetstore = async (
   const useCases = container.get(tokens.useCases);
   const { generatedSecret } = await new EnsureAdminKey({
     apiKeys: stores.apiKeys,
+    adminGuard: stores.adminGuard,
     ids: stores.ids,
     secrets: container.get(tokens.secrets),
     clock: container.get(tokens.clock),

@@ -32,7 +32,7 @@ import type { Stores } from "../core/stores.ts";
 
 /** Every use case, wired to its ports once. */
 export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: BanPolicy): UseCases => {
-  const { pets, categories, orders, inventory, ids, apiKeys, limiter, idempotency } = s;
+  const { pets, categories, orders, inventory, ids, apiKeys, adminGuard, limiter, idempotency } = s;
   return {
     listPets: new ListPets(pets),
     getPet: new GetPet(pets),
@@ -52,11 +52,11 @@ export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: Ba
     listInventory: new ListInventory({ pets, inventory }),
     getInventoryItem: new GetInventoryItem({ pets, inventory }),
     setInventory: new SetInventory({ pets, inventory }),
-    createApiKey: new CreateApiKey({ apiKeys, ids, secrets, clock }),
+    createApiKey: new CreateApiKey({ apiKeys, adminGuard, ids, secrets, clock }),
     listApiKeys: new ListApiKeys(apiKeys),
     getApiKey: new GetApiKey(apiKeys),
-    updateApiKey: new UpdateApiKey(apiKeys),
-    revokeApiKey: new RevokeApiKey({ apiKeys, clock }),
+    updateApiKey: new UpdateApiKey({ apiKeys, adminGuard }),
+    revokeApiKey: new RevokeApiKey({ apiKeys, adminGuard, clock }),
     unbanApiKey: new UnbanApiKey(apiKeys),
     admitRequest: new AdmitRequest({ apiKeys, secrets, limiter, clock }, ban),
     runIdempotently: new RunIdempotently({ records: idempotency, clock }),
