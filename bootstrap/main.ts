@@ -27,6 +27,7 @@ if (petstore.generatedAdminKey) {
 
 const server = serve(petstore.app, { port: config!.port, hostname: config!.host, silent: true, gracefulShutdown: false });
 await server.ready();
+petstore.webhookWorker.start();
 logger.info("petstore listening", { url: server.url, store: config!.store.kind });
 
 let stopping = false;
