@@ -35,8 +35,9 @@ export const createWebhookWorker = ({ stores, events, sender, signer, clock, log
   const relay = events && new RelayEvents({ ...ports, events });
   const deliver = new DeliverDueMessages(ports, {
     owner: `${randomUUID()}`,
-    // Far above one delivery's time-out: a live instance never loses its claim mid-delivery.
-    leaseMs: Math.max(60_000, settings.timeoutMs * 6),
+    // Well above one delivery's time-out (plus the store writes around it): a live instance keeps its claim. It is
+    // also how long a message waits after its sender died mid-delivery (35 s at the default time-out).
+    leaseMs: settings.timeoutMs * 3 + 5_000,
     retryBaseMs: settings.retryBaseMs,
     batch: 20,
     random: Math.random,

@@ -170,6 +170,23 @@ describe("input the service cannot take exactly", () => {
       expect(retry.headers.get("idempotent-replayed")).toBeNull();
     });
 
+    it("answers a body whose stream breaks off (the client went away) as a truncated body, not as our fault", async () => {
+      let sent = false;
+      const broken = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent) return controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+          sent = true;
+          controller.enqueue(order('{"name":'));
+        },
+      });
+      const res = await rawFetch(t, "POST", "/categories", {
+        headers: { "x-api-key": t.adminKey, "content-type": "application/json" },
+        body: broken,
+      });
+      expectError(res, 400, "invalid_json");
+      expect(res.body.message).toMatch(/ended after 8 bytes/);
+    });
+
     it("finds the first ill-formed sequence", () => {
       expect(firstInvalidUtf8Offset(order("plain ☕ 𝄞"))).toBe(-1);
       expect(firstInvalidUtf8Offset(new Uint8Array([0x41, 0xf0, 0x9d, 0x84]))).toBe(1);

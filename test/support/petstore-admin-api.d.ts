@@ -580,7 +580,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -1093,7 +1093,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
