@@ -18,6 +18,8 @@ export interface Petstore {
   generatedAdminKey: string | undefined;
   /** Relays events and delivers webhooks in the background once started (main starts it). */
   webhookWorker: WebhookWorker;
+  /** From SIGTERM on: /readyz answers 503. */
+  beginDrain(): void;
   /** Stops the webhook worker, then closes the stores. */
   close(): Promise<void>;
 }
@@ -57,6 +59,7 @@ export const composePetstore = async (
     stores,
     generatedAdminKey: generatedSecret,
     webhookWorker,
+    beginDrain: () => container.get(tokens.lifecycle).beginDrain(),
     close: async () => {
       await webhookWorker.stop();
       await stores.close();

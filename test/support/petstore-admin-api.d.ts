@@ -261,7 +261,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description 200 when the store answers, else 503 `service_unavailable`.
+         * @description 200 when the store answers, else 503 `service_unavailable`; 503 too from SIGTERM on, while the service drains.
          *
          *     No API key needed; never rate limited.
          */
