@@ -79,6 +79,12 @@ describe("input the service cannot take exactly", () => {
       expect((await t.client.get("/pets/1", { key: t.adminKey })).body.name).toBe("Rex");
     });
 
+    it("refuses a body nested too deep for the reviver by its schema, like any other", async () => {
+      const depth = 30_000;
+      const res = await post("/categories", `{"name":${"[".repeat(depth)}${"]".repeat(depth)}}`);
+      expectValidationFailed(res, "body.name");
+    });
+
     it("judges numbers by their source text", () => {
       expect(inexactness(1, "1")).toBeUndefined();
       expect(inexactness(100, "1e2")).toBeUndefined();
