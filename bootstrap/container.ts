@@ -19,6 +19,7 @@ import type { WebhookSigner } from "../core/webhooks/webhook-signer.port.ts";
 import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
+import { createLifecycle, type Lifecycle } from "./lifecycle.ts";
 import { errorFields, type Logger } from "./logger.ts";
 import { tokens } from "./tokens.ts";
 import { buildUseCases } from "./use-cases.ts";
@@ -41,6 +42,7 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
   const container = new Container({ defaultScope: "Singleton" });
   container.bind(tokens.config).toConstantValue(config);
   container.bind(tokens.logger).toConstantValue(logger);
+  container.bind(tokens.lifecycle).toConstantValue(createLifecycle());
   container.bind(tokens.stores).toConstantValue(stores);
   container.bind(tokens.clock).toConstantValue(overrides.clock ?? new SystemClock());
   container.bind(tokens.secrets).toConstantValue(overrides.secrets ?? new NodeSecrets());
@@ -71,7 +73,7 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
   container
     .bind(tokens.httpApp)
     .toResolvedValue(
-      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger) => {
+      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger, lifecycle: Lifecycle) => {
         const deps: HttpAppDeps = {
           useCases,
           clock,
@@ -79,13 +81,14 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
           deprecation: c.getPetDeprecation,
           report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
           readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
+          draining: lifecycle.isDraining,
           requestContext: { log: (entry) => log.info("request", { ...entry }), corsOrigins: c.corsOrigins },
         };
         // The OpenAPI documents are built here, once, from the same route table the app serves.
         const reference = createApiReference(apiRoutes(deps), { deprecation: c.getPetDeprecation });
         return createHttpApp(deps, reference.publicEndpoints, reference.routes);
       },
-      [tokens.useCases, tokens.clock, tokens.stores, tokens.config, tokens.logger],
+      [tokens.useCases, tokens.clock, tokens.stores, tokens.config, tokens.logger, tokens.lifecycle],
     )
     .inSingletonScope();
   return container;
