@@ -7,9 +7,11 @@ import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { buildContainer, type ContainerOverrides } from "./container.ts";
 import { seedDemoData } from "./demo-data.ts";
+import { createMetrics, type Metrics } from "./metrics.ts";
 import type { Logger } from "./logger.ts";
 import { startRecoveryLoop } from "./recovery-loop.ts";
 import { tokens } from "./tokens.ts";
+import type { WebhookWorker } from "./webhook-worker.ts";
 
 export interface Petstore {
   app: H3;
@@ -17,6 +19,13 @@ export interface Petstore {
   stores: Stores;
   /** Set when no admin key was configured or stored: print it once. */
   generatedAdminKey: string | undefined;
+  /** Relays events and delivers webhooks in the background once started (main starts it). */
+  webhookWorker: WebhookWorker;
+  /** Set when PETSTORE_METRICS_PORT is: what its listener serves. */
+  metrics: Metrics | undefined;
+  /** From SIGTERM on: /readyz answers 503. */
+  beginDrain(): void;
+  /** Stops the webhook worker, then closes the stores. */
   close(): Promise<void>;
 }
 
@@ -25,7 +34,7 @@ export const openStores = async (config: Config): Promise<Stores> => {
   // Loaded only when asked for: the in-memory service never loads the MongoDB driver.
   const { connectMongoStores } = await import("../adapters/mongo/mongo-stores.ts");
   try {
-    return await connectMongoStores({ url: config.store.url, dbName: config.store.dbName });
+    return await connectMongoStores({ url: config.store.url, dbName: config.store.dbName, timeoutMs: config.store.timeoutMs });
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : String(error)} (check MONGODB_URL)`, { cause: error });
   }
@@ -37,12 +46,15 @@ export const composePetstore = async (
   logger: Logger,
   overrides: ContainerOverrides & { stores?: Stores } = {},
 ): Promise<Petstore> => {
-  const stores = overrides.stores ?? (await openStores(config));
-  const container = buildContainer(config, stores, logger, overrides);
+  const metrics = overrides.metrics ?? (config.metricsPort === undefined ? undefined : createMetrics());
+  const opened = overrides.stores ?? (await openStores(config));
+  const stores = metrics ? metrics.instrument(opened) : opened;
+  const container = buildContainer(config, stores, logger, { ...overrides, metrics });
   const useCases = container.get(tokens.useCases);
   const clock = container.get(tokens.clock);
   const { generatedSecret } = await new EnsureAdminKey({
     apiKeys: stores.apiKeys,
+    adminGuard: stores.adminGuard,
     ids: stores.ids,
     secrets: container.get(tokens.secrets),
     clock,
@@ -51,13 +63,18 @@ export const composePetstore = async (
   const recovery = new RecoverInterruptedWrites({ ...stores, clock }, config.recovery.graceSeconds * 1000);
   const recoveryLoop = await startRecoveryLoop(recovery, config.recovery.intervalSeconds * 1000, logger);
   if (config.seedDemo && (await seedDemoData(useCases, stores))) logger.info("demo data loaded");
+  const webhookWorker = container.get(tokens.webhookWorker);
   return {
     app: container.get(tokens.httpApp),
     useCases,
     stores,
     generatedAdminKey: generatedSecret,
+    webhookWorker,
+    metrics,
+    beginDrain: () => container.get(tokens.lifecycle).beginDrain(),
     close: async () => {
       await recoveryLoop.stop();
+      await webhookWorker.stop();
       await stores.close();
     },
   };
