@@ -1,0 +1,249 @@
+import { describe, expect, it } from "vitest";
+import type { Actor } from "../../core/access/permissions.ts";
+import { CreateCategory } from "../../core/categories/create-category.ts";
+import { DeleteCategory } from "../../core/categories/delete-category.ts";
+import { SetInventory } from "../../core/inventory/set-inventory.ts";
+import { CancelOrder } from "../../core/orders/cancel-order.ts";
+import { PlaceOrder } from "../../core/orders/place-order.ts";
+import { UpdateOrder } from "../../core/orders/update-order.ts";
+import { CreatePet } from "../../core/pets/create-pet.ts";
+import { DeletePet } from "../../core/pets/delete-pet.ts";
+import { UpdatePet } from "../../core/pets/update-pet.ts";
+import { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
+import type { Stores } from "../../core/stores.ts";
+import { ManualClock } from "../support/manual-clock.ts";
+import { faults, faultyStores, type CallPlan, type Fault } from "./faulty-stores.ts";
+import type { ContractHarness } from "./harness.ts";
+
+const GRACE_MS = 30_000;
+const staff: Actor = { keyId: 1, role: "staff" };
+const alice: Actor = { keyId: 2, role: "customer" };
+const everything = { limit: 100 };
+const farFuture = new Date("2100-01-01T00:00:00.000Z");
+
+const useCasesOn = (stores: Stores, clock: ManualClock) => {
+  const ports = { ...stores, clock };
+  return {
+    createCategory: new CreateCategory(ports),
+    createPet: new CreatePet(ports),
+    updatePet: new UpdatePet(ports),
+    deletePet: new DeletePet(ports),
+    deleteCategory: new DeleteCategory(ports),
+    setInventory: new SetInventory(ports),
+    placeOrder: new PlaceOrder(ports),
+    updateOrder: new UpdateOrder(ports),
+    cancelOrder: new CancelOrder(ports),
+    recover: new RecoverInterruptedWrites(ports, GRACE_MS),
+  };
+};
+type UseCasesOn = ReturnType<typeof useCasesOn>;
+
+/**
+ * Categories 1 Dogs, 2 Cats, 3 Empty. Pets 1 Rex (Dogs, 3 in stock), 2 Bella (Dogs, pending: order 1 took its
+ * last unit), 3 Max (Cats, 1 in stock, a completed order 2), 4 Kiwi (Cats, no stock, no orders).
+ */
+const given = async (uc: UseCasesOn): Promise<void> => {
+  for (const name of ["Dogs", "Cats", "Empty"]) await uc.createCategory.execute({ name });
+  for (const [name, categoryId, stock] of [["Rex", 1, 3], ["Bella", 1, 1], ["Max", 2, 2], ["Kiwi", 2, 0]] as const) {
+    const pet = await uc.createPet.execute({ name, categoryId });
+    if (stock > 0) await uc.setInventory.execute(pet.id, stock);
+  }
+  await uc.placeOrder.execute({ petId: 2, quantity: 1 }, alice);
+  const completed = await uc.placeOrder.execute({ petId: 3, quantity: 1 }, alice);
+  await uc.updateOrder.execute(completed.id, { complete: true }, staff);
+};
+
+/** What clients can see, ids of pets and orders aside (a crashed run may have spent some). */
+const visibleState = async (s: Stores) => {
+  const categories = (await s.categories.list(everything)).map((c) => `${c.id}:${c.name}`);
+  const pets = await s.pets.list(everything);
+  const orders = await s.orders.list(everything);
+  return {
+    categories,
+    pets: pets
+      .map((p) => ({
+        name: p.name,
+        categoryId: p.categoryId,
+        status: p.status,
+        stock: p.stock,
+        orders: orders
+          .filter((o) => o.petId === p.id)
+          .map((o) => `${o.quantity}:${o.state}:${o.placedBy}`)
+          .sort(),
+      }))
+      .sort((a, b) => a.name.localeCompare(b.name)),
+    ordersOfMissingPets: orders.filter((o) => !pets.some((p) => p.id === o.petId)).length,
+  };
+};
+type VisibleState = Awaited<ReturnType<typeof visibleState>>;
+
+/** Stock given per pet, as the state shows it: current stock plus the units of its existing orders. */
+const stockGiven = (state: VisibleState): Record<string, number> =>
+  Object.fromEntries(state.pets.map((p) => [p.name, p.stock + p.orders.reduce((sum, o) => sum + Number(o.split(":")[0]), 0)]));
+
+/** PRODUCT.md §5 / design §5, checked on the stored documents once recovery has run. */
+const expectInvariants = async (s: Stores, context: string): Promise<void> => {
+  expect(await s.pets.provisional(everything), `${context}: no provisional pet left`).toEqual([]);
+  expect(await s.orders.placingBefore(farFuture, everything), `${context}: no placing order left`).toEqual([]);
+  expect(await s.categories.deletingBefore(farFuture, everything), `${context}: no category left deleting`).toEqual([]);
+  const categories = await s.categories.list(everything);
+  const pets = await s.pets.list(everything);
+  const orders = await s.orders.list(everything);
+  for (const order of orders) expect(pets.some((p) => p.id === order.petId), `${context}: order ${order.id} names a deleted pet`).toBe(true);
+  for (const pet of pets) {
+    expect(categories.some((c) => c.id === pet.categoryId), `${context}: pet ${pet.name} names a deleted category`).toBe(true);
+    const open = orders.filter((o) => o.petId === pet.id && o.state === "open").map((o) => ({ orderId: o.id, units: o.quantity }));
+    expect(pet.holds, `${context}: the holds of ${pet.name} are its open orders`).toEqual(open);
+    expect(pet.stock, `${context}: stock of ${pet.name}`).toBeGreaterThanOrEqual(0);
+    if (pet.status === "sold") expect({ stock: pet.stock, open: open.length }, `${context}: sold ${pet.name}`).toEqual({ stock: 0, open: 0 });
+  }
+  const holders = await s.pets.withHolds(everything);
+  expect(holders.every((p) => pets.some((v) => v.id === p.id)), `${context}: holds only on visible pets`).toBe(true);
+};
+
+interface Scenario {
+  name: string;
+  run(uc: UseCasesOn): Promise<unknown>;
+}
+
+const scenarios: Scenario[] = [
+  { name: "place an order (units left)", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 1 }, alice) },
+  { name: "place an order for the last units", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 3 }, alice) },
+  { name: "place an order refused for want of stock", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 4 }, alice) },
+  { name: "cancel an order (restocks a pending pet)", run: (uc) => uc.cancelOrder.execute(1, alice) },
+  { name: "complete an order (sells a pending pet)", run: (uc) => uc.updateOrder.execute(1, { complete: true }, staff) },
+  { name: "delete a pet with a completed order", run: (uc) => uc.deletePet.execute(3) },
+  { name: "delete a pet refused for its open order", run: (uc) => uc.deletePet.execute(2) },
+  { name: "delete an empty category", run: (uc) => uc.deleteCategory.execute(3) },
+  { name: "delete a category refused for its pets", run: (uc) => uc.deleteCategory.execute(2) },
+  { name: "set the inventory", run: (uc) => uc.setInventory.execute(1, 7) },
+  { name: "create a pet", run: (uc) => uc.createPet.execute({ name: "Nemo", categoryId: 3 }) },
+  { name: "move a pet to another category", run: (uc) => uc.updatePet.execute(4, { name: "Kiwi", categoryId: 3 }) },
+  { name: "edit a pet (hold it)", run: (uc) => uc.updatePet.execute(1, { name: "Rex", categoryId: 1, status: "pending" }) },
+];
+
+/** Competing requests, each paired with the operation it races at every store call. */
+const races: Array<{ scenario: string; competitor: string; run(uc: UseCasesOn): Promise<unknown> }> = [
+  { scenario: "place an order for the last units", competitor: "delete that pet", run: (uc) => uc.deletePet.execute(1) },
+  { scenario: "place an order for the last units", competitor: "another order for them", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 2 }, staff) },
+  { scenario: "delete a pet with a completed order", competitor: "an order for it", run: (uc) => uc.placeOrder.execute({ petId: 3, quantity: 1 }, alice) },
+  { scenario: "delete an empty category", competitor: "a pet created in it", run: (uc) => uc.createPet.execute({ name: "Nemo", categoryId: 3 }) },
+  { scenario: "delete an empty category", competitor: "a pet moved into it", run: (uc) => uc.updatePet.execute(4, { name: "Kiwi", categoryId: 3 }) },
+  { scenario: "create a pet", competitor: "deleting its category", run: (uc) => uc.deleteCategory.execute(3) },
+  { scenario: "move a pet to another category", competitor: "deleting that category", run: (uc) => uc.deleteCategory.execute(3) },
+  { scenario: "complete an order (sells a pending pet)", competitor: "cancelling it", run: (uc) => uc.cancelOrder.execute(1, alice) },
+  { scenario: "cancel an order (restocks a pending pet)", competitor: "completing it", run: (uc) => uc.updateOrder.execute(1, { complete: true }, staff) },
+  { scenario: "set the inventory", competitor: "an order", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 1 }, alice) },
+  { scenario: "edit a pet (hold it)", competitor: "an order for the last units", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 3 }, alice) },
+];
+
+/** Each test walks every store call of an operation with fresh stores: on MongoDB that is many round trips. */
+const SLOW = { timeout: 180_000 };
+
+const settle = (promise: Promise<unknown>) => promise.then(() => "done", (error: unknown) => error);
+
+export const faultsContract = (harness: ContractHarness): void => {
+  describe(`Crash points and interleavings (${harness.name})`, () => {
+    /** A fresh store with the fixture, and its state before the operation. */
+    const prepared = async () => {
+      const stores = await harness.fresh();
+      const clock = new ManualClock("2026-11-21T12:00:00.000Z");
+      await given(useCasesOn(stores, clock));
+      return { stores, clock, before: await visibleState(stores) };
+    };
+
+    /** Runs the operation with the plan applied; returns once it settled or its process "died" and the store is quiet. */
+    const runPlanned = async (scenario: Scenario, stores: Stores, clock: ManualClock, plan: CallPlan | undefined) => {
+      const faulty = faultyStores(stores, plan);
+      const outcome = await Promise.race([settle(scenario.run(useCasesOn(faulty.stores, clock))), faulty.crashed]);
+      await faulty.quiet();
+      return { outcome, calls: faulty.calls() };
+    };
+
+    /** Another instance, later: recovery past the grace period. */
+    const recoverLater = async (stores: Stores, clock: ManualClock) => {
+      clock.advance(GRACE_MS + 1_000);
+      await useCasesOn(stores, clock).recover.execute();
+    };
+
+    const crashFreeRun = async (scenario: Scenario) => {
+      const { stores, clock, before } = await prepared();
+      const { calls } = await runPlanned(scenario, stores, clock, undefined);
+      await recoverLater(stores, clock);
+      const after = await visibleState(stores);
+      await expectInvariants(stores, `${scenario.name}, crash-free`);
+      if (scenario.name !== "set the inventory") {
+        const givenBefore = stockGiven(before);
+        for (const [name, units] of Object.entries(stockGiven(after))) expect(units, `stock given of ${name}`).toBe(givenBefore[name] ?? 0);
+      }
+      return { before, after, calls };
+    };
+
+    for (const scenario of scenarios) {
+      it(`${scenario.name}: every fault at every store call leaves the state before or after, invariants kept`, SLOW, async () => {
+        const { before, after, calls } = await crashFreeRun(scenario);
+        expect(calls).toBeGreaterThan(0);
+        for (const fault of faults) {
+          for (let at = 1; at <= calls; at++) {
+            const context = `${scenario.name}, ${fault} at call ${at} of ${calls}`;
+            const run = await prepared();
+            expect(run.before).toEqual(before);
+            await runPlanned(scenario, run.stores, run.clock, { at, fault: fault as Fault });
+            await recoverLater(run.stores, run.clock);
+            await expectInvariants(run.stores, context);
+            const state = await visibleState(run.stores);
+            expect([before, after], `${context}: all or nothing`).toContainEqual(state);
+          }
+        }
+      });
+
+      it(`${scenario.name}: recovery on another instance before every store call, in and past the grace period`, SLOW, async () => {
+        const { before, after, calls } = await crashFreeRun(scenario);
+        for (const late of [false, true]) {
+          for (let at = 1; at <= calls; at++) {
+            const context = `${scenario.name}, recovery${late ? " past the grace period" : ""} before call ${at}`;
+            const run = await prepared();
+            const recoverNow = async () => {
+              if (late) run.clock.advance(GRACE_MS + 1_000);
+              await useCasesOn(run.stores, run.clock).recover.execute();
+            };
+            await runPlanned(scenario, run.stores, run.clock, { at, before: recoverNow });
+            await recoverLater(run.stores, run.clock);
+            await expectInvariants(run.stores, context);
+            const state = await visibleState(run.stores);
+            if (late) expect([before, after], `${context}: all or nothing`).toContainEqual(state);
+            else expect(state, `${context}: as if recovery had not run`).toEqual(after);
+          }
+        }
+      });
+    }
+
+    for (const race of races) {
+      const scenario = scenarios.find((s) => s.name === race.scenario);
+      if (!scenario) throw new Error(`no scenario ${race.scenario}`);
+      it(`${race.scenario}, with ${race.competitor} before every store call: invariants kept`, SLOW, async () => {
+        const { calls } = await crashFreeRun(scenario);
+        const givenBefore = stockGiven((await prepared()).before);
+        for (let at = 1; at <= calls; at++) {
+          const context = `${race.scenario} / ${race.competitor} before call ${at}`;
+          const run = await prepared();
+          const competing = { outcome: undefined as unknown };
+          await runPlanned(scenario, run.stores, run.clock, {
+            at,
+            before: async () => {
+              competing.outcome = await settle(race.run(useCasesOn(run.stores, run.clock)));
+            },
+          });
+          await recoverLater(run.stores, run.clock);
+          await expectInvariants(run.stores, context);
+          const state = await visibleState(run.stores);
+          expect(state.ordersOfMissingPets, context).toBe(0);
+          const givenNow = stockGiven(state);
+          if (race.scenario !== "set the inventory") {
+            for (const [name, units] of Object.entries(givenNow)) expect(units, `${context}: stock given of ${name}`).toBe(givenBefore[name] ?? 0);
+          }
+        }
+      });
+    }
+  });
+};
