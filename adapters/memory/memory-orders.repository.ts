@@ -45,9 +45,10 @@ export class MemoryOrders implements Orders {
     );
   }
 
-  async insert(order: OrderRecord): Promise<void> {
-    if (this.#orders.has(order.id)) throw new Error(`Order ${order.id} exists already`);
-    this.#orders.set(order.id, { order: copyOrder(order), outbox: [] });
+  async insert(order: OrderRecord, events: readonly DomainEvent[] = []): Promise<boolean> {
+    if (this.#orders.has(order.id)) return false;
+    this.#orders.set(order.id, { order: copyOrder(order), outbox: structuredClone([...events]) });
+    return true;
   }
 
   async write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined> {
@@ -63,18 +64,8 @@ export class MemoryOrders implements Orders {
     return copyOrder(order);
   }
 
-  async removeIf(id: number, when: OrderCondition): Promise<boolean> {
-    const stored = this.#orders.get(id);
-    if (!stored || !meets(stored.order, when)) return false;
-    return this.#orders.delete(id);
-  }
-
   async removeAllOfPet(petId: number): Promise<void> {
-    for (const [id, stored] of this.#orders) if (stored.order.petId === petId) this.#orders.delete(id);
-  }
-
-  async placingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]> {
-    return this.#page(page, (o) => o.state === "placing" && o.createdAt < cutoff);
+    for (const [id, { order }] of this.#orders) if (order.petId === petId && order.state !== "abandoned") this.#orders.delete(id);
   }
 
   pendingEvents(): DomainEvent[] {

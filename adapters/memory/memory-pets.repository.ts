@@ -11,7 +11,7 @@ export interface StoredPet {
 
 const copyPet = (p: PetRecord): PetRecord => ({
   ...p,
-  holds: p.holds.map((h) => ({ ...h })),
+  holds: p.holds.map((h) => ({ ...h, since: h.since && new Date(h.since) })),
   provisionalSince: p.provisionalSince && new Date(p.provisionalSince),
 });
 
@@ -34,7 +34,7 @@ export const petMeets = (pet: PetRecord, c: PetCondition): boolean =>
 const changed = (pet: PetRecord, c: PetChange): PetRecord => {
   let holds = pet.holds;
   if (c.removeHoldOf !== undefined) holds = holds.filter((h) => h.orderId !== c.removeHoldOf);
-  if (c.addHold) holds = [...holds, { ...c.addHold }].sort((a, b) => a.orderId - b.orderId);
+  if (c.addHold) holds = [...holds, { ...c.addHold, since: c.addHold.since && new Date(c.addHold.since) }].sort((a, b) => a.orderId - b.orderId);
   return {
     ...pet,
     ...(c.name !== undefined && { name: c.name }),

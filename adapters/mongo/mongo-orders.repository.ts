@@ -2,7 +2,7 @@ import type { Collection, Db, Document, Filter, UpdateFilter } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { OrderRecord, OrderState } from "../../core/orders/order-record.ts";
 import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
-import type { PageRequest } from "../../core/shared/page.ts";
+import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { guarded } from "./store-unavailable.ts";
 
@@ -64,13 +64,12 @@ const orderUpdate = (c: OrderChange): UpdateFilter<OrderDocument> => {
 
 const withoutOutbox = { projection: { outbox: 0 } } as const;
 
-/** Listings by pet and deletion of a pet's orders use the first; a customer's own listing the second; recovery the third. */
+/** Listings by pet and deletion of a pet's orders use the first; a customer's own listing the second. */
 export const createOrderIndexes = async (db: Db): Promise<void> => {
   // One index per command: FerretDB 1.24 drops the connection when one createIndexes names several existing ones.
   const orders = db.collection("orders");
   await orders.createIndex({ petId: 1, _id: 1 });
   await orders.createIndex({ placedBy: 1, _id: 1 });
-  await orders.createIndex({ state: 1, createdAt: 1 });
   await orders.createIndex({ hasEvents: 1 });
 };
 
@@ -106,9 +105,15 @@ export class MongoOrders implements Orders {
     });
   }
 
-  insert(order: OrderRecord): Promise<void> {
+  insert(order: OrderRecord, events: readonly DomainEvent[] = []): Promise<boolean> {
     return guarded(async () => {
-      await this.#orders.insertOne(toDocument(order));
+      try {
+        await this.#orders.insertOne({ ...toDocument(order), outbox: [...events], ...(events.length > 0 && { hasEvents: true as const }) });
+        return true;
+      } catch (error) {
+        if (isDuplicateKeyError(error)) return false;
+        throw error;
+      }
     });
   }
 
@@ -120,19 +125,10 @@ export class MongoOrders implements Orders {
     });
   }
 
-  removeIf(id: number, when: OrderCondition): Promise<boolean> {
-    return guarded(async () => (await this.#orders.deleteOne(orderFilter(id, when))).deletedCount === 1);
-  }
-
   removeAllOfPet(petId: number): Promise<void> {
     return guarded(async () => {
-      await this.#orders.deleteMany({ petId });
+      await this.#orders.deleteMany({ petId, state: { $ne: "abandoned" } });
     });
   }
 
-  placingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]> {
-    return guarded(async () =>
-      (await findPage(this.#orders, { state: "placing", createdAt: { $lt: cutoff } }, page, undefined, withoutOutbox.projection)).map(toOrder),
-    );
-  }
 }

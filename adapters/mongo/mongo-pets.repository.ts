@@ -16,6 +16,8 @@ export interface PetDocument {
   revision: number;
   stock: number;
   holds: Record<string, number>;
+  /** When each hold was taken, under the same keys. */
+  heldSince?: Record<string, Date>;
   /** The number of keys of `holds`: conditions on "no hold" or "the last hold" need it. */
   holdCount: number;
   lifecycle?: "creating" | "deleting";
@@ -36,6 +38,7 @@ const toDocument = (pet: PetRecord): PetDocument => ({
   revision: pet.revision,
   stock: pet.stock,
   holds: Object.fromEntries(pet.holds.map((h) => [holdKey(h.orderId), h.units])),
+  heldSince: Object.fromEntries(pet.holds.flatMap((h) => (h.since ? [[holdKey(h.orderId), h.since]] : []))),
   holdCount: pet.holds.length,
   ...(pet.lifecycle !== undefined && { lifecycle: pet.lifecycle }),
   ...(pet.movingTo !== undefined && { movingTo: pet.movingTo }),
@@ -51,7 +54,7 @@ const toPet = (doc: Omit<PetDocument, "outbox">): PetRecord => ({
   revision: doc.revision,
   stock: doc.stock,
   holds: Object.entries(doc.holds)
-    .map(([key, units]) => ({ orderId: Number(key.slice(1)), units }))
+    .map(([key, units]) => ({ orderId: Number(key.slice(1)), units, since: doc.heldSince?.[key] }))
     .sort((a, b) => a.orderId - b.orderId),
   lifecycle: doc.lifecycle,
   movingTo: doc.movingTo,
@@ -89,10 +92,12 @@ export const petUpdate = (c: PetChange): UpdateFilter<PetDocument> => {
   }
   if (c.addHold !== undefined) {
     set[`holds.${holdKey(c.addHold.orderId)}`] = c.addHold.units;
+    if (c.addHold.since) set[`heldSince.${holdKey(c.addHold.orderId)}`] = c.addHold.since;
     inc.holdCount = (inc.holdCount ?? 0) + 1;
   }
   if (c.removeHoldOf !== undefined) {
     unset[`holds.${holdKey(c.removeHoldOf)}`] = "";
+    unset[`heldSince.${holdKey(c.removeHoldOf)}`] = "";
     inc.holdCount = (inc.holdCount ?? 0) - 1;
   }
   for (const field of ["lifecycle", "movingTo", "provisionalSince"] as const) {

@@ -1,10 +1,11 @@
 import type { Order } from "./order.ts";
 
 /**
- * `placing`: written before its stock is reserved, invisible until confirmed `open`; `cancelled`: a tombstone,
- * invisible, kept only until the relay has taken its `order.cancelled` event. Clients see `open` and `complete`.
+ * Clients see `open` and `complete`. `cancelled`: an invisible tombstone, kept until the relay has taken its
+ * `order.cancelled` event. `abandoned`: written by recovery in place of an order whose placing died after reserving
+ * its stock, so that the slow placer, should it still be alive, can no longer insert it (the id is taken).
  */
-export type OrderState = "placing" | "open" | "complete" | "cancelled";
+export type OrderState = "open" | "complete" | "cancelled" | "abandoned";
 
 export interface OrderRecord extends Omit<Order, "complete"> {
   state: OrderState;

@@ -23,17 +23,18 @@ export interface OrderChange {
 
 /** Every state change is one conditional single-document write. */
 export interface Orders {
-  /** Any order, placing and cancelled ones included. */
+  /** Any order, cancelled and abandoned ones included. */
   ofId(id: number): Promise<OrderRecord | undefined>;
   ofIds(ids: readonly number[]): Promise<OrderRecord[]>;
   /** Open and complete orders only, ascending id order, at most `limit` items. */
   list(query: OrderQuery): Promise<OrderRecord[]>;
-  insert(order: OrderRecord): Promise<void>;
+  /** False, and nothing written, when an order with this id exists already. */
+  insert(order: OrderRecord, events?: readonly DomainEvent[]): Promise<boolean>;
   /** Applies the change only while the condition holds; the order afterwards, or undefined when it did not hold. */
   write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined>;
-  removeIf(id: number, when: OrderCondition): Promise<boolean>;
-  /** Deletes every order naming the pet, in any state. */
+  /**
+   * Deletes every order naming the pet, except `abandoned` tombstones: they keep their id taken for good, so a placer
+   * paused past the grace period can never write its order, not even for a pet deleted meanwhile.
+   */
   removeAllOfPet(petId: number): Promise<void>;
-  /** Orders still `placing` that were created before `cutoff`, ascending id. */
-  placingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]>;
 }

@@ -4,6 +4,8 @@ import type { Pet } from "./pet.ts";
 export interface Hold {
   orderId: number;
   units: number;
+  /** When the units were taken: a hold whose order never got written is released only after the grace period. */
+  since?: Date | undefined;
 }
 
 /**

@@ -19,7 +19,7 @@ export type ReserveOutcome = "reserved" | "already-held" | "unknown-pet" | "not-
 
 export const reserveVariants = (clock: Clock, petId: number, orderId: number, units: number): PetVariant[] => {
   const when = { lifecycle: "none", status: "available", noHoldOf: orderId } as const;
-  const addHold = { orderId, units };
+  const addHold = { orderId, units, since: clock.now() };
   return [
     { when: { ...when, stock: { gt: units } }, then: { stock: { by: -units }, addHold, events: [stockEvent(clock, petId, { delta: -units })] } },
     {
@@ -36,7 +36,7 @@ export const reserveVariants = (clock: Clock, petId: number, orderId: number, un
 };
 
 /** Why no reserve variant applies, or undefined when one would apply now (the pet changed meanwhile: retry). */
-export const explainReserve = (pet: PetRecord | undefined, orderId: number, units: number): Exclude<ReserveOutcome, "reserved"> | undefined => {
+const explainReserve = (pet: PetRecord | undefined, orderId: number, units: number): Exclude<ReserveOutcome, "reserved"> | undefined => {
   if (!pet || pet.lifecycle !== undefined) return "unknown-pet";
   if (pet.holds.some((h) => h.orderId === orderId)) return "already-held";
   if (pet.status !== "available") return "not-available";
@@ -44,17 +44,8 @@ export const explainReserve = (pet: PetRecord | undefined, orderId: number, unit
   return undefined;
 };
 
-/** `seen`: the pet as read shortly before; when it shows the last units being taken, that variant is tried first. */
-export const reserve = async (
-  pets: Pets,
-  clock: Clock,
-  petId: number,
-  orderId: number,
-  units: number,
-  seen?: PetRecord,
-): Promise<ReserveOutcome> => {
+export const reserve = async (pets: Pets, clock: Clock, petId: number, orderId: number, units: number): Promise<ReserveOutcome> => {
   const variants = reserveVariants(clock, petId, orderId, units);
-  if (seen?.stock === units) variants.reverse();
   for (;;) {
     const result = await pets.write(petId, variants);
     if (result.applied !== undefined) return "reserved";

@@ -1,5 +1,6 @@
 import type { Categories } from "../categories/categories.port.ts";
 import { decideCategoryDeletion } from "../categories/delete-category.ts";
+import type { OrderRecord } from "../orders/order-record.ts";
 import type { Orders } from "../orders/orders.port.ts";
 import { categoryAcceptsPets } from "../pets/category-check.ts";
 import { finishCreating } from "../pets/create-pet.ts";
@@ -18,7 +19,7 @@ interface Ports {
 }
 
 export interface RecoveryReport {
-  undonePlacings: number;
+  abandonedPlacings: number;
   releasedHolds: number;
   consumedHolds: number;
   finishedPets: number;
@@ -60,7 +61,7 @@ export class RecoverInterruptedWrites {
 
   async execute(): Promise<RecoveryReport> {
     const report: RecoveryReport = {
-      undonePlacings: 0,
+      abandonedPlacings: 0,
       releasedHolds: 0,
       consumedHolds: 0,
       finishedPets: 0,
@@ -70,30 +71,20 @@ export class RecoverInterruptedWrites {
       decidedCategories: 0,
     };
     const cutoff = new Date(this.#ports.clock.now().getTime() - this.#graceMs);
-    await this.#undoPlacings(cutoff, report);
-    await this.#settleHolds(report);
+    await this.#settleHolds(cutoff, report);
     await this.#provisionalPets(cutoff, report);
     await this.#categoryDeletions(cutoff, report);
     return report;
   }
 
-  /** An order left `placing` was never acknowledged: undo it (hold first, then the order). */
-  async #undoPlacings(cutoff: Date, report: RecoveryReport): Promise<void> {
-    const { orders, pets, clock } = this.#ports;
-    await eachPage(
-      (page) => orders.placingBefore(cutoff, page),
-      async (order) => {
-        await release(pets, clock, order.petId, order.id, order.quantity);
-        if (await orders.removeIf(order.id, { state: "placing" })) report.undonePlacings += 1;
-      },
-    );
-  }
-
   /**
-   * An order is always written before its hold and never re-created, so a hold whose order is gone or cancelled is
-   * left over from a cancellation (release it), and one whose order is complete from a completion (consume it).
+   * A hold is taken before its order is written, and an order is never re-created, so a hold whose order is
+   * cancelled is left over from a cancellation (release it), one whose order is complete from a completion
+   * (consume it), and one without an order, once older than the grace period, from a placing that died: recovery
+   * takes the order's id with an `abandoned` tombstone (the slow placer, if alive, can then no longer insert its
+   * order) and releases the hold. A younger hold without an order belongs to a placing in progress.
    */
-  async #settleHolds(report: RecoveryReport): Promise<void> {
+  async #settleHolds(cutoff: Date, report: RecoveryReport): Promise<void> {
     const { orders, pets, clock } = this.#ports;
     let after: number | undefined;
     for (;;) {
@@ -102,8 +93,23 @@ export class RecoverInterruptedWrites {
       const held = page.flatMap((pet) => pet.holds.map((hold) => ({ pet, hold })));
       const ordersById = new Map((await orders.ofIds(held.map(({ hold }) => hold.orderId))).map((o) => [o.id, o]));
       for (const { pet, hold } of held) {
-        const order = ordersById.get(hold.orderId);
-        if (!order || order.state === "cancelled") {
+        let order: OrderRecord | undefined = ordersById.get(hold.orderId);
+        if (!order) {
+          if (hold.since && hold.since > cutoff) continue;
+          const abandoned: OrderRecord = {
+            id: hold.orderId,
+            petId: pet.id,
+            quantity: hold.units,
+            shipDate: undefined,
+            placedBy: 0,
+            state: "abandoned",
+            revision: 1,
+            createdAt: clock.now(),
+          };
+          order = (await orders.insert(abandoned)) ? abandoned : await orders.ofId(hold.orderId);
+          if (order === abandoned) report.abandonedPlacings += 1;
+        }
+        if (!order || order.state === "cancelled" || order.state === "abandoned") {
           if (await release(pets, clock, pet.id, hold.orderId, hold.units)) report.releasedHolds += 1;
         } else if (order.state === "complete") {
           if (await consume(pets, clock, pet.id, hold.orderId, hold.units)) report.consumedHolds += 1;
