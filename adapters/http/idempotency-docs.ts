@@ -10,7 +10,7 @@ export const IdempotencyHeaders = z.object({
     .optional()
     .meta({
       description:
-        "Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again.",
+        "Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again.",
     }),
 });
 

@@ -589,7 +589,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1545,7 +1545,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2460,7 +2460,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
