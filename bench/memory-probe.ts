@@ -36,8 +36,9 @@ if (kind === "idempotency") {
   const leaseUntil = new Date(now.getTime() + 60_000);
   for (let i = 0; i < count; i++) {
     const key = randomUUID();
-    await idempotency.claim({ scope: "key:2", key, fingerprint: `${key}fingerprint`.slice(0, 43), now, leaseUntil, expiresAt });
-    await idempotency.complete("key:2", key, {
+    const claim = await idempotency.claim({ scope: "key:2", key, fingerprint: `${key}fingerprint`.slice(0, 43), now, leaseUntil, expiresAt });
+    if (claim.outcome !== "claimed") throw new Error(`fresh key ${key} was not claimed`);
+    await idempotency.complete("key:2", key, claim.token, {
       status: 201,
       body: JSON.stringify({ id: i + 1, petId: 1, quantity: 1, complete: false }),
       headers: { "content-type": "application/json; charset=utf-8", location: `/store/orders/${i + 1}` },

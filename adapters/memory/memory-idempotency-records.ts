@@ -6,6 +6,8 @@ import type {
 } from "../../core/idempotency/idempotency-records.port.ts";
 
 interface Entry {
+  /** The lock's owner: only it may complete or release the record. */
+  token: string;
   fingerprint: string;
   leaseUntil: number;
   expiresAt: number;
@@ -29,6 +31,7 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
   readonly #scopes = new Map<string, Map<string, Entry>>();
   readonly #perScope: number;
   #lastSweep = 0;
+  #lastToken = 0;
 
   constructor(options: { perScope?: number } = {}) {
     this.#perScope = options.perScope ?? DEFAULT_RECORDS_PER_SCOPE;
@@ -41,7 +44,7 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
       return Promise.resolve(
         existing.response
           ? { outcome: "completed", fingerprint: existing.fingerprint, response: existing.response }
-          : { outcome: "in-progress", fingerprint: existing.fingerprint },
+          : { outcome: "in-progress", fingerprint: existing.fingerprint, leaseUntil: new Date(existing.leaseUntil) },
       );
     }
     this.#sweep(now);
@@ -52,26 +55,36 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
     }
     entries.delete(claim.key); // a stale record: claimed anew, it becomes the newest
     if (entries.size >= this.#perScope) forgetOldest(entries, now);
+    const token = String(++this.#lastToken);
     entries.set(claim.key, {
+      token,
       fingerprint: claim.fingerprint,
       leaseUntil: claim.leaseUntil.getTime(),
       expiresAt: claim.expiresAt.getTime(),
       response: undefined,
     });
-    return Promise.resolve({ outcome: "claimed" });
+    return Promise.resolve({ outcome: "claimed", token });
   }
 
-  complete(scope: string, key: string, response: RecordedResponse): Promise<void> {
-    const entry = this.#scopes.get(scope)?.get(key);
+  complete(scope: string, key: string, token: string, response: RecordedResponse): Promise<boolean> {
+    const entry = this.#owned(scope, key, token);
     if (entry) entry.response = frozen(response);
+    return Promise.resolve(entry !== undefined);
+  }
+
+  release(scope: string, key: string, token: string): Promise<void> {
+    if (this.#owned(scope, key, token)) {
+      const entries = this.#scopes.get(scope)!;
+      entries.delete(key);
+      if (entries.size === 0) this.#scopes.delete(scope);
+    }
     return Promise.resolve();
   }
 
-  release(scope: string, key: string): Promise<void> {
-    const entries = this.#scopes.get(scope);
-    entries?.delete(key);
-    if (entries?.size === 0) this.#scopes.delete(scope);
-    return Promise.resolve();
+  /** The record, while `token` owns it unfinished. */
+  #owned(scope: string, key: string, token: string): Entry | undefined {
+    const entry = this.#scopes.get(scope)?.get(key);
+    return entry && entry.token === token && !entry.response ? entry : undefined;
   }
 
   /** Forgets expired records, at most once a minute. */

@@ -68,8 +68,9 @@ const aClaim = (key: string, overrides: Partial<IdempotencyClaim> = {}): Idempot
   ...overrides,
 });
 const completed = async (records: MemoryIdempotencyRecords, key: string, overrides: Partial<IdempotencyClaim> = {}) => {
-  expect(await records.claim(aClaim(key, overrides))).toEqual({ outcome: "claimed" });
-  await records.complete(overrides.scope ?? "key:1", key, aResponse);
+  const claim = await records.claim(aClaim(key, overrides));
+  if (claim.outcome !== "claimed") throw new Error(`expected to claim ${key}, got ${claim.outcome}`);
+  expect(await records.complete(overrides.scope ?? "key:1", key, claim.token, aResponse)).toBe(true);
 };
 
 describe("MemoryIdempotencyRecords: a cap per scope", () => {
@@ -79,7 +80,7 @@ describe("MemoryIdempotencyRecords: a cap per scope", () => {
 
     expect(await records.claim(aClaim("k2"))).toMatchObject({ outcome: "completed" });
     expect(await records.claim(aClaim("k1001"))).toMatchObject({ outcome: "completed" });
-    expect(await records.claim(aClaim("k1"))).toEqual({ outcome: "claimed" }); // forgotten: a retry acts afresh
+    expect(await records.claim(aClaim("k1"))).toMatchObject({ outcome: "claimed" }); // forgotten: a retry acts afresh
   });
 
   it("forgets the oldest claimed first, a re-claimed stale key counting as new", async () => {
@@ -91,7 +92,7 @@ describe("MemoryIdempotencyRecords: a cap per scope", () => {
     await completed(records, "lost", later); // its lease ran out: claimed anew, now the newest
     await completed(records, "c", later);
 
-    expect(await records.claim(aClaim("a", later))).toEqual({ outcome: "claimed" });
+    expect(await records.claim(aClaim("a", later))).toMatchObject({ outcome: "claimed" });
     expect(await records.claim(aClaim("lost", later))).toMatchObject({ outcome: "completed" });
   });
 
@@ -101,8 +102,8 @@ describe("MemoryIdempotencyRecords: a cap per scope", () => {
     await records.claim(aClaim("running-2"));
     await completed(records, "done");
 
-    expect(await records.claim(aClaim("running-1", { fingerprint: "other" }))).toEqual({ outcome: "in-progress", fingerprint: "fp-running-1" });
-    expect(await records.claim(aClaim("running-2", { fingerprint: "other" }))).toEqual({ outcome: "in-progress", fingerprint: "fp-running-2" });
+    expect(await records.claim(aClaim("running-1", { fingerprint: "other" }))).toMatchObject({ outcome: "in-progress", fingerprint: "fp-running-1" });
+    expect(await records.claim(aClaim("running-2", { fingerprint: "other" }))).toMatchObject({ outcome: "in-progress", fingerprint: "fp-running-2" });
   });
 
   it("caps each API key on its own", async () => {
@@ -111,7 +112,7 @@ describe("MemoryIdempotencyRecords: a cap per scope", () => {
     for (const key of ["b", "c", "d"]) await completed(records, key, { scope: "key:2" });
 
     expect(await records.claim(aClaim("a", { scope: "key:1" }))).toMatchObject({ outcome: "completed" });
-    expect(await records.claim(aClaim("b", { scope: "key:2" }))).toEqual({ outcome: "claimed" });
+    expect(await records.claim(aClaim("b", { scope: "key:2" }))).toMatchObject({ outcome: "claimed" });
   });
 
   it("hands out recorded responses that cannot be changed", async () => {

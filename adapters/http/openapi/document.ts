@@ -176,7 +176,9 @@ must be well-formed Unicode (no lone surrogates). Request bodies are JSON (\`Con
 64 KiB, and refuse unknown properties.
 
 **Retries.** \`POST /pets\`, \`POST /categories\` and \`POST /store/orders\` take an \`Idempotency-Key\` (per API key, kept
-24 hours): a retry with the same key and body replays the first answer, marked \`Idempotent-Replayed: true\`.
+24 hours): a retry with the same key and body replays the first answer, marked \`Idempotent-Replayed: true\`. A retry
+while the first request runs gets 409 \`idempotency_request_in_progress\` with \`Retry-After\`; a first request that never
+answers locks its key for 60 seconds at most, after which a retry runs the operation again.
 
 **Lists** are bare JSON arrays in ascending id order, paged with \`limit\` (1–100, default 20) and \`after\` (an id); a
 \`Link: <…>; rel="next"\` header gives the next page while more items exist.
