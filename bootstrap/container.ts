@@ -49,6 +49,7 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
           health: s.health,
           deprecation: c.getPetDeprecation,
           report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
+          readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
           requestContext: { log: (entry) => log.info("request", { ...entry }), corsOrigins: c.corsOrigins },
         };
         // The OpenAPI documents are built here, once, from the same route table the app serves.
