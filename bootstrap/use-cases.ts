@@ -26,13 +26,15 @@ import { ListPets } from "../core/pets/list-pets.ts";
 import { UpdatePet } from "../core/pets/update-pet.ts";
 import { RunIdempotently } from "../core/idempotency/run-idempotently.ts";
 import { AdmitRequest } from "../core/rate-limiting/admit-request.ts";
+import { CachedApiKeys } from "../core/access/cached-api-keys.ts";
 import type { BanPolicy } from "../core/rate-limiting/ban-policy.ts";
 import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
 
 /** Every use case, wired to its ports once. */
 export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: BanPolicy): UseCases => {
-  const { pets, categories, orders, inventory, ids, apiKeys, limiter, idempotency } = s;
+  const { pets, categories, orders, inventory, ids, limiter, idempotency } = s;
+  const apiKeys = new CachedApiKeys(s.apiKeys, clock);
   return {
     listPets: new ListPets(pets),
     getPet: new GetPet(pets),
