@@ -620,7 +620,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -1023,7 +1023,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -1576,7 +1576,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -1952,7 +1952,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -2491,7 +2491,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -3043,7 +3043,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -3563,7 +3563,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
