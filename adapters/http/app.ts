@@ -26,6 +26,8 @@ export interface HttpAppDeps {
   readinessTimeoutMs?: number;
   /** True once the process is shutting down: /readyz answers 503 from then on. */
   draining?: () => boolean;
+  /** Every refusal at admission, by code (metrics). */
+  onRefusal?: (code: string) => void;
   /** Request ids, access log, protective headers and CORS around every request. */
   requestContext?: RequestContextOptions;
 }
@@ -73,7 +75,7 @@ export const createHttpApp = (deps: HttpAppDeps, publicEndpoints: PublicEndpoint
     },
   });
   if (deps.requestContext) app.use(requestContext(deps.requestContext));
-  const pipeline: Pipeline = createPipeline({ admit: deps.useCases.admitRequest, clock, report });
+  const pipeline: Pipeline = createPipeline({ admit: deps.useCases.admitRequest, clock, report, onRefusal: deps.onRefusal });
   const routes = [...apiRoutes(deps), ...extraRoutes];
 
   app.get("/healthz", () => json({ status: "ok" }));

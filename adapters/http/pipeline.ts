@@ -18,13 +18,15 @@ export interface PipelineDeps {
   admit: AdmitRequest;
   clock: Clock;
   report: ErrorReporter;
+  /** Called with the code of every refusal at admission (rate_limited, api_key_banned, unauthorized): metrics. */
+  onRefusal?: (code: string) => void;
 }
 
 /**
  * The request pipeline every limited route runs through, once: admission (key, ban, quota), permission,
  * handler, errors → Error body. Rate-limit headers go on whatever comes out, errors included.
  */
-export const createPipeline = ({ admit, clock, report }: PipelineDeps) => {
+export const createPipeline = ({ admit, clock, report, onRefusal }: PipelineDeps) => {
   return async (event: H3Event, access: Access, handler: Handler): Promise<Response> => {
     let admission: Admission;
     try {
@@ -43,7 +45,10 @@ export const createPipeline = ({ admit, clock, report }: PipelineDeps) => {
     }
     if (admission.actor) noteKeyId(event, admission.actor.keyId);
     const response = await answer(() => {
-      if (admission.refusal) throw admission.refusal;
+      if (admission.refusal) {
+        onRefusal?.(admission.refusal.code);
+        throw admission.refusal;
+      }
       if (access !== "public" && access.permission && admission.actor) authorize(admission.actor, access.permission);
       return handler(event, admission.actor);
     });
