@@ -1,11 +1,27 @@
+import type { Server as NodeServer } from "node:http";
 import { serve } from "h3";
+import { guardNodeServer } from "../adapters/http/node-server-errors.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
-import { createLogger, errorFields } from "./logger.ts";
+import { stopGracefully } from "./graceful-stop.ts";
+import { createLogger } from "./logger.ts";
 import { composePetstore } from "./petstore.ts";
 
+/** Why listening failed, said for an operator: the port and what to do, not the system call. */
+const listenFailure = (error: unknown): string | undefined => {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `port ${config!.port} on ${config!.host}`;
+  if (code === "EADDRINUSE") return `Cannot start: ${where} is already in use (set PORT to another port)`;
+  if (code === "EACCES") return `Cannot start: no permission to listen on ${where} (set PORT to 1024 or above)`;
+  if (code === "EADDRNOTAVAIL") return `Cannot start: ${config!.host} is not an address of this machine (set HOST)`;
+  return undefined;
+};
+
 const startUpFailure = (error: unknown): never => {
-  // One clear line, no stack: a bad setting or an unreachable store is an operator's problem, not a bug.
-  const message = error instanceof ConfigError ? error.message : `Cannot start: ${error instanceof Error ? error.message : String(error)}`;
+  // One clear line, no stack: a bad setting, a taken port or an unreachable store is an operator's problem, not a bug.
+  const message =
+    error instanceof ConfigError
+      ? error.message
+      : (listenFailure(error) ?? `Cannot start: ${error instanceof Error ? error.message : String(error)}`);
   process.stderr.write(`${message}\n`);
   process.exit(1);
 };
@@ -26,22 +42,29 @@ if (petstore.generatedAdminKey) {
 }
 
 const server = serve(petstore.app, { port: config!.port, hostname: config!.host, silent: true, gracefulShutdown: false });
-await server.ready();
+guardNodeServer(server.node!.server as NodeServer, server.node!.handler as Parameters<typeof guardNodeServer>[1], logger);
+await server.ready().catch(async (error: unknown) => {
+  await petstore.close().catch(() => undefined);
+  startUpFailure(error);
+});
+petstore.webhookWorker.start();
 logger.info("petstore listening", { url: server.url, store: config!.store.kind });
 
 let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;
   stopping = true;
-  logger.info("stopping", { signal });
-  try {
-    await server.close(); // stop accepting; requests in flight finish first
-    await petstore.close();
-    process.exit(0);
-  } catch (error) {
-    logger.error("unclean stop", errorFields(error));
-    process.exit(1);
-  }
+  logger.info("stopping", { signal, ...config!.shutdown });
+  const code = await stopGracefully({
+    server: server.node!.server as NodeServer,
+    beginDrain: petstore.beginDrain,
+    closeRest: petstore.close,
+    drainSeconds: config!.shutdown.drainSeconds,
+    deadlineSeconds: config!.shutdown.deadlineSeconds,
+    logger,
+  });
+  logger.info("stopped", { exitCode: code });
+  process.exit(code);
 };
 process.on("SIGTERM", () => void stop("SIGTERM"));
 process.on("SIGINT", () => void stop("SIGINT"));

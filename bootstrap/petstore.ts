@@ -1,13 +1,14 @@
 import type { H3 } from "h3";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
-import { EnsureAdminKey } from "../core/access/api-key-use-cases.ts";
+import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { buildContainer, type ContainerOverrides } from "./container.ts";
 import { seedDemoData } from "./demo-data.ts";
 import type { Logger } from "./logger.ts";
 import { tokens } from "./tokens.ts";
+import type { WebhookWorker } from "./webhook-worker.ts";
 
 export interface Petstore {
   app: H3;
@@ -15,6 +16,11 @@ export interface Petstore {
   stores: Stores;
   /** Set when no admin key was configured or stored: print it once. */
   generatedAdminKey: string | undefined;
+  /** Relays events and delivers webhooks in the background once started (main starts it). */
+  webhookWorker: WebhookWorker;
+  /** From SIGTERM on: /readyz answers 503. */
+  beginDrain(): void;
+  /** Stops the webhook worker, then closes the stores. */
   close(): Promise<void>;
 }
 
@@ -23,7 +29,7 @@ export const openStores = async (config: Config): Promise<Stores> => {
   // Loaded only when asked for: the in-memory service never loads the MongoDB driver.
   const { connectMongoStores } = await import("../adapters/mongo/mongo-stores.ts");
   try {
-    return await connectMongoStores({ url: config.store.url, dbName: config.store.dbName });
+    return await connectMongoStores({ url: config.store.url, dbName: config.store.dbName, timeoutMs: config.store.timeoutMs });
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : String(error)} (check MONGODB_URL)`, { cause: error });
   }
@@ -40,16 +46,23 @@ export const composePetstore = async (
   const useCases = container.get(tokens.useCases);
   const { generatedSecret } = await new EnsureAdminKey({
     apiKeys: stores.apiKeys,
+    adminGuard: stores.adminGuard,
     ids: stores.ids,
     secrets: container.get(tokens.secrets),
     clock: container.get(tokens.clock),
   }).execute(config.adminKey);
   if (config.seedDemo && (await seedDemoData(useCases, stores))) logger.info("demo data loaded");
+  const webhookWorker = container.get(tokens.webhookWorker);
   return {
     app: container.get(tokens.httpApp),
     useCases,
     stores,
     generatedAdminKey: generatedSecret,
-    close: () => stores.close(),
+    webhookWorker,
+    beginDrain: () => container.get(tokens.lifecycle).beginDrain(),
+    close: async () => {
+      await webhookWorker.stop();
+      await stores.close();
+    },
   };
 };

@@ -1,3 +1,4 @@
+import type { AdminGuard } from "./access/admin-guard.port.ts";
 import type { ApiKeys } from "./access/api-keys.port.ts";
 import type { Categories } from "./categories/categories.port.ts";
 import type { IdempotencyRecords } from "./idempotency/idempotency-records.port.ts";
@@ -7,6 +8,9 @@ import type { Pets } from "./pets/pets.port.ts";
 import type { RateLimiter } from "./rate-limiting/rate-limiter.port.ts";
 import type { IdAllocator } from "./shared/id-allocator.port.ts";
 import type { StoreHealth } from "./shared/store-health.port.ts";
+import type { DeliveryAttempts } from "./webhooks/delivery-attempts.port.ts";
+import type { WebhookMessages } from "./webhooks/webhook-messages.port.ts";
+import type { WebhookSubscriptions } from "./webhooks/webhook-subscriptions.port.ts";
 
 /** Every storage port, as one adapter family (memory, MongoDB) provides them. */
 export interface Stores {
@@ -16,8 +20,12 @@ export interface Stores {
   inventory: Inventory;
   ids: IdAllocator;
   apiKeys: ApiKeys;
+  adminGuard: AdminGuard;
   limiter: RateLimiter;
   idempotency: IdempotencyRecords;
   health: StoreHealth;
+  webhooks: WebhookSubscriptions;
+  webhookMessages: WebhookMessages;
+  deliveryAttempts: DeliveryAttempts;
   close(): Promise<void>;
 }

@@ -24,6 +24,8 @@ export interface HttpAppDeps {
   report: ErrorReporter;
   /** How long /readyz waits for the store. */
   readinessTimeoutMs?: number;
+  /** True once the process is shutting down: /readyz answers 503 from then on. */
+  draining?: () => boolean;
   /** Request ids, access log, protective headers and CORS around every request. */
   requestContext?: RequestContextOptions;
 }
@@ -75,7 +77,11 @@ export const createHttpApp = (deps: HttpAppDeps, publicEndpoints: PublicEndpoint
   const routes = [...apiRoutes(deps), ...extraRoutes];
 
   app.get("/healthz", () => json({ status: "ok" }));
-  app.get("/readyz", () => readiness(deps.health, deps.readinessTimeoutMs ?? 2_000, report));
+  app.get("/readyz", () =>
+    deps.draining?.()
+      ? errorResponse(new DomainError("service_unavailable", "The service is shutting down"), report)
+      : readiness(deps.health, deps.readinessTimeoutMs ?? 2_000, report),
+  );
   for (const path of ["/healthz", "/readyz"]) {
     // Known paths too: another method is 405 with Allow, and, like GET, never limited.
     app.all(path, (event) =>

@@ -1,4 +1,4 @@
-import type { Collection, Db } from "mongodb";
+import { ObjectId, type Collection, type Db } from "mongodb";
 import type {
   Claim,
   IdempotencyClaim,
@@ -11,6 +11,8 @@ import { createTtlIndex, deleteAtAfter } from "./ttl-index.ts";
 
 interface IdempotencyDocument {
   _id: string;
+  /** The owner of the lock: set by each claim, required by `complete` and `release`. */
+  token: string;
   fingerprint: string;
   leaseUntil: Date;
   expiresAt: Date;
@@ -29,7 +31,9 @@ export const createIdempotencyIndexes = async (db: Db): Promise<void> => {
 /**
  * One document per (scope, key). A claim is an insert: the unique `_id` lets exactly one of two racing claims win
  * (no read-then-write). A record whose lease ran out unfinished, or that expired, is taken over with one conditional
- * update, so a crashed first request blocks its retries for the lease only.
+ * update (exactly one of racing claims matches it), so a crashed first request blocks its retries for the lease
+ * only. `complete` and `release` are conditional on the claim's token, so a request that lost its lock cannot touch
+ * its successor's record.
  */
 export class MongoIdempotencyRecords implements IdempotencyRecords {
   readonly #records: Collection<IdempotencyDocument>;
@@ -40,7 +44,9 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
   claim(claim: IdempotencyClaim): Promise<Claim> {
     return guarded(async () => {
       const _id = idOf(claim.scope, claim.key);
+      const token = new ObjectId().toHexString();
       const fresh = {
+        token,
         fingerprint: claim.fingerprint,
         leaseUntil: claim.leaseUntil,
         expiresAt: claim.expiresAt,
@@ -49,7 +55,7 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         try {
           await this.#records.insertOne({ _id, ...fresh });
-          return { outcome: "claimed" };
+          return { outcome: "claimed", token };
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
         }
@@ -57,12 +63,12 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
           { _id, $or: [{ expiresAt: { $lte: claim.now } }, { response: { $exists: false }, leaseUntil: { $lte: claim.now } }] },
           { $set: fresh, $unset: { response: "" } },
         );
-        if (takenOver) return { outcome: "claimed" };
+        if (takenOver) return { outcome: "claimed", token };
         const existing = await this.#records.findOne({ _id });
         if (existing) {
           return existing.response
             ? { outcome: "completed", fingerprint: existing.fingerprint, response: existing.response }
-            : { outcome: "in-progress", fingerprint: existing.fingerprint };
+            : { outcome: "in-progress", fingerprint: existing.fingerprint, leaseUntil: existing.leaseUntil };
         }
         // Released between our insert and our read: claim again.
       }
@@ -70,15 +76,16 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
     });
   }
 
-  complete(scope: string, key: string, response: RecordedResponse): Promise<void> {
+  complete(scope: string, key: string, token: string, response: RecordedResponse): Promise<boolean> {
     return guarded(async () => {
-      await this.#records.updateOne({ _id: idOf(scope, key) }, { $set: { response } });
+      const { matchedCount } = await this.#records.updateOne({ _id: idOf(scope, key), token, response: { $exists: false } }, { $set: { response } });
+      return matchedCount === 1;
     });
   }
 
-  release(scope: string, key: string): Promise<void> {
+  release(scope: string, key: string, token: string): Promise<void> {
     return guarded(async () => {
-      await this.#records.deleteOne({ _id: idOf(scope, key) });
+      await this.#records.deleteOne({ _id: idOf(scope, key), token, response: { $exists: false } });
     });
   }
 }

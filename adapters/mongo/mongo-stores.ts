@@ -1,5 +1,6 @@
 import { MongoClient, type Db, type MongoClientOptions } from "mongodb";
 import type { Stores } from "../../core/stores.ts";
+import { MongoAdminGuard } from "./mongo-admin-guard.ts";
 import { createApiKeyIndexes, MongoApiKeys } from "./mongo-api-keys.repository.ts";
 import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repository.ts";
 import { createCounters, MongoIdAllocator } from "./mongo-id-allocator.ts";
@@ -10,6 +11,9 @@ import { createPetIndexes, MongoPets } from "./mongo-pets.repository.ts";
 import { createRateWindowIndexes, MongoRateLimiter } from "./mongo-rate-limiter.ts";
 import { MongoStoreHealth } from "./mongo-store-health.ts";
 import { isStoreOutage } from "./store-unavailable.ts";
+import { createDeliveryAttemptIndexes, MongoDeliveryAttempts } from "./mongo-delivery-attempts.ts";
+import { createWebhookMessageIndexes, MongoWebhookMessages } from "./mongo-webhook-messages.ts";
+import { createWebhookSubscriptionIndexes, MongoWebhookSubscriptions } from "./mongo-webhook-subscriptions.repository.ts";
 
 export interface MongoStoresOptions {
   url: string;
@@ -21,7 +25,7 @@ export interface MongoStoresOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_TIMEOUT_MS = 2_000;
 
 /** The client's options: every wait bounded by `timeoutMs`, and the write concern. */
 export const mongoClientOptions = (options: MongoStoresOptions): MongoClientOptions => {
@@ -71,6 +75,9 @@ export const prepareMongoDatabase = async (db: Db): Promise<void> => {
     createApiKeyIndexes(db),
     createRateWindowIndexes(db),
     createIdempotencyIndexes(db),
+    createWebhookSubscriptionIndexes(db),
+    createWebhookMessageIndexes(db),
+    createDeliveryAttemptIndexes(db),
   ]);
 };
 
@@ -82,9 +89,13 @@ export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
   inventory: new MongoInventory(db),
   ids: new MongoIdAllocator(db),
   apiKeys: new MongoApiKeys(db),
+  adminGuard: new MongoAdminGuard(db),
   limiter: new MongoRateLimiter(db),
   idempotency: new MongoIdempotencyRecords(db),
   health: new MongoStoreHealth(db),
+  webhooks: new MongoWebhookSubscriptions(db),
+  webhookMessages: new MongoWebhookMessages(db),
+  deliveryAttempts: new MongoDeliveryAttempts(db),
   close,
 });
 

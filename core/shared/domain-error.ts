@@ -12,13 +12,15 @@ export type DomainErrorCode =
   | "category_name_taken"
   | "category_in_use"
   | "order_completed"
+  | "last_admin_key"
   | "unauthorized"
   | "forbidden"
   | "rate_limited"
   | "api_key_banned"
   | "idempotency_key_reused"
   | "idempotency_request_in_progress"
-  | "service_unavailable";
+  | "service_unavailable"
+  | "webhook_target_refused";
 
 export class DomainError extends Error {
   readonly code: DomainErrorCode;

@@ -1,4 +1,5 @@
 import { afterAll } from "vitest";
+import { adminGuardContract } from "./admin-guard.contract.ts";
 import { apiKeysContract } from "./api-keys.contract.ts";
 import { categoriesContract } from "./categories.contract.ts";
 import type { ContractHarness } from "./harness.ts";
@@ -9,6 +10,7 @@ import { ordersContract } from "./orders.contract.ts";
 import { petsContract } from "./pets.contract.ts";
 import { rateLimiterContract } from "./rate-limiter.contract.ts";
 import { storeHealthContract } from "./store-health.contract.ts";
+import { webhooksContract } from "./webhooks.contract.ts";
 
 /** Every port's contract against one adapter family; the harness is closed after the last of them. */
 export const runAllContracts = (harness: ContractHarness): void => {
@@ -18,9 +20,11 @@ export const runAllContracts = (harness: ContractHarness): void => {
   inventoryContract(harness);
   idAllocatorContract(harness);
   apiKeysContract(harness);
+  adminGuardContract(harness);
   rateLimiterContract(harness);
   storeHealthContract(harness);
   idempotencyRecordsContract(harness);
+  webhooksContract(harness);
   afterAll(async () => {
     await harness.close?.();
   });

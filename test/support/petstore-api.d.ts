@@ -589,7 +589,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -620,7 +620,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -1023,7 +1023,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -1545,7 +1545,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1576,7 +1576,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -1952,7 +1952,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -2460,7 +2460,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2491,7 +2491,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -3043,7 +3043,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -3563,7 +3563,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {

@@ -16,7 +16,18 @@ export const errorDocs: Readonly<Record<ErrorCode, ErrorDoc>> = {
     message: "The request body is not valid",
     details: [{ path: "body.name", message: "Too small: expected string to have >=1 characters" }],
   },
-  invalid_json: { when: "the body is not parsable JSON", message: "The request body is not valid JSON" },
+  invalid_json: {
+    when: "the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early",
+    message: "The request body is not valid JSON",
+  },
+  bad_request: {
+    when: "the HTTP parser refused the request (unknown method, raw non-ASCII target, bad Content-Length, …); the connection closes",
+    message: "Unknown request method (methods are case-sensitive: GET, not get)",
+  },
+  request_timeout: { when: "the request was not received in time; the connection closes", message: "The request was not received in time" },
+  uri_too_long: { when: "the request target is longer than 8 KiB", message: "The request target is longer than 8192 bytes" },
+  expectation_failed: { when: "`Expect` is anything but `100-continue`", message: 'Only Expect: 100-continue is supported (got "foo")' },
+  headers_too_large: { when: "the request headers are larger than 16 KiB; the connection closes", message: "The request headers are larger than 16 KiB" },
   unauthorized: {
     when: "the X-API-Key header is missing, or names an unknown or revoked key",
     message: "An API key is required in the X-API-Key header",
@@ -43,6 +54,10 @@ export const errorDocs: Readonly<Record<ErrorCode, ErrorDoc>> = {
     message: "A category named Dogs already exists",
   },
   category_in_use: { when: "pets still belong to the category", message: "Category 1 still has pets; move or delete them first" },
+  last_admin_key: {
+    when: "the key is the last active admin key: it cannot be revoked or lose the admin role",
+    message: "API key 1 is the last active admin key; create another admin key first",
+  },
   order_completed: { when: "the order is completed and can no longer change", message: "Order 1 is complete and can no longer change" },
   idempotency_request_in_progress: {
     when: "a request with the same Idempotency-Key is still being processed",
@@ -58,6 +73,10 @@ export const errorDocs: Readonly<Record<ErrorCode, ErrorDoc>> = {
     message: "Send the body as Content-Type: application/json",
   },
   unknown_category: { when: "`categoryId` names no category", message: "Category 7 does not exist" },
+  webhook_target_refused: {
+    when: "the webhook URL is not http(s), or its host is or resolves to a private, loopback, link-local or metadata address",
+    message: "The webhook host 10.0.0.7 is a private, loopback, link-local or reserved address",
+  },
   unknown_pet: { when: "`petId` names no pet", message: "Pet 7 does not exist" },
   idempotency_key_reused: {
     when: "the Idempotency-Key was used before for a different request",
@@ -77,12 +96,16 @@ export const reasonPhrases: Readonly<Record<number, string>> = {
   403: "Forbidden",
   404: "Not Found",
   405: "Method Not Allowed",
+  408: "Request Timeout",
   409: "Conflict",
   410: "Gone",
   413: "Content Too Large",
+  414: "URI Too Long",
   415: "Unsupported Media Type",
+  417: "Expectation Failed",
   422: "Unprocessable Content",
   429: "Too Many Requests",
+  431: "Request Header Fields Too Large",
   500: "Internal Server Error",
   503: "Service Unavailable",
 };

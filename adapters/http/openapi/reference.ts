@@ -44,7 +44,7 @@ export const probeOperations: DescribedOperation[] = [
     docs: {
       tag: "Health",
       summary: "Readiness",
-      description: "200 when the store answers, else 503 `service_unavailable`.",
+      description: "200 when the store answers, else 503 `service_unavailable`; 503 too from SIGTERM on, while the service drains.",
       success: { status: 200, description: "Ready.", body: z.object({ status: z.literal("ready") }) },
       errors: ["service_unavailable"],
     },

@@ -73,10 +73,12 @@ export const adminRoutes = (uc: UseCases, clock: Clock): Route[] => {
       docs: {
         tag: "API keys",
         summary: "Update an API key",
-        description: "Changes label, role, plan or limits; takes effect on the key's next request.",
+        description:
+          "Changes label, role, plan or limits; takes effect on the key's next request. The last active admin key cannot lose the admin role (409 `last_admin_key`).",
         path: keyId,
         body: ApiKeyUpdate,
         success: { status: 200, description: "The key, updated.", body: ApiKeyView },
+        errors: ["last_admin_key"],
       },
       handle: async (event) => {
         const { keyId: id } = parseOrReject(keyId, pathParams(event), "path");
@@ -91,9 +93,10 @@ export const adminRoutes = (uc: UseCases, clock: Clock): Route[] => {
       docs: {
         tag: "API keys",
         summary: "Revoke an API key",
-        description: "The key answers 401 from then on.",
+        description: "The key answers 401 from then on. The last active admin key cannot be revoked (409 `last_admin_key`).",
         path: keyId,
         success: { status: 204, description: "Revoked." },
+        errors: ["last_admin_key"],
       },
       handle: async (event) => {
         const { keyId: id } = parseOrReject(keyId, pathParams(event), "path");

@@ -83,12 +83,19 @@ export const petRoutes = (uc: UseCases, clock: Clock, deprecation: Deprecation):
       deprecated: { successor: "GET /pets?ids={petId}" },
     },
     handle: async (event) => {
-      const { petId: id } = parseOrReject(petId, pathParams(event), "path");
-      const headers = {
+      const headersFor = (id: number | string) => ({
         deprecation: `@${Math.floor(deprecation.deprecatedAt.getTime() / 1000)}`,
         sunset: deprecation.sunsetAt.toUTCString(),
         link: `</pets?ids=${id}>; rel="successor-version"`,
-      };
+      });
+      let id: number;
+      try {
+        ({ petId: id } = parseOrReject(petId, pathParams(event), "path"));
+      } catch (error) {
+        // An int64 beyond 2^53 names nothing (404); that answer says it is deprecated too, with the id as sent.
+        throw isDomainError(error) ? new HttpProblem(error.code, error.message, { headers: headersFor(pathParams(event).petId!) }) : error;
+      }
+      const headers = headersFor(id);
       if (clock.now() >= deprecation.sunsetAt) {
         throw new HttpProblem("gone", "GET /pets/{petId} reached its sunset; use GET /pets?ids=…", { headers });
       }
