@@ -15,6 +15,7 @@ const SEQUENCES = Object.keys({
   categories: true,
   orders: true,
   "api-keys": true,
+  webhooks: true,
 } satisfies Record<IdSequence, true>) as IdSequence[];
 
 /**
