@@ -86,6 +86,7 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
           readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
           draining: lifecycle.isDraining,
           onRefusal: overrides.metrics?.countRefusal,
+          trustProxy: c.trustProxy,
           requestContext: {
             log: (entry) => log.info("request", { ...entry }),
             observe: overrides.metrics?.observeRequest,
