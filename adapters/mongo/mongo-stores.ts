@@ -6,6 +6,7 @@ import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repos
 import { createCounters, MongoIdAllocator } from "./mongo-id-allocator.ts";
 import { createIdempotencyIndexes, MongoIdempotencyRecords } from "./mongo-idempotency-records.ts";
 import { createOrderIndexes, MongoOrders } from "./mongo-orders.repository.ts";
+import { migrateToPetAggregate } from "./migrate-to-pet-aggregate.ts";
 import { MongoOutbox } from "./mongo-outbox.ts";
 import { createPetIndexes, MongoPets } from "./mongo-pets.repository.ts";
 import { createRateWindowIndexes, MongoRateLimiter } from "./mongo-rate-limiter.ts";
@@ -111,6 +112,7 @@ export const connectMongoStores = async (options: MongoStoresOptions): Promise<S
     await client.connect();
     const db = client.db(options.dbName);
     await prepareMongoDatabase(db);
+    await migrateToPetAggregate(db, new Date());
     return mongoStoresFor(db, () => client.close());
   } catch (error) {
     await client.close().catch(() => undefined);
