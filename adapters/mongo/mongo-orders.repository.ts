@@ -119,7 +119,7 @@ export class MongoOrders implements Orders {
 
   write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined> {
     return guarded(async () => {
-      // No projection: FerretDB 1.24 refuses one on findAndModify.
+      // No projection: FerretDB 1.24 refused one on findAndModify.
       const doc = await this.#orders.findOneAndUpdate(orderFilter(id, when), orderUpdate(then), { returnDocument: "after" });
       return doc ? toOrder(doc) : undefined;
     });

@@ -168,7 +168,7 @@ export class MongoPets implements Pets {
   write(id: number, variants: readonly PetVariant[]): Promise<PetWrite> {
     return guarded(async () => {
       for (const [applied, variant] of variants.entries()) {
-        // No projection: FerretDB 1.24 refuses one on findAndModify; the outbox stays small while a relay drains it.
+        // No projection (FerretDB 1.24 refused one on findAndModify): the outbox stays small while a relay drains it.
         const doc = await this.#pets.findOneAndUpdate(petFilter(id, variant.when), petUpdate(variant.then), { returnDocument: "after" });
         if (doc) return { applied, pet: toPet(doc) };
       }
