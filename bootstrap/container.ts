@@ -20,6 +20,7 @@ import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { createLifecycle, type Lifecycle } from "./lifecycle.ts";
+import type { Metrics } from "./metrics.ts";
 import { errorFields, type Logger } from "./logger.ts";
 import { tokens } from "./tokens.ts";
 import { buildUseCases } from "./use-cases.ts";
@@ -32,6 +33,8 @@ export interface ContainerOverrides {
   webhookSender?: WebhookSender;
   /** The outbox webhook delivery reads. */
   events?: EventFeed;
+  /** Prometheus metrics, when PETSTORE_METRICS_PORT is set. */
+  metrics?: Metrics;
 }
 
 /**
@@ -82,7 +85,13 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
           report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
           readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
           draining: lifecycle.isDraining,
-          requestContext: { log: (entry) => log.info("request", { ...entry }), corsOrigins: c.corsOrigins },
+          onRefusal: overrides.metrics?.countRefusal,
+          trustProxy: c.trustProxy,
+          requestContext: {
+            log: (entry) => log.info("request", { ...entry }),
+            observe: overrides.metrics?.observeRequest,
+            corsOrigins: c.corsOrigins,
+          },
         };
         // The OpenAPI documents are built here, once, from the same route table the app serves.
         const reference = createApiReference(apiRoutes(deps), { deprecation: c.getPetDeprecation });

@@ -2,6 +2,7 @@ import { H3, type H3Event, type HTTPError } from "h3";
 import type { Clock } from "../../core/shared/clock.port.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 import type { StoreHealth } from "../../core/shared/store-health.port.ts";
+import { clientAddressOf, noTrustedProxies, type TrustedProxies } from "./client-address.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { json } from "./json.ts";
 import { createPipeline, type Access, type Handler, type Pipeline } from "./pipeline.ts";
@@ -26,6 +27,10 @@ export interface HttpAppDeps {
   readinessTimeoutMs?: number;
   /** True once the process is shutting down: /readyz answers 503 from then on. */
   draining?: () => boolean;
+  /** Proxies whose X-Forwarded-For is believed (PETSTORE_TRUST_PROXY); none by default. */
+  trustProxy?: TrustedProxies;
+  /** Every refusal at admission, by code (metrics). */
+  onRefusal?: (code: string) => void;
   /** Request ids, access log, protective headers and CORS around every request. */
   requestContext?: RequestContextOptions;
 }
@@ -72,8 +77,10 @@ export const createHttpApp = (deps: HttpAppDeps, publicEndpoints: PublicEndpoint
         : errorResponse(problem, report);
     },
   });
-  if (deps.requestContext) app.use(requestContext(deps.requestContext));
-  const pipeline: Pipeline = createPipeline({ admit: deps.useCases.admitRequest, clock, report });
+  const trusted = deps.trustProxy ?? noTrustedProxies;
+  const clientAddress = (event: H3Event) => clientAddressOf(event, trusted);
+  if (deps.requestContext) app.use(requestContext({ ...deps.requestContext, clientAddress }));
+  const pipeline: Pipeline = createPipeline({ admit: deps.useCases.admitRequest, clock, report, clientAddress, onRefusal: deps.onRefusal });
   const routes = [...apiRoutes(deps), ...extraRoutes];
 
   app.get("/healthz", () => json({ status: "ok" }));

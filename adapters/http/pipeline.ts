@@ -1,5 +1,4 @@
 import type { H3Event } from "h3";
-import { getRequestIP } from "h3";
 import { authorize, type Actor, type Permission } from "../../core/access/permissions.ts";
 import type { Admission, AdmitRequest, Quota } from "../../core/rate-limiting/admit-request.ts";
 import { isDomainError } from "../../core/shared/domain-error.ts";
@@ -18,19 +17,23 @@ export interface PipelineDeps {
   admit: AdmitRequest;
   clock: Clock;
   report: ErrorReporter;
+  /** The client's address (limits for requests without a key). */
+  clientAddress: (event: H3Event) => string;
+  /** Called with the code of every refusal at admission (rate_limited, api_key_banned, unauthorized): metrics. */
+  onRefusal?: (code: string) => void;
 }
 
 /**
  * The request pipeline every limited route runs through, once: admission (key, ban, quota), permission,
  * handler, errors → Error body. Rate-limit headers go on whatever comes out, errors included.
  */
-export const createPipeline = ({ admit, clock, report }: PipelineDeps) => {
+export const createPipeline = ({ admit, clock, report, clientAddress, onRefusal }: PipelineDeps) => {
   return async (event: H3Event, access: Access, handler: Handler): Promise<Response> => {
     let admission: Admission;
     try {
       admission = await admit.execute({
         secret: event.req.headers.get("x-api-key") ?? undefined,
-        address: getRequestIP(event) ?? "unknown",
+        address: clientAddress(event),
         keyRequired: access !== "public",
       });
     } catch (error) {
@@ -43,7 +46,10 @@ export const createPipeline = ({ admit, clock, report }: PipelineDeps) => {
     }
     if (admission.actor) noteKeyId(event, admission.actor.keyId);
     const response = await answer(() => {
-      if (admission.refusal) throw admission.refusal;
+      if (admission.refusal) {
+        onRefusal?.(admission.refusal.code);
+        throw admission.refusal;
+      }
       if (access !== "public" && access.permission && admission.actor) authorize(admission.actor, access.permission);
       return handler(event, admission.actor);
     });

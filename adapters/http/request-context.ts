@@ -11,10 +11,25 @@ export interface AccessLogEntry {
   durationMs: number;
   /** The API key's id (never its secret), when one was admitted. */
   keyId?: number;
+  /** The client's address (behind trusted proxies: from X-Forwarded-For). */
+  client?: string;
+}
+
+/** What a metrics observer sees of each request, once, as it is answered. */
+export interface ObservedRequest {
+  method: string;
+  /** The route's template (`/pets/{petId}`), never the raw path; `unmatched` when no route matched. */
+  route: string;
+  status: number;
+  seconds: number;
 }
 
 export interface RequestContextOptions {
   log: (entry: AccessLogEntry) => void;
+  /** The client's address of a request, for the access log. */
+  clientAddress?: (event: H3Event) => string;
+  /** Called once per request (metrics). */
+  observe?: (request: ObservedRequest) => void;
   /** Origins allowed to call from a browser; empty: CORS is off (no CORS headers at all). "*" allows any. */
   corsOrigins: readonly string[];
 }
@@ -51,7 +66,14 @@ const exposed = [
  * Wraps every request, probes included: request id in, request id out, protective headers, CORS when configured,
  * and one access-log line. Nothing here reads the API key's secret.
  */
-export const requestContext = ({ log, corsOrigins }: RequestContextOptions): Middleware => {
+/** The matched route's path as a template: `/pets/:petId` → `/pets/{petId}`; the catch-all and no match → `unmatched`. */
+export const routeTemplate = (event: H3Event): string => {
+  const route = (event.context as { matchedRoute?: { route?: string } }).matchedRoute?.route;
+  if (!route || route.includes("*")) return "unmatched";
+  return route.replace(/:(\w+)/g, "{$1}");
+};
+
+export const requestContext = ({ log, observe, clientAddress, corsOrigins }: RequestContextOptions): Middleware => {
   const allowOrigin = (origin: string | null): string | undefined =>
     origin && (corsOrigins.includes("*") || corsOrigins.includes(origin)) ? origin : undefined;
 
@@ -91,14 +113,17 @@ export const requestContext = ({ log, corsOrigins }: RequestContextOptions): Mid
       headers.append("vary", "Origin");
     }
     const keyId = keyIds.get(event);
+    const elapsedMs = performance.now() - started;
     log({
       requestId,
       method: event.req.method,
       path: event.url.pathname,
       status: response.status,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      durationMs: Math.round(elapsedMs * 100) / 100,
       ...(keyId === undefined ? {} : { keyId }),
+      ...(clientAddress ? { client: clientAddress(event) } : {}),
     });
+    observe?.({ method: event.req.method, route: routeTemplate(event), status: response.status, seconds: elapsedMs / 1000 });
     return response;
   }
 };
