@@ -107,8 +107,8 @@ DOCKER_BUILDKIT=0 docker build --network host --build-arg "BASE=$base" --label "
 docker rmi "$base" >/dev/null 2>&1 || true
 log "image done in $((SECONDS - step))s"
 
-# Drop superseded builds (other hashes), quietly.
-for old in $(docker images --filter "label=$LABEL" --format '{{.Repository}}:{{.Tag}}' | grep -v -x -e "$TAG" -e "$REPO:latest"); do
+# Drop superseded builds of this repository (other hashes), quietly.
+for old in $(docker images "$REPO" --filter "label=$LABEL" --format '{{.Repository}}:{{.Tag}}' | grep -v -x -e "$TAG" -e "$REPO:latest"); do
   docker rmi "$old" >/dev/null 2>&1 || true
 done
 docker image prune -f --filter "label=$LABEL" >/dev/null 2>&1 || true
