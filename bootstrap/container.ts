@@ -2,9 +2,8 @@
 // factories (toResolvedValue), so this import only satisfies inversify's own expectations.
 import "reflect-metadata";
 import { Container } from "inversify";
-import { apiRoutes, createHttpApp, type HttpAppDeps } from "../adapters/http/app.ts";
+import { createHttpApp } from "../adapters/http/app.ts";
 import { currentRequestId } from "../adapters/http/request-context.ts";
-import { createApiReference } from "../adapters/http/openapi/reference.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { SystemClock } from "../adapters/clock/system-clock.ts";
 import { NodeSecrets } from "../adapters/crypto/node-secrets.ts";
@@ -42,19 +41,16 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
   container
     .bind(tokens.httpApp)
     .toResolvedValue(
-      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger) => {
-        const deps: HttpAppDeps = {
-          useCases,
-          clock,
-          health: s.health,
-          deprecation: c.getPetDeprecation,
-          report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
-          requestContext: { log: (entry) => log.info("request", { ...entry }), corsOrigins: c.corsOrigins },
-        };
-        // The OpenAPI documents are built here, once, from the same route table the app serves.
-        const reference = createApiReference(apiRoutes(deps), { deprecation: c.getPetDeprecation });
-        return createHttpApp(deps, reference.publicEndpoints, reference.routes);
-      },
+      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger) =>
+        createHttpApp(
+          { useCases, clock, health: s.health },
+          {
+            deprecation: c.getPetDeprecation,
+            corsOrigins: c.corsOrigins,
+            log: (entry) => log.info("request", { ...entry }),
+            report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
+          },
+        ),
       [tokens.useCases, tokens.clock, tokens.stores, tokens.config, tokens.logger],
     )
     .inSingletonScope();

@@ -6,6 +6,7 @@ export type HttpOnlyCode =
   | "unsupported_media_type"
   | "payload_too_large"
   | "method_not_allowed"
+  | "precondition_failed"
   | "internal_error";
 
 export type ErrorCode = DomainErrorCode | HttpOnlyCode;
@@ -28,6 +29,7 @@ export const statusOfCode: Readonly<Record<ErrorCode, number>> = {
   order_completed: 409,
   idempotency_request_in_progress: 409,
   gone: 410,
+  precondition_failed: 412,
   payload_too_large: 413,
   unsupported_media_type: 415,
   unknown_category: 422,

@@ -3,53 +3,13 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import type { PublicEndpoint } from "../app.ts";
-import type { Route } from "../route.ts";
-import { buildOpenApiDocuments, type DescribedOperation, type DocumentOptions, type OpenApiDocuments } from "./document.ts";
-
-/** The reference as the app serves it: documents built once, the endpoints that serve them and the page. */
-export interface ApiReference {
-  documents: OpenApiDocuments;
-  /** GET /openapi.json, GET /docs and the page's assets: public, limited per client address. */
-  publicEndpoints: PublicEndpoint[];
-  /** GET /admin/openapi.json: keyed, `api-keys:manage`. */
-  routes: Route[];
-}
+import { rawText, route } from "../route.ts";
 
 const OpenApiJson = z.looseObject({
   openapi: z.string().meta({ description: "3.0.3" }),
   info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.looseObject({}),
 });
-
-/** The probes live in app.ts, outside the pipeline; this is what the operators' document says about them. */
-export const probeOperations: DescribedOperation[] = [
-  {
-    method: "GET",
-    path: "/healthz",
-    operationId: "getHealth",
-    access: "unlimited",
-    docs: {
-      tag: "Health",
-      summary: "Liveness",
-      description: "200 while the process is alive.",
-      success: { status: 200, description: "Alive.", body: z.object({ status: z.literal("ok") }) },
-    },
-  },
-  {
-    method: "GET",
-    path: "/readyz",
-    operationId: "getReadiness",
-    access: "unlimited",
-    docs: {
-      tag: "Health",
-      summary: "Readiness",
-      description: "200 when the store answers, else 503 `service_unavailable`.",
-      success: { status: 200, description: "Ready.", body: z.object({ status: z.literal("ready") }) },
-      errors: ["service_unavailable"],
-    },
-  },
-];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
@@ -91,99 +51,57 @@ const docsPagePolicy = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-const jsonText = (text: string): Response =>
-  new Response(text, { headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-cache" } });
+const documentHeaders = { "cache-control": "no-cache" };
 
-/** Documents are built once per process and per deprecation dates: every test app reuses them. */
-const documentCache = new Map<string, OpenApiDocuments>();
-
-/**
- * Builds the OpenAPI documents from the route table (plus this module's own endpoints and the probes),
- * and the endpoints that serve them. Called once at start-up.
- */
-export const createApiReference = (apiRoutes: Route[], options: DocumentOptions): ApiReference => {
-  let adminJson = "";
-  let publicJson = "";
-  const adminDocumentRoute: Route = {
+/** The reference: both OpenAPI documents (built once, from the route table) and the interactive page with its assets. */
+export const referenceRoutes = [
+  route({
+    method: "GET",
+    path: "/openapi.json",
+    operationId: "getOpenApiDocument",
+    tag: "Reference",
+    summary: "The public OpenAPI document",
+    description: "The OpenAPI 3.0.3 document of the public API (tags Pets and Store).",
+    access: "public",
+    output: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson },
+    handle: (_input, _actor, { documents }) => rawText(documents.public, "application/json; charset=utf-8", documentHeaders),
+  }),
+  route({
     method: "GET",
     path: "/admin/openapi.json",
     operationId: "getAdminOpenApiDocument",
-    access: { permission: "api-keys:manage" },
-    docs: {
-      tag: "Reference",
-      summary: "The operators' OpenAPI document",
-      description: "This document: admin operations, probes and the reference endpoints.",
-      success: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson },
-    },
-    handle: () => jsonText(adminJson),
-  };
-  const publicEndpoints: PublicEndpoint[] = [
-    {
-      path: "/openapi.json",
-      operationId: "getOpenApiDocument",
-      docs: {
-        tag: "Reference",
-        summary: "The public OpenAPI document",
-        description: "The OpenAPI 3.0.3 document of the public API (tags Pets and Store).",
-        success: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson },
-      },
-      handle: () => jsonText(publicJson),
-    },
-    {
-      path: "/docs",
-      operationId: "getApiReferencePage",
-      docs: {
-        tag: "Reference",
-        summary: "The interactive API reference",
-        description: "An HTML page (Swagger UI) that loads everything from this server.",
-        success: { status: 200, description: "The page.", body: z.string(), mediaTypes: ["text/html"] },
-      },
-      handle: () =>
-        new Response(readCached(join(here, "assets", "docs.html")), {
-          headers: {
-            "content-type": "text/html; charset=utf-8",
-            "content-security-policy": docsPagePolicy,
-            "x-content-type-options": "nosniff",
-            "cache-control": "no-cache",
-          },
-        }),
-    },
-    ...Object.entries(assets).map(
-      ([name, asset]): PublicEndpoint => ({
-        path: `/docs/assets/${name}`,
-        operationId: `getApiReferenceAsset_${name.replace(/\W/g, "_")}`,
-        docs: {
-          tag: "Reference",
-          summary: `Reference page asset ${name}`,
-          success: { status: 200, description: "The file.", body: z.string(), mediaTypes: [asset.type.split(";")[0] as string] },
-        },
-        handle: () =>
-          new Response(readCached(asset.file()), {
-            headers: { "content-type": asset.type, "x-content-type-options": "nosniff", "cache-control": "public, max-age=3600" },
-          }),
+    tag: "Reference",
+    summary: "The operators' OpenAPI document",
+    description: "This document: admin operations, probes and the reference endpoints.",
+    access: "api-keys:manage",
+    output: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson },
+    handle: (_input, _actor, { documents }) => rawText(documents.admin, "application/json; charset=utf-8", documentHeaders),
+  }),
+  route({
+    method: "GET",
+    path: "/docs",
+    operationId: "getApiReferencePage",
+    tag: "Reference",
+    summary: "The interactive API reference",
+    description: "An HTML page (Swagger UI) that loads everything from this server.",
+    access: "public",
+    output: { status: 200, description: "The page.", body: z.string(), mediaType: "text/html" },
+    handle: () =>
+      rawText(readCached(join(here, "assets", "docs.html")), "text/html; charset=utf-8", {
+        "content-security-policy": docsPagePolicy,
+        "cache-control": "no-cache",
       }),
-    ),
-  ];
-
-  const key = `${options.deprecation.deprecatedAt.toISOString()}|${options.deprecation.sunsetAt.toISOString()}`;
-  let documents = documentCache.get(key);
-  if (!documents) {
-    documents = buildOpenApiDocuments(
-      [
-        ...[...apiRoutes, adminDocumentRoute].map(({ method, path, operationId, access, docs }) => ({ method, path, operationId, access, docs })),
-        ...publicEndpoints.map((endpoint) => describePublic(endpoint)),
-        ...probeOperations,
-      ],
-      options,
-    );
-    documentCache.set(key, documents);
-  }
-  publicJson = JSON.stringify(documents.public);
-  adminJson = JSON.stringify(documents.admin);
-  return { documents, publicEndpoints, routes: [adminDocumentRoute] };
-};
-
-const describePublic = (endpoint: PublicEndpoint): DescribedOperation => {
-  if (!endpoint.docs || !endpoint.operationId) throw new Error(`Public endpoint ${endpoint.path} has no docs`);
-  return { method: "GET", path: endpoint.path, operationId: endpoint.operationId, access: "public", docs: endpoint.docs };
-};
+  }),
+  ...Object.entries(assets).map(([name, asset]) =>
+    route({
+      method: "GET",
+      path: `/docs/assets/${name}`,
+      operationId: `getApiReferenceAsset_${name.replace(/\W/g, "_")}`,
+      tag: "Reference",
+      summary: `Reference page asset ${name}`,
+      access: "public",
+      output: { status: 200, description: "The file.", body: z.string(), mediaType: asset.type.split(";")[0] as string },
+      handle: () => rawText(readCached(asset.file()), asset.type, { "cache-control": "public, max-age=3600" }),
+    }),
+  ),
+];
