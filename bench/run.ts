@@ -1,89 +1,204 @@
 /**
- * Benchmarks, reported as ratios against baselines measured in the same run (never absolute targets):
- *  1. a keyed GET through the whole app (admission, permission, use case, JSON) vs a bare h3 route answering
- *     the same JSON: what the service adds per request;
- *  2. the admission step vs its irreducible work (one SHA-256 of the key + one rate-limiter call);
- *  3. heap after many requests vs before: the in-memory stores must not grow per read request.
- * Run: npm run bench  (BENCH_SECONDS=1 per round by default)
+ * npm run bench [-- --smoke] [-- --mongo]
+ *
+ * Socket-level: the service (memory store, info logging into /dev/null) and a bare h3 baseline doing each route's
+ * own work (bench/baseline-server.ts) run as child processes, pinned to core 0 when `taskset` exists; autocannon
+ * drives them from this process (pinned to core 1), baseline and service in alternating rounds. Per round and
+ * server: req/s, p50, p99 and the server's CPU time per request (its process CPU delta over the round ÷ requests
+ * answered). The ratio is baseline CPU ÷ service CPU in the same round: 1 means the service costs no more than
+ * bare h3. Then RSS after hostile loads on the memory store (bench/memory-probe.ts) and, with --mongo, store round
+ * trips per operation (bench/mongo-round-trips.ts).
+ *   --smoke  one short round per scenario and small memory loads (~5 s): checks that everything runs, measures nothing.
+ *   --mongo  store round trips on MongoDB: MONGODB_URL, or the test engine started as the tests start it.
+ * BENCH_ROUNDS, BENCH_SECONDS and BENCH_CONNECTIONS override the defaults (6 rounds of 2 s, 50 connections).
  */
-import { H3 } from "h3";
-import { startTestPetstore } from "../test/support/test-petstore.ts";
-import { NodeSecrets } from "../adapters/crypto/node-secrets.ts";
-import { windowsAt } from "../core/rate-limiting/windows.ts";
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import { fileURLToPath } from "node:url";
+import { promisify } from "node:util";
+import autocannon from "autocannon";
+import { freeLoopbackPort } from "../test/support/free-port.ts";
+import { pinning, pinSelf, startChildServer, type ChildServer } from "./child-server.ts";
+import { median, spread, table } from "./stats.ts";
 
-const seconds = Number(process.env.BENCH_SECONDS ?? 1);
-const rounds = 5;
+const args = new Set(process.argv.slice(2));
+const smoke = args.has("--smoke");
+const rounds = Number(process.env.BENCH_ROUNDS ?? (smoke ? 1 : 6));
+const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 0.25 : 2));
+const warmUpSeconds = smoke ? 0.1 : 1;
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
+const memoryLoads = smoke ? { idempotency: 5_000, addresses: 5_000 } : { idempotency: 300_000, addresses: 200_000 };
+const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
+const out = (text: string) => process.stdout.write(`${text}\n`);
+const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
-const roundOf = async (fn: () => Promise<unknown>): Promise<number> => {
-  let ops = 0;
-  const end = performance.now() + seconds * 1000;
-  while (performance.now() < end) {
-    for (let i = 0; i < 100; i++) await fn();
-    ops += 100;
+interface Scenario {
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  body?: string;
+  /** Which key sends it. */
+  as: "customer" | "staff";
+}
+
+const scenarios: Scenario[] = [
+  { name: "GET /pets?ids=1", method: "GET", path: "/pets?ids=1", as: "customer" },
+  { name: "GET /pets/1", method: "GET", path: "/pets/1", as: "customer" },
+  { name: "GET /store/inventory", method: "GET", path: "/store/inventory", as: "customer" },
+  { name: "POST /store/orders", method: "POST", path: "/store/orders", body: JSON.stringify({ petId: 1, quantity: 1 }), as: "customer" },
+  { name: "POST /pets", method: "POST", path: "/pets", body: JSON.stringify({ name: "Rex", categoryId: 1 }), as: "staff" },
+];
+
+interface Round {
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  cpuMicrosPerRequest: number;
+  failures: number;
+}
+
+/** Pets in both stores before any round: lists and look-ups run on a store of this size (POST /pets runs last). */
+const SEEDED_PETS = 100;
+
+/** Keys on a plan no benchmark can exhaust, a category, the seeded pets and a stock of pet 1 no benchmark can sell out. */
+const prepareService = async (url: string, adminKey: string): Promise<Record<Scenario["as"], string>> => {
+  const call = async (method: string, path: string, key: string, body: unknown) => {
+    const res = await fetch(`${url}${path}`, {
+      method,
+      headers: { "x-api-key": key, "content-type": "application/json" },
+      body: JSON.stringify(body),
+    });
+    const json = (await res.json()) as Record<string, unknown>;
+    if (res.status >= 300) throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+  const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
+  const newKey = async (role: string) =>
+    (await call("POST", "/admin/api-keys", adminKey, { label: `bench ${role}`, role, plan: "enterprise", limits })).key as string;
+  const customer = await newKey("customer");
+  const staff = await newKey("staff");
+  const category = await call("POST", "/categories", staff, { name: "Dogs" });
+  for (let id = 1; id <= SEEDED_PETS; id++) {
+    const pet = await call("POST", "/pets", staff, { name: "Rex", categoryId: category.id });
+    if (category.id !== 1 || pet.id !== id) throw new Error("setup expected category 1 and pets from 1 in a fresh service");
   }
-  return ops / seconds;
+  await call("PUT", "/store/inventory/1", staff, { quantity: 1_000_000 });
+  return { customer, staff };
 };
 
-const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
-
-/** Baseline and subject in alternating rounds, so drift (JIT, GC, a busy neighbour) touches both alike. */
-const compare = async (baseline: () => Promise<unknown>, subject: () => Promise<unknown>) => {
-  for (let i = 0; i < 2_000; i++) {
-    await baseline(); // warm up both
-    await subject();
-  }
-  const b: number[] = [];
-  const s: number[] = [];
-  for (let r = 0; r < rounds; r++) {
-    b.push(await roundOf(baseline));
-    s.push(await roundOf(subject));
-  }
-  return { baseline: median(b), subject: median(s) };
+const drive = async (server: ChildServer, scenario: Scenario, key: string, duration: number): Promise<Round> => {
+  const cpuBefore = await server.cpuMicros();
+  const result = await autocannon({
+    url: `${server.url}${scenario.path}`,
+    method: scenario.method,
+    connections,
+    duration,
+    // autocannon stops at a sampling tick: ticks of 100 ms keep a round within 0.1 s of its duration.
+    sampleInt: 100,
+    headers: { "x-api-key": key, ...(scenario.body ? { "content-type": "application/json" } : {}) },
+    ...(scenario.body ? { body: scenario.body } : {}),
+  });
+  const cpuAfter = await server.cpuMicros();
+  const answered = result["2xx"] + result.non2xx;
+  return {
+    reqPerSec: answered / result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    cpuMicrosPerRequest: (cpuAfter - cpuBefore) / Math.max(1, answered),
+    failures: result.non2xx + result.errors + result.timeouts,
+  };
 };
 
-const t = await startTestPetstore({ env: { PETSTORE_LOG_LEVEL: "silent" } });
-const key = await t.newKey("customer", "enterprise", { perMinute: 1_000_000, perDay: 1_000_000_000 });
-const staff = await t.newKey("staff");
-await t.client.post("/categories", { key: staff, body: { name: "Dogs" } });
-await t.client.post("/pets", { key: staff, body: { name: "Rex", categoryId: 1 } });
-const petRequest = () => new Request("http://bench/pets?ids=1", { headers: { "x-api-key": key } });
+interface Probe {
+  before: { rss: number; heap: number };
+  after: { rss: number; heap: number };
+}
+const memoryProbe = async (kind: string, count: number): Promise<Probe> => {
+  const { stdout } = await promisify(execFile)(process.execPath, ["--expose-gc", here("./memory-probe.ts"), kind, String(count)]);
+  return JSON.parse(stdout.trim().split("\n").at(-1)!) as Probe;
+};
 
-const bare = new H3();
-const petJson = JSON.stringify([{ id: 1, name: "Rex", categoryId: 1, status: "available" }]);
-bare.get("/pets", () => new Response(petJson, { headers: { "content-type": "application/json; charset=utf-8" } }));
+const place = pinning();
+const adminKey = randomBytes(24).toString("base64url");
+const [servicePort, baselinePort] = [await freeLoopbackPort(), await freeLoopbackPort()];
+const service = await startChildServer(here("./service-server.ts"), servicePort, { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" }, { prefix: place.server });
+const baseline = await startChildServer(here("./baseline-server.ts"), baselinePort, { BENCH_SEEDED_PETS: String(SEEDED_PETS) }, { prefix: place.server }).catch(async (error) => {
+  await service.stop();
+  throw error;
+});
+const pinnedSelf = place.available && pinSelf(1);
 
-const http = await compare(
-  async () => (await bare.fetch(petRequest())).text(),
-  async () => (await t.petstore.app.fetch(petRequest())).text(),
+try {
+  const keys = await prepareService(service.url, adminKey);
+  const results = new Map(scenarios.map((s) => [s.name, { service: [] as Round[], baseline: [] as Round[] }]));
+  for (const scenario of scenarios) {
+    await drive(baseline, scenario, keys[scenario.as], warmUpSeconds);
+    await drive(service, scenario, keys[scenario.as], warmUpSeconds);
+  }
+  // Scenario after scenario, so that POST /pets (last) does not grow the store the reads run on.
+  for (const scenario of scenarios) {
+    for (let round = 0; round < rounds; round++) {
+      const slot = results.get(scenario.name)!;
+      const order = round % 2 === 0 ? (["baseline", "service"] as const) : (["service", "baseline"] as const);
+      for (const which of order) slot[which].push(await drive(which === "service" ? service : baseline, scenario, keys[scenario.as], seconds));
+    }
+  }
+
+  const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+  out(
+    `petstore bench${smoke ? " (smoke: timings mean nothing)" : ""}: ${rounds} round(s) × ${seconds} s per scenario and server, ` +
+      `${connections} connections, Node ${process.versions.node}, ${os.cpus().length} × ${cpu}, ` +
+      (place.available && pinnedSelf ? "server on core 0, autocannon on core 1" : "not pinned (no taskset or one core)"),
+  );
+  out("CPU = server process CPU time per request answered; ratio = baseline CPU ÷ service CPU per round, median (min–max)\n");
+  const rows: string[][] = [
+    ["scenario", "service req/s", "bare h3 req/s", "service p50/p99 ms", "bare h3 p50/p99 ms", "service CPU µs", "bare h3 CPU µs", "ratio", "failed"],
+  ];
+  for (const scenario of scenarios) {
+    const { service: s, baseline: b } = results.get(scenario.name)!;
+    const ratios = s.map((r, i) => b[i]!.cpuMicrosPerRequest / r.cpuMicrosPerRequest);
+    const { min, max } = spread(ratios);
+    const m = (rs: Round[], f: (r: Round) => number) => median(rs.map(f));
+    rows.push([
+      scenario.name,
+      fixed(m(s, (r) => r.reqPerSec)),
+      fixed(m(b, (r) => r.reqPerSec)),
+      `${fixed(m(s, (r) => r.p50))}/${fixed(m(s, (r) => r.p99))}`,
+      `${fixed(m(b, (r) => r.p50))}/${fixed(m(b, (r) => r.p99))}`,
+      fixed(m(s, (r) => r.cpuMicrosPerRequest)),
+      fixed(m(b, (r) => r.cpuMicrosPerRequest)),
+      `${fixed(median(ratios), 2)} (${fixed(min, 2)}–${fixed(max, 2)})`,
+      String([...s, ...b].reduce((n, r) => n + r.failures, 0)),
+    ]);
+  }
+  out(table(rows));
+} finally {
+  await Promise.all([service.stop(), baseline.stop()]);
+}
+
+const idempotency = await memoryProbe("idempotency", memoryLoads.idempotency);
+const addresses = await memoryProbe("addresses", memoryLoads.addresses);
+const mib = (n: number) => `${n.toFixed(0)} MiB`;
+const memoryRow = (load: string, count: number, probe: Probe) => [
+  load,
+  mib(probe.before.rss),
+  mib(probe.after.rss),
+  fixed(((probe.after.heap - probe.before.heap) * 2 ** 20) / count),
+];
+out(`\nmemory store: a fresh service process (memory store), its adapter driven in process, after GC:`);
+out(
+  table([
+    ["load", "RSS before", "RSS after", "heap bytes per entry"],
+    memoryRow(`${memoryLoads.idempotency.toLocaleString("en")} distinct Idempotency-Keys, one API key`, memoryLoads.idempotency, idempotency),
+    memoryRow(`${memoryLoads.addresses.toLocaleString("en")} distinct client addresses`, memoryLoads.addresses, addresses),
+  ]),
 );
 
-const secrets = new NodeSecrets();
-const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
-const admit = t.petstore.useCases.admitRequest;
-const admission = await compare(
-  async () => {
-    secrets.hash(key);
-    const { minute, day } = windowsAt(t.clock.now(), limits);
-    await t.stores.limiter.consume("bench", minute, day);
-  },
-  () => admit.execute({ secret: key, address: "127.0.0.1", keyRequired: true }),
-);
-
-globalThis.gc?.();
-const heapBefore = process.memoryUsage().heapUsed;
-for (let i = 0; i < 50_000; i++) await (await t.petstore.app.fetch(petRequest())).text();
-globalThis.gc?.();
-const heapAfter = process.memoryUsage().heapUsed;
-
-const row = (name: string, value: number, baseline: number) =>
-  `${name.padEnd(52)} ${value.toFixed(0).padStart(10)} ops/s   baseline ${baseline.toFixed(0).padStart(10)} ops/s   ratio ${(value / baseline).toFixed(2)}`;
-process.stdout.write(
-  [
-    `petstore benchmarks (median of ${rounds} rounds of ${seconds}s, Node ${process.versions.node})`,
-    row("GET /pets?ids=1 through the whole app", http.subject, http.baseline),
-    row("admission (key look-up, ban check, limiter)", admission.subject, admission.baseline),
-    `heap after 50,000 keyed reads / before: ${(heapAfter / heapBefore).toFixed(2)} (${(heapBefore / 2 ** 20).toFixed(1)} MiB → ${(heapAfter / 2 ** 20).toFixed(1)} MiB${globalThis.gc ? "" : ", without --expose-gc"})`,
-    "",
-  ].join("\n"),
-);
-await t.close();
+if (args.has("--mongo")) {
+  const { mongoRoundTrips } = await import("./mongo-round-trips.ts");
+  out(`\nMongoDB: store round trips per operation (driver command monitoring):`);
+  out(table([["operation", "round trips", "commands"], ...(await mongoRoundTrips()).map((r) => [r.operation, String(r.commands.length), r.commands.join(", ")])]));
+} else {
+  out("\nMongoDB round trips: run with --mongo (MONGODB_URL, or the test engine image as the tests use it).");
+}

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { noTrustedProxies, parseTrustedProxies, type TrustedProxies } from "../adapters/http/client-address.ts";
 import { defaultGetPetDeprecation } from "../adapters/http/routes/pet.routes.ts";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -38,13 +39,26 @@ const environment = z.object({
     .transform((s) => s.split(",").map((o) => o.trim()).filter(Boolean))
     .pipe(z.array(z.union([z.literal("*"), z.url({ protocol: /^https?$/, error: "expected * or a comma list of http(s) origins" })])))
     .optional(),
+  MONGODB_TIMEOUT_MS: wholeNumber(100, 600_000).default(2_000),
+  PETSTORE_TRUST_PROXY: z.string().transform((list, ctx) => {
+    try {
+      return parseTrustedProxies(list);
+    } catch (error) {
+      ctx.addIssue({ code: "custom", message: `expected a comma list of addresses or CIDRs: ${(error as Error).message}` });
+      return z.NEVER;
+    }
+  }).optional(),
+  PETSTORE_METRICS_PORT: wholeNumber(0, 65_535).optional(),
+  PETSTORE_DRAIN_SECONDS: wholeNumber(0, 3_600).default(0),
+  PETSTORE_SHUTDOWN_SECONDS: wholeNumber(0, 3_600).default(10),
   PETSTORE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" }).default("info"),
 });
 
 export interface Config {
   port: number;
   host: string;
-  store: { kind: "memory" } | { kind: "mongo"; url: string; dbName: string };
+  /** `timeoutMs`: how long a request waits for an unreachable store before its 503. */
+  store: { kind: "memory" } | { kind: "mongo"; url: string; dbName: string; timeoutMs: number };
   adminKey: string | undefined;
   seedDemo: boolean;
   ban: { strikes: number; seconds: number };
@@ -52,6 +66,12 @@ export interface Config {
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** Browser origins allowed by CORS; empty: off. */
   corsOrigins: string[];
+  /** Proxies whose X-Forwarded-For is believed; none by default. */
+  trustProxy: TrustedProxies;
+  /** Port of the Prometheus /metrics listener; undefined: off. */
+  metricsPort: number | undefined;
+  /** After SIGTERM: serve on with /readyz at 503 for `drainSeconds`, then finish in-flight work within `deadlineSeconds`. */
+  shutdown: { drainSeconds: number; deadlineSeconds: number };
 }
 
 /** A setting that stops start-up; its message is one line naming the variable. */
@@ -75,12 +95,15 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
   if (e.PETSTORE_GET_PET_SUNSET_AT < e.PETSTORE_GET_PET_DEPRECATED_AT) {
     fail("PETSTORE_GET_PET_SUNSET_AT", "the sunset cannot come before PETSTORE_GET_PET_DEPRECATED_AT", present.PETSTORE_GET_PET_SUNSET_AT);
   }
+  if (e.PETSTORE_METRICS_PORT !== undefined && e.PETSTORE_METRICS_PORT !== 0 && e.PETSTORE_METRICS_PORT === e.PORT) {
+    fail("PETSTORE_METRICS_PORT", "must differ from PORT: metrics are never served on the API port", present.PETSTORE_METRICS_PORT);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
     store:
       e.PETSTORE_STORE === "mongo" && e.MONGODB_URL
-        ? { kind: "mongo", url: e.MONGODB_URL, dbName: e.MONGODB_DB }
+        ? { kind: "mongo", url: e.MONGODB_URL, dbName: e.MONGODB_DB, timeoutMs: e.MONGODB_TIMEOUT_MS }
         : { kind: "memory" },
     adminKey: e.PETSTORE_ADMIN_KEY,
     seedDemo: e.PETSTORE_SEED_DEMO ?? e.PETSTORE_STORE === "memory",
@@ -88,5 +111,8 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     getPetDeprecation: { deprecatedAt: e.PETSTORE_GET_PET_DEPRECATED_AT, sunsetAt: e.PETSTORE_GET_PET_SUNSET_AT },
     logLevel: e.PETSTORE_LOG_LEVEL,
     corsOrigins: (e.PETSTORE_CORS_ORIGINS ?? []).map((o) => (o === "*" ? o : new URL(o).origin)),
+    trustProxy: e.PETSTORE_TRUST_PROXY ?? noTrustedProxies,
+    metricsPort: e.PETSTORE_METRICS_PORT,
+    shutdown: { drainSeconds: e.PETSTORE_DRAIN_SECONDS, deadlineSeconds: e.PETSTORE_SHUTDOWN_SECONDS },
   };
 };

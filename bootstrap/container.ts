@@ -47,6 +47,7 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
           {
             deprecation: c.getPetDeprecation,
             corsOrigins: c.corsOrigins,
+            readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
             log: (entry) => log.info("request", { ...entry }),
             report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
           },

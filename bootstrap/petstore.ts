@@ -1,7 +1,7 @@
 import type { H3 } from "h3";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
-import { EnsureAdminKey } from "../core/access/api-key-use-cases.ts";
+import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { buildContainer, type ContainerOverrides } from "./container.ts";
@@ -23,7 +23,7 @@ export const openStores = async (config: Config): Promise<Stores> => {
   // Loaded only when asked for: the in-memory service never loads the MongoDB driver.
   const { connectMongoStores } = await import("../adapters/mongo/mongo-stores.ts");
   try {
-    return await connectMongoStores({ url: config.store.url, dbName: config.store.dbName });
+    return await connectMongoStores({ url: config.store.url, dbName: config.store.dbName, timeoutMs: config.store.timeoutMs });
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : String(error)} (check MONGODB_URL)`, { cause: error });
   }

@@ -1,22 +1,24 @@
 import type { UseCases } from "../adapters/http/use-cases.ts";
-import {
-  CreateApiKey,
-  GetApiKey,
-  ListApiKeys,
-  RevokeApiKey,
-  UnbanApiKey,
-  UpdateApiKey,
-} from "../core/access/api-key-use-cases.ts";
+import { CreateApiKey } from "../core/access/create-api-key.ts";
+import { GetApiKey } from "../core/access/get-api-key.ts";
+import { ListApiKeys } from "../core/access/list-api-keys.ts";
+import { RevokeApiKey } from "../core/access/revoke-api-key.ts";
+import { UnbanApiKey } from "../core/access/unban-api-key.ts";
+import { UpdateApiKey } from "../core/access/update-api-key.ts";
 import type { Secrets } from "../core/access/secrets.port.ts";
-import {
-  CreateCategory,
-  DeleteCategory,
-  GetCategory,
-  ListCategories,
-  UpdateCategory,
-} from "../core/categories/category-use-cases.ts";
-import { GetInventoryItem, ListInventory, SetInventory } from "../core/inventory/inventory-use-cases.ts";
-import { CancelOrder, GetOrder, ListOrders, PlaceOrder, UpdateOrder } from "../core/orders/order-use-cases.ts";
+import { CreateCategory } from "../core/categories/create-category.ts";
+import { DeleteCategory } from "../core/categories/delete-category.ts";
+import { GetCategory } from "../core/categories/get-category.ts";
+import { ListCategories } from "../core/categories/list-categories.ts";
+import { UpdateCategory } from "../core/categories/update-category.ts";
+import { GetInventoryItem } from "../core/inventory/get-inventory-item.ts";
+import { ListInventory } from "../core/inventory/list-inventory.ts";
+import { SetInventory } from "../core/inventory/set-inventory.ts";
+import { CancelOrder } from "../core/orders/cancel-order.ts";
+import { GetOrder } from "../core/orders/get-order.ts";
+import { ListOrders } from "../core/orders/list-orders.ts";
+import { PlaceOrder } from "../core/orders/place-order.ts";
+import { UpdateOrder } from "../core/orders/update-order.ts";
 import { CreatePet } from "../core/pets/create-pet.ts";
 import { DeletePet } from "../core/pets/delete-pet.ts";
 import { GetPet } from "../core/pets/get-pet.ts";
@@ -31,8 +33,6 @@ import type { Stores } from "../core/stores.ts";
 /** Every use case, wired to its ports once. */
 export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: BanPolicy): UseCases => {
   const { pets, categories, orders, inventory, ids, apiKeys, limiter, idempotency } = s;
-  const orderPorts = { orders, pets, inventory, ids, clock };
-  const keyPorts = { apiKeys, ids, secrets, clock };
   return {
     listPets: new ListPets(pets),
     getPet: new GetPet(pets),
@@ -44,20 +44,20 @@ export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: Ba
     createCategory: new CreateCategory({ categories, ids }),
     updateCategory: new UpdateCategory(categories),
     deleteCategory: new DeleteCategory({ categories, pets }),
-    placeOrder: new PlaceOrder(orderPorts),
-    listOrders: new ListOrders(orderPorts),
-    getOrder: new GetOrder(orderPorts),
-    updateOrder: new UpdateOrder(orderPorts),
-    cancelOrder: new CancelOrder(orderPorts),
+    placeOrder: new PlaceOrder({ orders, pets, inventory, ids }),
+    listOrders: new ListOrders(orders),
+    getOrder: new GetOrder(orders),
+    updateOrder: new UpdateOrder({ orders, pets, inventory, clock }),
+    cancelOrder: new CancelOrder({ orders, pets, inventory }),
     listInventory: new ListInventory({ pets, inventory }),
     getInventoryItem: new GetInventoryItem({ pets, inventory }),
     setInventory: new SetInventory({ pets, inventory }),
-    createApiKey: new CreateApiKey(keyPorts),
-    listApiKeys: new ListApiKeys(keyPorts),
-    getApiKey: new GetApiKey(keyPorts),
-    updateApiKey: new UpdateApiKey(keyPorts),
-    revokeApiKey: new RevokeApiKey(keyPorts),
-    unbanApiKey: new UnbanApiKey(keyPorts),
+    createApiKey: new CreateApiKey({ apiKeys, ids, secrets, clock }),
+    listApiKeys: new ListApiKeys(apiKeys),
+    getApiKey: new GetApiKey(apiKeys),
+    updateApiKey: new UpdateApiKey(apiKeys),
+    revokeApiKey: new RevokeApiKey({ apiKeys, clock }),
+    unbanApiKey: new UnbanApiKey(apiKeys),
     admitRequest: new AdmitRequest({ apiKeys, secrets, limiter, clock }, ban),
     runIdempotently: new RunIdempotently({ records: idempotency, clock }),
   };

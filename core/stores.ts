@@ -7,6 +7,9 @@ import type { Pets } from "./pets/pets.port.ts";
 import type { RateLimiter } from "./rate-limiting/rate-limiter.port.ts";
 import type { IdAllocator } from "./shared/id-allocator.port.ts";
 import type { StoreHealth } from "./shared/store-health.port.ts";
+import type { DeliveryAttempts } from "./webhooks/delivery-attempts.port.ts";
+import type { WebhookMessages } from "./webhooks/webhook-messages.port.ts";
+import type { WebhookSubscriptions } from "./webhooks/webhook-subscriptions.port.ts";
 
 /** Every storage port, as one adapter family (memory, MongoDB) provides them. */
 export interface Stores {
@@ -19,5 +22,8 @@ export interface Stores {
   limiter: RateLimiter;
   idempotency: IdempotencyRecords;
   health: StoreHealth;
+  webhooks: WebhookSubscriptions;
+  webhookMessages: WebhookMessages;
+  deliveryAttempts: DeliveryAttempts;
   close(): Promise<void>;
 }

@@ -1,51 +1,124 @@
 import type { H3Event } from "h3";
+import { z } from "zod";
+import { exactNumberMessages, InexactNumber, parseJsonExactly } from "./json-numbers.ts";
 import { HttpProblem } from "./problem.ts";
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-const isJson = (contentType: string | null): boolean => {
-  const mediaType = contentType?.split(";")[0]?.trim().toLowerCase();
-  return mediaType === "application/json";
+// A number the body held but a double cannot (InexactNumber) fails whatever schema meets it, with this message.
+z.config({ customError: exactNumberMessages });
+
+/** `application/json`, with no charset or UTF-8's (RFC 8259 §8.1: JSON exchanged between systems is UTF-8). */
+const mediaTypeProblem = (contentType: string | null): HttpProblem | undefined => {
+  const [mediaType, ...parameters] = (contentType ?? "").split(";");
+  if (mediaType!.trim().toLowerCase() !== "application/json") {
+    return new HttpProblem("unsupported_media_type", "Send the body as Content-Type: application/json");
+  }
+  for (const parameter of parameters) {
+    const [name, value = ""] = parameter.split("=", 2);
+    if (name!.trim().toLowerCase() !== "charset") continue;
+    // A token or a quoted string (RFC 9110 §5.6.6); what follows it (a repeated header's ", …") is not the charset.
+    const charset = /^\s*(?:"([^"]*)"|([^\s;,"]*))/.exec(value)!.slice(1).join("").toLowerCase();
+    if (charset !== "utf-8" && charset !== "utf8") {
+      return new HttpProblem("unsupported_media_type", `Bodies are UTF-8 only: send charset=utf-8 or no charset (got charset=${charset})`);
+    }
+  }
+  return undefined;
 };
 
 const tooLarge = () => new HttpProblem("payload_too_large", `Request bodies are limited to ${BODY_LIMIT_BYTES} bytes`);
 
 const bodyTexts = new WeakMap<H3Event, Promise<string>>();
 
-/** The raw body, read once per request (the idempotency fingerprint and the JSON parser share it). */
+/** The raw body as text, read once per request (the idempotency fingerprint and the JSON parser share it). */
 export const readBodyText = (event: H3Event): Promise<string> => {
   let text = bodyTexts.get(event);
   if (!text) {
-    text = readLimited(event.req);
+    text = readLimited(event.req).then(decodeUtf8);
     bodyTexts.set(event, text);
   }
   return text;
 };
 
 /** Reads at most BODY_LIMIT_BYTES, whatever Content-Length claims (chunked bodies have none). */
-const readLimited = async (request: Request): Promise<string> => {
+const readLimited = async (request: Request): Promise<Uint8Array> => {
   const declared = Number(request.headers.get("content-length") ?? 0);
   if (declared > BODY_LIMIT_BYTES) throw tooLarge();
-  if (!request.body) return "";
+  if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
-    size += chunk.byteLength;
-    if (size > BODY_LIMIT_BYTES) throw tooLarge();
-    chunks.push(chunk);
+  try {
+    for await (const chunk of request.body as unknown as AsyncIterable<Uint8Array>) {
+      size += chunk.byteLength;
+      if (size > BODY_LIMIT_BYTES) throw tooLarge();
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (error instanceof HttpProblem) throw error;
+    // The client closed the connection mid-body (or the parser gave up on it): nobody is left to answer, and
+    // it is no fault of ours, so it is answered like any truncated body rather than reported.
+    throw new HttpProblem("invalid_json", `The request body ended after ${size} bytes: the connection closed before it was complete`);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  return Buffer.concat(chunks);
 };
 
-/** The JSON value of the body: 415 unless JSON, 413 over 64 KiB, 400 invalid_json. The schema is the pipeline's. */
-export const readJsonBody = async (event: H3Event): Promise<unknown> => {
-  if (!isJson(event.req.headers.get("content-type"))) {
-    throw new HttpProblem("unsupported_media_type", "Send the body as Content-Type: application/json");
-  }
-  const text = await readBodyText(event);
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/** Invalid UTF-8 is refused rather than silently turned into U+FFFD; so is a byte order mark. */
+const decodeUtf8 = (bytes: Uint8Array): string => {
+  let text: string;
   try {
-    return JSON.parse(text) as unknown;
+    text = utf8.decode(bytes);
+  } catch {
+    throw new HttpProblem("invalid_json", `The request body is not valid UTF-8 (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})`);
+  }
+  if (text.startsWith("\uFEFF")) {
+    throw new HttpProblem("invalid_json", "The request body starts with a UTF-8 byte order mark (EF BB BF): remove the byte order mark");
+  }
+  return text;
+};
+
+/** Where decoding first fails: the start of the first ill-formed sequence (the Unicode standard's Table 3-7). */
+export const firstInvalidUtf8Offset = (bytes: Uint8Array): number => {
+  let i = 0;
+  while (i < bytes.length) {
+    const b = bytes[i]!;
+    let length: number;
+    let low = 0x80;
+    let high = 0xbf;
+    if (b < 0x80) length = 1;
+    else if (b >= 0xc2 && b <= 0xdf) length = 2;
+    else if (b >= 0xe0 && b <= 0xef) {
+      length = 3;
+      if (b === 0xe0) low = 0xa0;
+      if (b === 0xed) high = 0x9f;
+    } else if (b >= 0xf0 && b <= 0xf4) {
+      length = 4;
+      if (b === 0xf0) low = 0x90;
+      if (b === 0xf4) high = 0x8f;
+    } else return i;
+    for (let k = 1; k < length; k++) {
+      const next = bytes[i + k];
+      if (next === undefined || next < (k === 1 ? low : 0x80) || next > (k === 1 ? high : 0xbf)) return i;
+    }
+    i += length;
+  }
+  return -1;
+};
+
+/** The body's JSON value: 415 unless JSON in UTF-8, 413 over 64 KiB, 400 invalid_json, 400 for inexact numbers. The schema is the pipeline's. */
+export const readJsonBody = async (event: H3Event): Promise<unknown> => {
+  const mediaType = mediaTypeProblem(event.req.headers.get("content-type"));
+  if (mediaType) throw mediaType;
+  const text = await readBodyText(event);
+  let value: unknown;
+  try {
+    value = parseJsonExactly(text);
   } catch {
     throw new HttpProblem("invalid_json", "The request body is not valid JSON");
   }
+  if (value instanceof InexactNumber) {
+    throw new HttpProblem("validation_failed", "The request body is not valid", { details: [{ path: "body", message: value.message }] });
+  }
+  return value;
 };

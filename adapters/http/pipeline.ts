@@ -156,12 +156,32 @@ export const createPipeline = ({ admit, runIdempotently, clock, report }: Pipeli
 
     // Keyed routes always have an actor once admitted; open routes never get one.
     const handle = route.handle as (parsed: Parsed<RouteInput>, actor: Actor | undefined, app: RouteServices) => unknown;
+    const run = async (event: H3Event, actor: Actor | undefined): Promise<Answer> => {
+      const parsed = await parse(event);
+      const act = async () => serialise(await handle(parsed, actor, services), event);
+      const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
+      return key !== undefined && actor ? idempotently(runIdempotently, report, event, actor, key, act) : act();
+    };
+    const { deprecated } = route;
+    if (!deprecated) return (event) => admitted(event, route.access, (actor) => run(event, actor));
+
+    // Every answer of a deprecated operation says so; after its sunset it is gone, whatever was asked.
+    const { deprecatedAt, sunsetAt } = services.deprecation;
+    const successor = deprecated.successor.replace(/^[A-Z]+ /, "");
     return (event) =>
       admitted(event, route.access, async (actor) => {
-        const parsed = await parse(event);
-        const act = async () => serialise(await handle(parsed, actor, services), event);
-        const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
-        return key !== undefined && actor ? idempotently(runIdempotently, report, event, actor, key, act) : act();
+        const params = event.context.params ?? {};
+        const headers = {
+          deprecation: `@${Math.floor(deprecatedAt.getTime() / 1000)}`,
+          sunset: sunsetAt.toUTCString(),
+          link: `<${successor.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? "")}>; rel="successor-version"`,
+        };
+        const response =
+          clock.now() >= sunsetAt
+            ? errorResponse(new HttpProblem("gone", `${route.method} ${route.path} reached its sunset; use ${deprecated.successor}`), report)
+            : await answer(() => run(event, actor));
+        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+        return response;
       });
   };
 

@@ -33,6 +33,7 @@ export const statusOfCode: Readonly<Record<ErrorCode, number>> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   unknown_category: 422,
+  webhook_target_refused: 422,
   unknown_pet: 422,
   idempotency_key_reused: 422,
   rate_limited: 429,

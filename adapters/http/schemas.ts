@@ -6,13 +6,14 @@ import { z } from "zod";
 import { roles } from "../../core/access/permissions.ts";
 import { plans } from "../../core/access/api-key.ts";
 import { petStatuses } from "../../core/pets/pet.ts";
+import { DomainError } from "../../core/shared/domain-error.ts";
 
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
 
 /**
- * An int64 in a JSON body. JSON numbers arrive as doubles, so the range check is as exact as a double
- * allows (2^63 - 1 parses to 2^63). Ids beyond 2^53 are valid but name nothing: we never assign them.
+ * An int64 in a JSON body. The JSON reader (json-numbers.ts) already refused any integer beyond ±(2^53-1),
+ * which a double cannot hold exactly, so what arrives here is exact.
  */
 export const int64 = z
   .number()
@@ -20,16 +21,33 @@ export const int64 = z
   .refine((n) => n >= -(2 ** 63) && n <= 2 ** 63, "Expected an int64 (between -2^63 and 2^63-1)")
   .meta({ type: "integer", format: "int64" });
 
-/** An int64 in a path or query string, checked exactly. */
-export const int64String = z
+const int64Text = z
   .string()
   // abort: the range check below calls BigInt, which throws on anything but digits.
   .regex(/^-?\d{1,19}$/, { message: "Expected an integer", abort: true })
   .refine((s) => {
     const n = BigInt(s);
     return n >= INT64_MIN && n <= INT64_MAX;
-  }, "Expected an int64 (between -2^63 and 2^63-1)")
-  .transform(Number)
+  }, "Expected an int64 (between -2^63 and 2^63-1)");
+
+/**
+ * An int64 in a query string, checked exactly. Ids are assigned from 1 upward and never reach 2^53, so one beyond
+ * ±(2^53-1) lies beyond every id: it becomes ±Infinity, which compares exactly where a rounded double would not.
+ */
+export const int64String = int64Text
+  .transform((s) => {
+    const n = Number(s);
+    return Number.isSafeInteger(n) ? n : n > 0 ? Infinity : -Infinity;
+  })
+  .meta({ type: "integer", format: "int64" });
+
+/** An int64 id in a path: one beyond ±(2^53-1) is a valid int64 that names nothing (404), quoted as sent. */
+const int64PathId = int64Text
+  .transform((s) => {
+    const n = Number(s);
+    if (Number.isSafeInteger(n)) return n;
+    throw new DomainError("not_found", `Nothing has id ${s}: ids are assigned from 1 upward and stay below 2^53`);
+  })
   .meta({ type: "integer", format: "int64" });
 
 const commaList = <T extends z.ZodType<unknown, string>>(item: T, max: number) =>
@@ -246,7 +264,7 @@ export const InventoryListQuery = z.strictObject({
 export const NoQuery = z.strictObject({});
 
 const idParam = <K extends string>(name: K, description: string) =>
-  z.strictObject({ [name]: int64String.meta({ description }) } as Record<K, typeof int64String>);
+  z.strictObject({ [name]: int64PathId.meta({ description }) } as Record<K, typeof int64PathId>);
 
 export const PetIdParam = idParam("petId", "Identifier of the pet");
 export const CategoryIdParam = idParam("categoryId", "Identifier of the category");

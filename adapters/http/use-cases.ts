@@ -1,20 +1,22 @@
-import type {
-  CreateApiKey,
-  GetApiKey,
-  ListApiKeys,
-  RevokeApiKey,
-  UnbanApiKey,
-  UpdateApiKey,
-} from "../../core/access/api-key-use-cases.ts";
-import type {
-  CreateCategory,
-  DeleteCategory,
-  GetCategory,
-  ListCategories,
-  UpdateCategory,
-} from "../../core/categories/category-use-cases.ts";
-import type { GetInventoryItem, ListInventory, SetInventory } from "../../core/inventory/inventory-use-cases.ts";
-import type { CancelOrder, GetOrder, ListOrders, PlaceOrder, UpdateOrder } from "../../core/orders/order-use-cases.ts";
+import type { CreateApiKey } from "../../core/access/create-api-key.ts";
+import type { GetApiKey } from "../../core/access/get-api-key.ts";
+import type { ListApiKeys } from "../../core/access/list-api-keys.ts";
+import type { RevokeApiKey } from "../../core/access/revoke-api-key.ts";
+import type { UnbanApiKey } from "../../core/access/unban-api-key.ts";
+import type { UpdateApiKey } from "../../core/access/update-api-key.ts";
+import type { CreateCategory } from "../../core/categories/create-category.ts";
+import type { DeleteCategory } from "../../core/categories/delete-category.ts";
+import type { GetCategory } from "../../core/categories/get-category.ts";
+import type { ListCategories } from "../../core/categories/list-categories.ts";
+import type { UpdateCategory } from "../../core/categories/update-category.ts";
+import type { GetInventoryItem } from "../../core/inventory/get-inventory-item.ts";
+import type { ListInventory } from "../../core/inventory/list-inventory.ts";
+import type { SetInventory } from "../../core/inventory/set-inventory.ts";
+import type { CancelOrder } from "../../core/orders/cancel-order.ts";
+import type { GetOrder } from "../../core/orders/get-order.ts";
+import type { ListOrders } from "../../core/orders/list-orders.ts";
+import type { PlaceOrder } from "../../core/orders/place-order.ts";
+import type { UpdateOrder } from "../../core/orders/update-order.ts";
 import type { CreatePet } from "../../core/pets/create-pet.ts";
 import type { DeletePet } from "../../core/pets/delete-pet.ts";
 import type { GetPet } from "../../core/pets/get-pet.ts";

@@ -6,6 +6,7 @@ import type {
 } from "../../core/idempotency/idempotency-records.port.ts";
 
 interface Entry {
+  token: string;
   fingerprint: string;
   leaseUntil: Date;
   expiresAt: Date;
@@ -15,6 +16,7 @@ interface Entry {
 export class MemoryIdempotencyRecords implements IdempotencyRecords {
   readonly #entries = new Map<string, Entry>();
   #lastSweep = 0;
+  #lastToken = 0;
 
   claim(claim: IdempotencyClaim): Promise<Claim> {
     const id = `${claim.scope}\u0000${claim.key}`;
@@ -22,25 +24,32 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
     const stale = !existing || existing.expiresAt <= claim.now || (!existing.response && existing.leaseUntil <= claim.now);
     if (stale) {
       this.#sweep(claim.now);
-      this.#entries.set(id, { fingerprint: claim.fingerprint, leaseUntil: claim.leaseUntil, expiresAt: claim.expiresAt, response: undefined });
-      return Promise.resolve({ outcome: "claimed" });
+      const token = String(++this.#lastToken);
+      this.#entries.set(id, { token, fingerprint: claim.fingerprint, leaseUntil: claim.leaseUntil, expiresAt: claim.expiresAt, response: undefined });
+      return Promise.resolve({ outcome: "claimed", token });
     }
     return Promise.resolve(
       existing.response
         ? { outcome: "completed", fingerprint: existing.fingerprint, response: structuredClone(existing.response) }
-        : { outcome: "in-progress", fingerprint: existing.fingerprint },
+        : { outcome: "in-progress", fingerprint: existing.fingerprint, leaseUntil: new Date(existing.leaseUntil) },
     );
   }
 
-  complete(scope: string, key: string, response: RecordedResponse): Promise<void> {
-    const entry = this.#entries.get(`${scope}\u0000${key}`);
+  complete(scope: string, key: string, token: string, response: RecordedResponse): Promise<boolean> {
+    const entry = this.#owned(scope, key, token);
     if (entry) entry.response = structuredClone(response);
+    return Promise.resolve(entry !== undefined);
+  }
+
+  release(scope: string, key: string, token: string): Promise<void> {
+    if (this.#owned(scope, key, token)) this.#entries.delete(`${scope}\u0000${key}`);
     return Promise.resolve();
   }
 
-  release(scope: string, key: string): Promise<void> {
-    this.#entries.delete(`${scope}\u0000${key}`);
-    return Promise.resolve();
+  /** The record, while `token` owns it unfinished. */
+  #owned(scope: string, key: string, token: string): Entry | undefined {
+    const entry = this.#entries.get(`${scope}\u0000${key}`);
+    return entry && entry.token === token && !entry.response ? entry : undefined;
   }
 
   /** Forgets expired records, at most once a minute. */

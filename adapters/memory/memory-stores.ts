@@ -8,6 +8,9 @@ import { MemoryOrders } from "./memory-orders.repository.ts";
 import { MemoryPets } from "./memory-pets.repository.ts";
 import { MemoryRateLimiter } from "./memory-rate-limiter.ts";
 import { MemoryStoreHealth } from "./memory-store-health.ts";
+import { MemoryDeliveryAttempts } from "./memory-delivery-attempts.ts";
+import { MemoryWebhookMessages } from "./memory-webhook-messages.ts";
+import { MemoryWebhookSubscriptions } from "./memory-webhook-subscriptions.repository.ts";
 
 /** Every port in process memory: one process, nothing survives a restart. */
 export const createMemoryStores = (): Stores => ({
@@ -20,5 +23,8 @@ export const createMemoryStores = (): Stores => ({
   limiter: new MemoryRateLimiter(),
   idempotency: new MemoryIdempotencyRecords(),
   health: new MemoryStoreHealth(),
+  webhooks: new MemoryWebhookSubscriptions(),
+  webhookMessages: new MemoryWebhookMessages(),
+  deliveryAttempts: new MemoryDeliveryAttempts(),
   close: async () => {},
 });

@@ -1,4 +1,4 @@
-import type { Collection, Db } from "mongodb";
+import { ObjectId, type Collection, type Db } from "mongodb";
 import type {
   Claim,
   IdempotencyClaim,
@@ -10,6 +10,8 @@ import { guarded } from "./store-unavailable.ts";
 
 interface IdempotencyDocument {
   _id: string;
+  /** The owner of the lock: set by each claim, required by `complete` and `release`. */
+  token: string;
   fingerprint: string;
   leaseUntil: Date;
   expiresAt: Date;
@@ -26,7 +28,9 @@ export const createIdempotencyIndexes = async (db: Db): Promise<void> => {
 /**
  * One document per (scope, key). A claim is an insert: the unique `_id` lets exactly one of two racing claims win
  * (no read-then-write). A record whose lease ran out unfinished, or that expired, is taken over with one conditional
- * update, so a crashed first request blocks its retries for the lease only.
+ * update (exactly one of racing claims matches it), so a crashed first request blocks its retries for the lease
+ * only. `complete` and `release` are conditional on the claim's token, so a request that lost its lock cannot touch
+ * its successor's record.
  */
 export class MongoIdempotencyRecords implements IdempotencyRecords {
   readonly #records: Collection<IdempotencyDocument>;
@@ -39,11 +43,12 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
     return guarded(async () => {
       this.#sweepOncePerMinute(claim.now);
       const _id = idOf(claim.scope, claim.key);
-      const fresh = { fingerprint: claim.fingerprint, leaseUntil: claim.leaseUntil, expiresAt: claim.expiresAt };
+      const token = new ObjectId().toHexString();
+      const fresh = { token, fingerprint: claim.fingerprint, leaseUntil: claim.leaseUntil, expiresAt: claim.expiresAt };
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         try {
           await this.#records.insertOne({ _id, ...fresh });
-          return { outcome: "claimed" };
+          return { outcome: "claimed", token };
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
         }
@@ -51,12 +56,12 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
           { _id, $or: [{ expiresAt: { $lte: claim.now } }, { response: { $exists: false }, leaseUntil: { $lte: claim.now } }] },
           { $set: fresh, $unset: { response: "" } },
         );
-        if (takenOver) return { outcome: "claimed" };
+        if (takenOver) return { outcome: "claimed", token };
         const existing = await this.#records.findOne({ _id });
         if (existing) {
           return existing.response
             ? { outcome: "completed", fingerprint: existing.fingerprint, response: existing.response }
-            : { outcome: "in-progress", fingerprint: existing.fingerprint };
+            : { outcome: "in-progress", fingerprint: existing.fingerprint, leaseUntil: existing.leaseUntil };
         }
         // Released between our insert and our read: claim again.
       }
@@ -64,15 +69,16 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
     });
   }
 
-  complete(scope: string, key: string, response: RecordedResponse): Promise<void> {
+  complete(scope: string, key: string, token: string, response: RecordedResponse): Promise<boolean> {
     return guarded(async () => {
-      await this.#records.updateOne({ _id: idOf(scope, key) }, { $set: { response } });
+      const { matchedCount } = await this.#records.updateOne({ _id: idOf(scope, key), token, response: { $exists: false } }, { $set: { response } });
+      return matchedCount === 1;
     });
   }
 
-  release(scope: string, key: string): Promise<void> {
+  release(scope: string, key: string, token: string): Promise<void> {
     return guarded(async () => {
-      await this.#records.deleteOne({ _id: idOf(scope, key) });
+      await this.#records.deleteOne({ _id: idOf(scope, key), token, response: { $exists: false } });
     });
   }
 

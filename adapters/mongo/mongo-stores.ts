@@ -10,6 +10,9 @@ import { createPetIndexes, MongoPets } from "./mongo-pets.repository.ts";
 import { createRateWindowIndexes, MongoRateLimiter } from "./mongo-rate-limiter.ts";
 import { MongoStoreHealth } from "./mongo-store-health.ts";
 import { isStoreOutage } from "./store-unavailable.ts";
+import { createDeliveryAttemptIndexes, MongoDeliveryAttempts } from "./mongo-delivery-attempts.ts";
+import { createWebhookMessageIndexes, MongoWebhookMessages } from "./mongo-webhook-messages.ts";
+import { createWebhookSubscriptionIndexes, MongoWebhookSubscriptions } from "./mongo-webhook-subscriptions.repository.ts";
 
 export interface MongoStoresOptions {
   url: string;
@@ -21,7 +24,7 @@ export interface MongoStoresOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 5_000;
+const DEFAULT_TIMEOUT_MS = 2_000;
 
 /** The client's options: every wait bounded by `timeoutMs`, and the write concern. */
 export const mongoClientOptions = (options: MongoStoresOptions): MongoClientOptions => {
@@ -70,6 +73,9 @@ export const createMongoIndexes = async (db: Db): Promise<void> => {
     createApiKeyIndexes(db),
     createRateWindowIndexes(db),
     createIdempotencyIndexes(db),
+    createWebhookSubscriptionIndexes(db),
+    createWebhookMessageIndexes(db),
+    createDeliveryAttemptIndexes(db),
   ]);
 };
 
@@ -84,6 +90,9 @@ export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
   limiter: new MongoRateLimiter(db),
   idempotency: new MongoIdempotencyRecords(db),
   health: new MongoStoreHealth(db),
+  webhooks: new MongoWebhookSubscriptions(db),
+  webhookMessages: new MongoWebhookMessages(db),
+  deliveryAttempts: new MongoDeliveryAttempts(db),
   close,
 });
 

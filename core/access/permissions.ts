@@ -13,7 +13,8 @@ export type Permission =
   | "orders:cancel-own"
   | "orders:any" // read and cancel every key's orders
   | "orders:complete" // PATCH
-  | "api-keys:manage";
+  | "api-keys:manage"
+  | "webhooks:manage";
 
 const customer: readonly Permission[] = [
   "catalog:read",
@@ -28,7 +29,7 @@ const staff: readonly Permission[] = [...customer, "catalog:write", "inventory:w
 export const rolePermissions: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   customer: new Set(customer),
   staff: new Set(staff),
-  admin: new Set<Permission>([...staff, "api-keys:manage"]),
+  admin: new Set<Permission>([...staff, "api-keys:manage", "webhooks:manage"]),
 };
 
 /** Who is calling: the API key that was presented. */

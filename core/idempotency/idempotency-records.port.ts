@@ -6,10 +6,10 @@ export interface RecordedResponse {
 }
 
 export type Claim =
-  /** The key is ours: act, then `complete` or `release` it. */
-  | { outcome: "claimed" }
-  /** Another request holds the key and has not finished (its lease has not run out). */
-  | { outcome: "in-progress"; fingerprint: string }
+  /** The key is ours: act, then `complete` or `release` it with this token (the lock's owner). */
+  | { outcome: "claimed"; token: string }
+  /** Another request holds the key and has not finished; its lock runs out at `leaseUntil`. */
+  | { outcome: "in-progress"; fingerprint: string; leaseUntil: Date }
   | { outcome: "completed"; fingerprint: string; response: RecordedResponse };
 
 export interface IdempotencyClaim {
@@ -19,16 +19,24 @@ export interface IdempotencyClaim {
   /** Identifies the request (method, path, body): the same key with another fingerprint is a misuse. */
   fingerprint: string;
   now: Date;
-  /** Until when a claim without completion blocks others; after it, the request counts as lost and the key is free. */
+  /**
+   * Until when a claim without completion blocks others (the lock). After it the first request counts as lost:
+   * the next claim takes the key over, exactly once however many race for it, under a new token.
+   */
   leaseUntil: Date;
   /** When the record is forgotten. */
   expiresAt: Date;
 }
 
-/** Idempotency records, one per (scope, key). `claim` is atomic: of two racing claims exactly one wins. */
+/**
+ * Idempotency records, one per (scope, key). `claim` is atomic: of two racing claims exactly one wins. `complete`
+ * and `release` act only while the token still owns the record, so a request whose lock ran out and was taken over
+ * can neither overwrite nor free the new owner's record.
+ */
 export interface IdempotencyRecords {
   claim(claim: IdempotencyClaim): Promise<Claim>;
-  complete(scope: string, key: string, response: RecordedResponse): Promise<void>;
-  /** Gives the key up after a failure that must not be replayed, so a retry acts afresh. */
-  release(scope: string, key: string): Promise<void>;
+  /** Records the response; false (and nothing written) when the token no longer owns an unfinished record. */
+  complete(scope: string, key: string, token: string, response: RecordedResponse): Promise<boolean>;
+  /** Gives the key up after a failure that must not be replayed, so a retry acts afresh; only its owner can. */
+  release(scope: string, key: string, token: string): Promise<void>;
 }

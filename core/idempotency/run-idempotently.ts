@@ -13,7 +13,12 @@ export interface IdempotentRequest {
 export interface IdempotencyPolicy {
   /** How long a completed response is replayed. */
   retentionMs: number;
-  /** How long an unfinished first request blocks its retries before it counts as lost. */
+  /**
+   * How long an unfinished first request locks its key. A retry within it gets 409 idempotency_request_in_progress
+   * (Retry-After: the seconds left); a retry after it runs the operation again, the first request counting as lost
+   * (its process died). Far above any request's own time limit (store calls are bounded at a few seconds), so a
+   * live request never loses its lock; what a dead one left half-done is undone by the store's recovery.
+   */
   leaseMs: number;
 }
 
@@ -22,6 +27,8 @@ export const defaultIdempotencyPolicy: IdempotencyPolicy = { retentionMs: 24 * H
 /**
  * A retry with the same key and request replays the first response without acting again. Responses that a
  * retry should not see again (server errors) are not recorded: the key is released and the retry acts afresh.
+ * A first request that never finishes holds the key for `leaseMs` only (see IdempotencyPolicy); if it does finish
+ * after losing its lock, its answer still goes to its own caller, but is neither recorded nor able to free the key.
  */
 export class RunIdempotently {
   readonly #ports: { records: IdempotencyRecords; clock: Clock };
@@ -49,19 +56,21 @@ export class RunIdempotently {
         throw new DomainError("idempotency_key_reused", "This Idempotency-Key was used for a different request");
       }
       if (claim.outcome === "in-progress") {
-        throw new DomainError("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed", 1);
+        const secondsLeft = Math.max(1, Math.ceil((claim.leaseUntil.getTime() - now.getTime()) / 1000));
+        throw new DomainError("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed", secondsLeft);
       }
       return { response: claim.response, replayed: true };
     }
+    const { token } = claim;
     let response: RecordedResponse;
     try {
       response = await act();
     } catch (error) {
-      await records.release(request.scope, request.key);
+      await records.release(request.scope, request.key, token);
       throw error;
     }
-    if (isFinal(response)) await records.complete(request.scope, request.key, response);
-    else await records.release(request.scope, request.key);
+    if (isFinal(response)) await records.complete(request.scope, request.key, token, response);
+    else await records.release(request.scope, request.key, token);
     return { response, replayed: false };
   }
 }

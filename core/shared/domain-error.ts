@@ -18,7 +18,8 @@ export type DomainErrorCode =
   | "api_key_banned"
   | "idempotency_key_reused"
   | "idempotency_request_in_progress"
-  | "service_unavailable";
+  | "service_unavailable"
+  | "webhook_target_refused";
 
 export class DomainError extends Error {
   readonly code: DomainErrorCode;

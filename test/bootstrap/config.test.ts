@@ -1,5 +1,6 @@
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
+import { noTrustedProxies } from "../../adapters/http/client-address.ts";
 import { loadConfig } from "../../bootstrap/config.ts";
 
 describe("configuration from the environment", () => {
@@ -14,6 +15,15 @@ describe("configuration from the environment", () => {
       getPetDeprecation: { deprecatedAt: new Date("2026-09-01T00:00:00Z"), sunsetAt: new Date("2027-06-30T00:00:00Z") },
       logLevel: "info",
       corsOrigins: [],
+      trustProxy: noTrustedProxies,
+      metricsPort: undefined,
+      shutdown: { drainSeconds: 0, deadlineSeconds: 10 },
+    });
+    expect(loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://db" }).store).toEqual({
+      kind: "mongo",
+      url: "mongodb://db",
+      dbName: "petstore",
+      timeoutMs: 2_000,
     });
   });
 
@@ -31,18 +41,26 @@ describe("configuration from the environment", () => {
       PETSTORE_GET_PET_SUNSET_AT: "2026-02-01T12:00:00+02:00",
       PETSTORE_LOG_LEVEL: "warn",
       PETSTORE_CORS_ORIGINS: "https://shop.example/, *",
+      MONGODB_TIMEOUT_MS: "750",
+      PETSTORE_TRUST_PROXY: "10.0.0.0/8, ::1",
+      PETSTORE_METRICS_PORT: "9464",
+      PETSTORE_DRAIN_SECONDS: "5",
+      PETSTORE_SHUTDOWN_SECONDS: "30",
     });
     expect(config).toMatchObject({
       port: 9000,
       host: "127.0.0.1",
-      store: { kind: "mongo", url: "mongodb://db.internal:27017", dbName: "shop" },
+      store: { kind: "mongo", url: "mongodb://db.internal:27017", dbName: "shop", timeoutMs: 750 },
       adminKey: "a".repeat(32),
       seedDemo: false, // the default with mongo
       ban: { strikes: 3, seconds: 60 },
       getPetDeprecation: { deprecatedAt: new Date("2026-01-01T00:00:00Z"), sunsetAt: new Date("2026-02-01T10:00:00Z") },
       logLevel: "warn",
       corsOrigins: ["https://shop.example", "*"],
+      metricsPort: 9464,
+      shutdown: { drainSeconds: 5, deadlineSeconds: 30 },
     });
+    expect([config.trustProxy.has("10.20.30.40"), config.trustProxy.has("::1"), config.trustProxy.has("192.168.0.1")]).toEqual([true, true, false]);
     expect(loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://x", PETSTORE_SEED_DEMO: "true" }).seedDemo).toBe(true);
     expect(loadConfig({ PETSTORE_SEED_DEMO: "false" }).seedDemo).toBe(false);
   });
@@ -66,6 +84,14 @@ describe("configuration from the environment", () => {
     ["PETSTORE_GET_PET_SUNSET_AT", { PETSTORE_GET_PET_SUNSET_AT: "2026-08-01" }], // before the default deprecation
     ["PETSTORE_LOG_LEVEL", { PETSTORE_LOG_LEVEL: "loud" }],
     ["PETSTORE_CORS_ORIGINS", { PETSTORE_CORS_ORIGINS: "ftp://files.example" }],
+    ["MONGODB_TIMEOUT_MS", { MONGODB_TIMEOUT_MS: "0" }],
+    ["MONGODB_TIMEOUT_MS", { MONGODB_TIMEOUT_MS: "2s" }],
+    ["PETSTORE_TRUST_PROXY", { PETSTORE_TRUST_PROXY: "10.0.0.0/8, proxy.internal" }],
+    ["PETSTORE_TRUST_PROXY", { PETSTORE_TRUST_PROXY: "10.0.0.0/40" }],
+    ["PETSTORE_METRICS_PORT", { PETSTORE_METRICS_PORT: "metrics" }],
+    ["PETSTORE_METRICS_PORT", { PORT: "9000", PETSTORE_METRICS_PORT: "9000" }],
+    ["PETSTORE_DRAIN_SECONDS", { PETSTORE_DRAIN_SECONDS: "-1" }],
+    ["PETSTORE_SHUTDOWN_SECONDS", { PETSTORE_SHUTDOWN_SECONDS: "ten" }],
   ])("refuses a bad %s with one line naming it", (variable, env) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid setting ${variable}: [^\\n]+$`));
   });

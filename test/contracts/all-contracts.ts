@@ -9,6 +9,7 @@ import { ordersContract } from "./orders.contract.ts";
 import { petsContract } from "./pets.contract.ts";
 import { rateLimiterContract } from "./rate-limiter.contract.ts";
 import { storeHealthContract } from "./store-health.contract.ts";
+import { webhooksContract } from "./webhooks.contract.ts";
 
 /** Every port's contract against one adapter family; the harness is closed after the last of them. */
 export const runAllContracts = (harness: ContractHarness): void => {
@@ -21,6 +22,7 @@ export const runAllContracts = (harness: ContractHarness): void => {
   rateLimiterContract(harness);
   storeHealthContract(harness);
   idempotencyRecordsContract(harness);
+  webhooksContract(harness);
   afterAll(async () => {
     await harness.close?.();
   });

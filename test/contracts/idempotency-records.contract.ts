@@ -23,9 +23,21 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
     const stores = freshStoresPerTest(harness);
     const records = () => stores().idempotency;
 
-    it("lets the first claim of a key win and tells a second one that it is in progress", async () => {
-      expect(await records().claim(aClaim())).toEqual({ outcome: "claimed" });
-      expect(await records().claim(aClaim({ fingerprint: "sha256:b" }))).toEqual({ outcome: "in-progress", fingerprint: "sha256:a" });
+    /** Claims and returns the token, failing loudly otherwise. */
+    const take = async (claim: IdempotencyClaim = aClaim()): Promise<string> => {
+      const outcome = await records().claim(claim);
+      if (outcome.outcome !== "claimed") throw new Error(`expected to claim ${claim.key}, got ${JSON.stringify(outcome)}`);
+      return outcome.token;
+    };
+    const lockExpired = { now: at("2026-11-21T12:01:00.000Z"), leaseUntil: at("2026-11-21T12:02:00.000Z") };
+
+    it("lets the first claim of a key win and tells a second one that it is in progress, and until when", async () => {
+      expect(await records().claim(aClaim())).toEqual({ outcome: "claimed", token: expect.any(String) });
+      expect(await records().claim(aClaim({ fingerprint: "sha256:b", now: at("2026-11-21T12:00:30.000Z") }))).toEqual({
+        outcome: "in-progress",
+        fingerprint: "sha256:a",
+        leaseUntil: at("2026-11-21T12:01:00.000Z"),
+      });
     });
 
     it("lets exactly one of many racing claims win", async () => {
@@ -35,8 +47,8 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
     });
 
     it("replays a completed response, exactly as recorded", async () => {
-      await records().claim(aClaim());
-      await records().complete("key:1", "order-42", aResponse);
+      const token = await take();
+      expect(await records().complete("key:1", "order-42", token, aResponse)).toBe(true);
       expect(await records().claim(aClaim({ now: at("2026-11-22T11:59:59.000Z") }))).toEqual({
         outcome: "completed",
         fingerprint: "sha256:a",
@@ -45,38 +57,73 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
     });
 
     it("scopes keys: the same key under another scope is a different record", async () => {
-      await records().claim(aClaim());
-      expect(await records().claim(aClaim({ scope: "key:2" }))).toEqual({ outcome: "claimed" });
+      await take();
+      expect(await records().claim(aClaim({ scope: "key:2" }))).toMatchObject({ outcome: "claimed" });
     });
 
     it("frees a released key for the next claim", async () => {
-      await records().claim(aClaim());
-      await records().release("key:1", "order-42");
-      expect(await records().claim(aClaim({ fingerprint: "sha256:b" }))).toEqual({ outcome: "claimed" });
+      await records().release("key:1", "order-42", await take());
+      expect(await records().claim(aClaim({ fingerprint: "sha256:b" }))).toMatchObject({ outcome: "claimed" });
     });
 
-    it("lets a claim take over an unfinished record whose lease ran out, but not a completed one", async () => {
-      await records().claim(aClaim({ key: "lost" }));
-      await records().claim(aClaim({ key: "done" }));
-      await records().complete("key:1", "done", aResponse);
-      const later = { now: at("2026-11-21T12:05:00.000Z"), leaseUntil: at("2026-11-21T12:06:00.000Z") };
+    it("holds the lock until leaseUntil: a claim a millisecond before is in progress, one at leaseUntil takes over", async () => {
+      await take();
+      expect(await records().claim(aClaim({ now: at("2026-11-21T12:00:59.999Z") }))).toMatchObject({ outcome: "in-progress" });
+      expect(await records().claim(aClaim(lockExpired))).toMatchObject({ outcome: "claimed" });
+    });
 
-      expect(await records().claim(aClaim({ key: "lost", ...later }))).toEqual({ outcome: "claimed" });
-      expect(await records().claim(aClaim({ key: "done", ...later }))).toMatchObject({ outcome: "completed" });
+    it("lets a claim take over an unfinished record whose lease ran out, under a new token, but not a completed one", async () => {
+      const lost = await take(aClaim({ key: "lost" }));
+      await records().complete("key:1", "done", await take(aClaim({ key: "done" })), aResponse);
+
+      const takeover = await records().claim(aClaim({ key: "lost", ...lockExpired }));
+      expect(takeover).toEqual({ outcome: "claimed", token: expect.any(String) });
+      expect(takeover.outcome === "claimed" && takeover.token).not.toBe(lost);
+      expect(await records().claim(aClaim({ key: "done", ...lockExpired }))).toMatchObject({ outcome: "completed" });
+    });
+
+    it("hands an expired lock to exactly one of many racing retries", async () => {
+      await take();
+      const outcomes = await Promise.all(Array.from({ length: 20 }, () => records().claim(aClaim(lockExpired))));
+      expect(outcomes.filter((o) => o.outcome === "claimed")).toHaveLength(1);
+      expect(outcomes.filter((o) => o.outcome === "in-progress")).toEqual(
+        Array(19).fill({ outcome: "in-progress", fingerprint: "sha256:a", leaseUntil: lockExpired.leaseUntil }),
+      );
+    });
+
+    it("does not let the late finisher of an expired lock overwrite or free the new owner's record", async () => {
+      const late = await take();
+      const owner = await take(aClaim(lockExpired));
+
+      expect(await records().complete("key:1", "order-42", late, { ...aResponse, body: '{"id":1}' })).toBe(false);
+      await records().release("key:1", "order-42", late);
+      expect(await records().claim(aClaim({ now: at("2026-11-21T12:01:30.000Z") }))).toMatchObject({ outcome: "in-progress" });
+
+      expect(await records().complete("key:1", "order-42", owner, aResponse)).toBe(true);
+      expect(await records().complete("key:1", "order-42", late, { ...aResponse, body: '{"id":1}' })).toBe(false);
+      await records().release("key:1", "order-42", late);
+      expect(await records().claim(aClaim({ now: at("2026-11-21T12:05:00.000Z") }))).toEqual({ outcome: "completed", fingerprint: "sha256:a", response: aResponse });
+    });
+
+    it("records a response once: the owner cannot complete twice nor release what it completed", async () => {
+      const token = await take();
+      expect(await records().complete("key:1", "order-42", token, aResponse)).toBe(true);
+      expect(await records().complete("key:1", "order-42", token, { ...aResponse, status: 409 })).toBe(false);
+      await records().release("key:1", "order-42", token);
+      expect(await records().claim(aClaim())).toEqual({ outcome: "completed", fingerprint: "sha256:a", response: aResponse });
     });
 
     it("forgets a record once it expires", async () => {
-      await records().claim(aClaim());
-      await records().complete("key:1", "order-42", aResponse);
+      await records().complete("key:1", "order-42", await take(), aResponse);
       const afterExpiry = aClaim({ fingerprint: "sha256:b", now: at("2026-11-22T12:00:00.000Z"), leaseUntil: at("2026-11-22T12:01:00.000Z"), expiresAt: at("2026-11-23T12:00:00.000Z") });
-      expect(await records().claim(afterExpiry)).toEqual({ outcome: "claimed" });
-      expect(await records().claim(afterExpiry)).toEqual({ outcome: "in-progress", fingerprint: "sha256:b" });
+      expect(await records().claim(afterExpiry)).toMatchObject({ outcome: "claimed" });
+      expect(await records().claim(afterExpiry)).toEqual({ outcome: "in-progress", fingerprint: "sha256:b", leaseUntil: at("2026-11-22T12:01:00.000Z") });
     });
 
     it("keeps keys with unusual characters apart", async () => {
-      await records().claim(aClaim({ key: "a|b" }));
-      expect(await records().claim(aClaim({ key: "a" }))).toEqual({ outcome: "claimed" });
-      expect(await records().claim(aClaim({ key: "$where.x" }))).toEqual({ outcome: "claimed" });
+      await take(aClaim({ key: "a|b" }));
+      expect(await records().claim(aClaim({ key: "a" }))).toMatchObject({ outcome: "claimed" });
+      expect(await records().claim(aClaim({ key: "$where.x" }))).toMatchObject({ outcome: "claimed" });
     });
   });
 };

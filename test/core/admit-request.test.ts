@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { NodeSecrets } from "../../adapters/crypto/node-secrets.ts";
 import type { ApiKeyDraft } from "../../core/access/api-key.ts";
-import { CreateApiKey, RevokeApiKey } from "../../core/access/api-key-use-cases.ts";
+import { CreateApiKey } from "../../core/access/create-api-key.ts";
+import { RevokeApiKey } from "../../core/access/revoke-api-key.ts";
 import { AdmitRequest, type Admission, type AdmissionRequest } from "../../core/rate-limiting/admit-request.ts";
 import { aWorld } from "./world.ts";
 

@@ -1,12 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { NodeSecrets } from "../../adapters/crypto/node-secrets.ts";
-import {
-  CreateApiKey,
-  EnsureAdminKey,
-  RevokeApiKey,
-  UnbanApiKey,
-  UpdateApiKey,
-} from "../../core/access/api-key-use-cases.ts";
+import { CreateApiKey } from "../../core/access/create-api-key.ts";
+import { EnsureAdminKey } from "../../core/access/ensure-admin-key.ts";
+import { RevokeApiKey } from "../../core/access/revoke-api-key.ts";
+import { UnbanApiKey } from "../../core/access/unban-api-key.ts";
+import { UpdateApiKey } from "../../core/access/update-api-key.ts";
 import { aWorld, type World } from "./world.ts";
 
 const withSecrets = (world: World) => ({ ...world, secrets: new NodeSecrets() });
@@ -71,7 +69,7 @@ describe("UpdateApiKey", () => {
     const world = aWorld();
     const key = await given(world, { label: "shop", role: "customer", plan: "free" });
 
-    const updated = await new UpdateApiKey(withSecrets(world)).execute(key.id, { role: "staff", plan: "pro" });
+    const updated = await new UpdateApiKey(world.apiKeys).execute(key.id, { role: "staff", plan: "pro" });
 
     expect(updated).toEqual({ ...key, role: "staff", plan: "pro" });
     expect(await world.apiKeys.ofId(key.id)).toEqual(updated);
@@ -81,14 +79,14 @@ describe("UpdateApiKey", () => {
     const world = aWorld();
     const key = await given(world, { label: "partner", role: "staff", plan: "enterprise", limits: enterpriseLimits });
 
-    expect((await new UpdateApiKey(withSecrets(world)).execute(key.id, { label: "renamed" })).limits).toEqual(enterpriseLimits);
+    expect((await new UpdateApiKey(world.apiKeys).execute(key.id, { label: "renamed" })).limits).toEqual(enterpriseLimits);
   });
 
   it("drops the limits when an enterprise key moves to a fixed plan", async () => {
     const world = aWorld();
     const key = await given(world, { label: "partner", role: "staff", plan: "enterprise", limits: enterpriseLimits });
 
-    const updated = await new UpdateApiKey(withSecrets(world)).execute(key.id, { plan: "business" });
+    const updated = await new UpdateApiKey(world.apiKeys).execute(key.id, { plan: "business" });
 
     expect(updated.limits).toBeUndefined();
     expect((await world.apiKeys.ofId(key.id))?.limits).toBeUndefined();
@@ -97,7 +95,7 @@ describe("UpdateApiKey", () => {
   it("refuses a move to enterprise without limits, and limits on a fixed plan, with validation_failed", async () => {
     const world = aWorld();
     const key = await given(world, { label: "shop", role: "customer", plan: "free" });
-    const update = new UpdateApiKey(withSecrets(world));
+    const update = new UpdateApiKey(world.apiKeys);
 
     await expect(update.execute(key.id, { plan: "enterprise" })).rejects.toMatchObject({ code: "validation_failed" });
     await expect(update.execute(key.id, { limits: enterpriseLimits })).rejects.toMatchObject({ code: "validation_failed" });
@@ -108,7 +106,7 @@ describe("UpdateApiKey", () => {
     const world = aWorld();
     const key = await given(world, { label: "shop", role: "customer", plan: "free" });
     await new RevokeApiKey(withSecrets(world)).execute(key.id);
-    const update = new UpdateApiKey(withSecrets(world));
+    const update = new UpdateApiKey(world.apiKeys);
 
     await expect(update.execute(key.id, { label: "again" })).rejects.toMatchObject({ code: "not_found" });
     await expect(update.execute(99, { label: "again" })).rejects.toMatchObject({ code: "not_found" });
@@ -137,10 +135,10 @@ describe("RevokeApiKey and UnbanApiKey", () => {
     const now = world.clock.now();
     await world.apiKeys.ban(key.id, { at: now, until: new Date(now.getTime() + 900_000), forgetBefore: new Date(0) });
 
-    const unbanned = await new UnbanApiKey(ports).execute(key.id);
+    const unbanned = await new UnbanApiKey(ports.apiKeys).execute(key.id);
 
     expect(unbanned.bannedUntil).toBeUndefined();
-    await expect(new UnbanApiKey(ports).execute(99)).rejects.toMatchObject({ code: "not_found" });
+    await expect(new UnbanApiKey(ports.apiKeys).execute(99)).rejects.toMatchObject({ code: "not_found" });
   });
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CancelOrder, UpdateOrder } from "../../core/orders/order-use-cases.ts";
+import { CancelOrder } from "../../core/orders/cancel-order.ts";
+import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { alice, aWorld, bob, givenOrder, givenPet, staff, statusOf } from "./world.ts";
 
 describe("CancelOrder", () => {

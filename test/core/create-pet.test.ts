@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { GetInventoryItem } from "../../core/inventory/inventory-use-cases.ts";
+import { GetInventoryItem } from "../../core/inventory/get-inventory-item.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
 import { aWorld, givenCategory } from "./world.ts";
 

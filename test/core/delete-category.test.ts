@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { DeleteCategory } from "../../core/categories/category-use-cases.ts";
+import { DeleteCategory } from "../../core/categories/delete-category.ts";
 import { DeletePet } from "../../core/pets/delete-pet.ts";
 import { aWorld, givenCategory, givenPet } from "./world.ts";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { GetInventoryItem } from "../../core/inventory/inventory-use-cases.ts";
-import { UpdateOrder } from "../../core/orders/order-use-cases.ts";
+import { GetInventoryItem } from "../../core/inventory/get-inventory-item.ts";
+import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { DeletePet } from "../../core/pets/delete-pet.ts";
 import { aWorld, givenOrder, givenPet, staff } from "./world.ts";
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CancelOrder, PlaceOrder } from "../../core/orders/order-use-cases.ts";
+import { CancelOrder } from "../../core/orders/cancel-order.ts";
+import { PlaceOrder } from "../../core/orders/place-order.ts";
 import { alice, aWorld, givenPet, staff, statusOf } from "./world.ts";
 
 describe("PlaceOrder", () => {

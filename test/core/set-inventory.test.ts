@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SetInventory } from "../../core/inventory/inventory-use-cases.ts";
+import { SetInventory } from "../../core/inventory/set-inventory.ts";
 import { aWorld, givenPet, statusOf } from "./world.ts";
 
 describe("SetInventory", () => {

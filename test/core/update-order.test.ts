@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { GetOrder, ListOrders, UpdateOrder } from "../../core/orders/order-use-cases.ts";
+import { GetOrder } from "../../core/orders/get-order.ts";
+import { ListOrders } from "../../core/orders/list-orders.ts";
+import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { UpdatePet } from "../../core/pets/update-pet.ts";
 import { alice, aWorld, bob, givenOrder, givenPet, staff, statusOf } from "./world.ts";
 
@@ -99,9 +101,9 @@ describe("UpdateOrder", () => {
     const order = await givenOrder(world, pet.id, 1, alice);
 
     await expect(new UpdateOrder(world).execute(order.id, { shipDate: new Date() }, bob)).rejects.toMatchObject({ code: "not_found" });
-    await expect(new GetOrder(world).execute(order.id, bob)).rejects.toMatchObject({ code: "not_found" });
-    expect(await new GetOrder(world).execute(order.id, alice)).toEqual(order);
-    expect(await new GetOrder(world).execute(order.id, staff)).toEqual(order);
+    await expect(new GetOrder(world.orders).execute(order.id, bob)).rejects.toMatchObject({ code: "not_found" });
+    expect(await new GetOrder(world.orders).execute(order.id, alice)).toEqual(order);
+    expect(await new GetOrder(world.orders).execute(order.id, staff)).toEqual(order);
   });
 
   it("lists a customer's own orders only, whatever it asks for; staff see all", async () => {
@@ -109,7 +111,7 @@ describe("UpdateOrder", () => {
     const pet = await givenPet(world, { stock: 5 });
     const mine = await givenOrder(world, pet.id, 1, alice);
     const theirs = await givenOrder(world, pet.id, 1, bob);
-    const list = new ListOrders(world);
+    const list = new ListOrders(world.orders);
 
     expect((await list.execute({ limit: 20, placedBy: bob.keyId }, alice)).items).toEqual([mine]);
     expect((await list.execute({ limit: 20 }, staff)).items).toEqual([mine, theirs]);

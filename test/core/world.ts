@@ -1,9 +1,9 @@
 import { randomUUID } from "node:crypto";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import type { Actor } from "../../core/access/permissions.ts";
-import { CreateCategory } from "../../core/categories/category-use-cases.ts";
+import { CreateCategory } from "../../core/categories/create-category.ts";
 import type { Order } from "../../core/orders/order.ts";
-import { PlaceOrder } from "../../core/orders/order-use-cases.ts";
+import { PlaceOrder } from "../../core/orders/place-order.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
 import type { Pet, PetStatus } from "../../core/pets/pet.ts";
 import type { Stores } from "../../core/stores.ts";

@@ -496,7 +496,10 @@ describe("hostile URLs and headers (property-based)", () => {
             if (op.idempotent && key !== null && (key.length === 0 || key.length > 255)) {
               return expectValidationFailedAt(res, ["header.Idempotency-Key"], why);
             }
-            const json = seen.get("content-type")?.split(";")[0]?.trim().toLowerCase() === "application/json";
+            const charset = /;\s*charset\s*=\s*"?([^";,\s]*)/i.exec(seen.get("content-type") ?? "")?.[1]?.toLowerCase();
+            const json =
+              seen.get("content-type")?.split(";")[0]?.trim().toLowerCase() === "application/json" &&
+              (charset === undefined || charset === "utf-8" || charset === "utf8");
             const tooLarge = Number(seen.get("content-length") ?? 0) > LIMIT;
             const expected = [
               ...(json ? [] : [{ status: 415, code: "unsupported_media_type" }]),

@@ -164,12 +164,37 @@ type BodyOutcome =
   | { kind: "valid" }
   | { kind: "unknown" };
 
-/** What PRODUCT.md §1 says about these bytes, sent as application/json to this operation. */
+/** Stands for a number the body holds but a double does not (PRODUCT.md §6): no field takes it. */
+const inexact = Symbol("inexact number");
+
+/** Whether a JSON number's text denotes exactly the integer `value`: the decimal point shifted by hand. */
+const denotesExactly = (source: string, value: number): boolean => {
+  const [mantissa = "", exponent = "0"] = source.replace(/^-/, "").toLowerCase().split("e");
+  const [whole = "", fraction = ""] = mantissa.split(".");
+  const shift = Number(exponent);
+  if (Math.abs(shift) > 400) return /^0*\.?0*$/.test(mantissa) && value === 0;
+  let digits = whole + fraction;
+  let point = whole.length + shift;
+  if (point < 0) [digits, point] = ["0".repeat(-point) + digits, 0];
+  if (point > digits.length) digits += "0".repeat(point - digits.length);
+  const integer = digits.slice(0, point).replace(/^0+(?=\d)/, "") || "0";
+  return /^0*$/.test(digits.slice(point)) && integer === Math.abs(value).toFixed(0);
+};
+
+/** What PRODUCT.md §1 and §6 say about these bytes, sent as application/json to this operation. */
 const outcomeOf = (op: BodyOperation, bytes: Uint8Array): BodyOutcome => {
   if (bytes.byteLength > LIMIT) return { kind: "too_large" };
   let value: unknown;
   try {
-    value = JSON.parse(Buffer.from(bytes).toString("utf8"));
+    // Invalid UTF-8 is refused, not replaced; a byte order mark is kept, and JSON.parse refuses it.
+    const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
+    value = JSON.parse(text, (_key, v: unknown, context?: { source?: string }) =>
+      typeof v === "number" && context?.source !== undefined && (Number.isInteger(v) || !Number.isFinite(v))
+        ? Number.isSafeInteger(v) && denotesExactly(context.source, v)
+          ? v
+          : inexact
+        : v,
+    );
   } catch {
     return { kind: "invalid_json" };
   }

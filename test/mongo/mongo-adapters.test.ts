@@ -10,10 +10,12 @@ import { isDuplicateKeyError } from "../../adapters/mongo/duplicate-key.ts";
 import { MongoRateLimiter } from "../../adapters/mongo/mongo-rate-limiter.ts";
 import { connectMongoStores, createMongoIndexes, mongoClientOptions, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
 import { guarded, isStoreOutage } from "../../adapters/mongo/store-unavailable.ts";
-import { CreateApiKey } from "../../core/access/api-key-use-cases.ts";
+import { CreateApiKey } from "../../core/access/create-api-key.ts";
 import type { Actor } from "../../core/access/permissions.ts";
-import { CreateCategory } from "../../core/categories/category-use-cases.ts";
-import { CancelOrder, PlaceOrder, UpdateOrder } from "../../core/orders/order-use-cases.ts";
+import { CreateCategory } from "../../core/categories/create-category.ts";
+import { CancelOrder } from "../../core/orders/cancel-order.ts";
+import { PlaceOrder } from "../../core/orders/place-order.ts";
+import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
 import { GetPet } from "../../core/pets/get-pet.ts";
 import { ListPets } from "../../core/pets/list-pets.ts";
@@ -247,7 +249,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
     it("place order: pet, reservation, id, order; the last unit adds the status change", async () => {
       const pet = await givenPetInStock(2);
-      const place = () => new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 1 }, staff);
+      const place = () => new PlaceOrder(stores).execute({ petId: pet.id, quantity: 1 }, staff);
 
       expect(await commandsOf(place)).toEqual(["find pets", "findAndModify inventory", "findAndModify counters", "insert orders"]);
       expect(await commandsOf(place)).toEqual([
@@ -261,10 +263,10 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
     it("cancel order: order, conditional delete, release; from stock 0 adds the status change", async () => {
       const pet = await givenPetInStock(2);
-      const place = new PlaceOrder({ ...stores, clock });
+      const place = new PlaceOrder(stores);
       const first = await place.execute({ petId: pet.id, quantity: 1 }, staff);
       const last = await place.execute({ petId: pet.id, quantity: 1 }, staff);
-      const cancel = new CancelOrder({ ...stores, clock });
+      const cancel = new CancelOrder(stores);
 
       expect(await commandsOf(() => cancel.execute(last.id, staff))).toEqual([
         "find orders",
@@ -277,7 +279,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
     it("complete order: order, conditional update, open-order check; the last one also reads stock and changes status", async () => {
       const pet = await givenPetInStock(2);
-      const place = new PlaceOrder({ ...stores, clock });
+      const place = new PlaceOrder(stores);
       const first = await place.execute({ petId: pet.id, quantity: 1 }, staff);
       const last = await place.execute({ petId: pet.id, quantity: 1 }, staff);
       const complete = (id: number) => new UpdateOrder({ ...stores, clock }).execute(id, { complete: true }, staff);

@@ -52,7 +52,9 @@ export interface paths {
         /**
          * Get a pet
          * @deprecated
-         * @description Roles: `customer`, `staff`, `admin`.
+         * @description Every answer after admission (the pet, 400, 404, 410) carries `Deprecation`, `Sunset` and the successor `Link`.
+         *
+         *     Roles: `customer`, `staff`, `admin`.
          *
          *     **Deprecated** since 2026-09-01 in favour of `GET /pets?ids={petId}`. Sunset on 2027-06-30: from then on it answers 410 `gone`.
          */
@@ -677,7 +679,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2076,7 +2078,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3407,7 +3409,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
                 "Idempotency-Key"?: string;
             };
             path?: never;

@@ -176,8 +176,10 @@ must be well-formed Unicode (no lone surrogates). Request bodies are JSON (\`Con
 64 KiB, and refuse unknown properties.
 
 **Retries.** \`POST /pets\`, \`POST /categories\` and \`POST /store/orders\` take an \`Idempotency-Key\` (per API key, kept
-24 hours): a retry with the same key and body replays the first answer, marked \`Idempotent-Replayed: true\`. A request refused before
-the operation runs (400, 401, 403, 413, 415, 429) is not kept: correct it and retry with the same key.
+24 hours): a retry with the same key and body replays the first answer, marked \`Idempotent-Replayed: true\`. A retry
+while the first request runs gets 409 \`idempotency_request_in_progress\` with \`Retry-After\`; a first request that never
+answers locks its key for 60 seconds at most, after which a retry runs the operation again. A request refused before the
+operation runs (400, 401, 403, 413, 415, 429) is not kept: correct it and retry with the same key.
 
 **Lists** are bare JSON arrays in ascending id order, paged with \`limit\` (1–${PAGE_SIZE.max}, default ${PAGE_SIZE.default}) and \`after\` (an id); a
 \`Link: <…>; rel="next"\` header gives the next page while more items exist.
@@ -214,6 +216,7 @@ export const errorCodesOf = (route: Route): ErrorCode[] => {
   if (input.path) codes.push("not_found");
   if (route.idempotent) codes.push("idempotency_key_reused", "idempotency_request_in_progress");
   if (route.versioned && route.method !== "GET") codes.push("precondition_failed");
+  if (route.deprecated) codes.push("gone");
   codes.push(...(route.errors ?? []));
   if (input.body) codes.push("payload_too_large", "unsupported_media_type");
   if (route.access !== "unlimited") codes.push("rate_limited", "service_unavailable");

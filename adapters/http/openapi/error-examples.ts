@@ -62,6 +62,10 @@ export const errorDocs: Readonly<Record<ErrorCode, ErrorDoc>> = {
     message: "Send the body as Content-Type: application/json",
   },
   unknown_category: { when: "`categoryId` names no category", message: "Category 7 does not exist" },
+  webhook_target_refused: {
+    when: "the webhook URL is not http(s), or its host is or resolves to a private, loopback, link-local or metadata address",
+    message: "The webhook host 10.0.0.7 is a private, loopback, link-local or reserved address",
+  },
   unknown_pet: { when: "`petId` names no pet", message: "Pet 7 does not exist" },
   idempotency_key_reused: {
     when: "the Idempotency-Key was used before for a different request",

@@ -1,7 +1,5 @@
-import { isDomainError } from "../../../core/shared/domain-error.ts";
 import { presentPet } from "../presenters.ts";
-import { HttpProblem } from "../problem.ts";
-import { created, paged, route, withHeaders, type Deprecation } from "../route.ts";
+import { created, paged, route, type Deprecation } from "../route.ts";
 import { PetBody, PetIdParam, PetListQuery, PetListView, PetView } from "../schemas.ts";
 
 /** PRODUCT.md §4's dates for GET /pets/{petId}; PETSTORE_GET_PET_DEPRECATED_AT and _SUNSET_AT override them. */
@@ -9,12 +7,6 @@ export const defaultGetPetDeprecation: Deprecation = {
   deprecatedAt: new Date("2026-09-01T00:00:00Z"),
   sunsetAt: new Date("2027-06-30T00:00:00Z"),
 };
-
-const deprecationHeaders = (deprecation: Deprecation, id: number) => ({
-  deprecation: `@${Math.floor(deprecation.deprecatedAt.getTime() / 1000)}`,
-  sunset: deprecation.sunsetAt.toUTCString(),
-  link: `</pets?ids=${id}>; rel="successor-version"`,
-});
 
 export const petRoutes = [
   route({
@@ -56,23 +48,12 @@ export const petRoutes = [
     operationId: "getPet",
     tag: "Pets",
     summary: "Get a pet",
+    description: "Every answer after admission (the pet, 400, 404, 410) carries `Deprecation`, `Sunset` and the successor `Link`.",
     access: "catalog:read",
     input: { path: PetIdParam },
     output: { status: 200, description: "The pet.", body: PetView },
-    errors: ["gone"],
     deprecated: { successor: "GET /pets?ids={petId}" },
-    handle: async ({ path }, _actor, { useCases, clock, deprecation }) => {
-      const headers = deprecationHeaders(deprecation, path.petId);
-      if (clock.now() >= deprecation.sunsetAt) {
-        throw new HttpProblem("gone", "GET /pets/{petId} reached its sunset; use GET /pets?ids=…", { headers });
-      }
-      try {
-        return withHeaders(presentPet(await useCases.getPet.execute(path.petId)), headers);
-      } catch (error) {
-        // Every answer of the deprecated operation says so, its 404 included.
-        throw isDomainError(error) ? new HttpProblem(error.code, error.message, { headers }) : error;
-      }
-    },
+    handle: async ({ path }, _actor, { useCases }) => presentPet(await useCases.getPet.execute(path.petId)),
   }),
   route({
     method: "PUT",

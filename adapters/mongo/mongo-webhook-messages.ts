@@ -1,0 +1,133 @@
+import { MongoBulkWriteError, type Collection, type Db } from "mongodb";
+import type { WebhookEventType } from "../../core/webhooks/webhook-event.ts";
+import type { Lease, MessageState, Settlement, WebhookMessage } from "../../core/webhooks/webhook-message.ts";
+import type { WebhookMessages } from "../../core/webhooks/webhook-messages.port.ts";
+import { isDuplicateKeyError } from "./duplicate-key.ts";
+import { guarded } from "./store-unavailable.ts";
+
+interface WebhookMessageDocument {
+  _id: string;
+  subscriptionId: number;
+  eventId: string;
+  type: WebhookEventType;
+  payload: string;
+  state: MessageState;
+  attempts: number;
+  nextAttemptAt: Date;
+  createdAt: Date;
+  /** Who holds the claim, until when; the epoch when nobody does (one range condition claims). */
+  leaseOwner: string;
+  leaseUntil: Date;
+  /** Delivered and failed messages are kept this long, so a relay repeated after a crash finds them. */
+  expiresAt?: Date;
+}
+
+const NO_LEASE = new Date(0);
+/** How long settled messages are remembered. */
+const KEPT_MS = 7 * 24 * 60 * 60 * 1000;
+
+const toMessage = (doc: WebhookMessageDocument): WebhookMessage => ({
+  id: doc._id,
+  subscriptionId: doc.subscriptionId,
+  eventId: doc.eventId,
+  type: doc.type,
+  payload: doc.payload,
+  state: doc.state,
+  attempts: doc.attempts,
+  nextAttemptAt: doc.nextAttemptAt,
+  createdAt: doc.createdAt,
+});
+
+export const createWebhookMessageIndexes = async (db: Db): Promise<void> => {
+  const messages = db.collection("webhook_messages");
+  await messages.createIndex({ state: 1, nextAttemptAt: 1 });
+  await messages.createIndex({ subscriptionId: 1 });
+  await messages.createIndex({ expiresAt: 1 }, { sparse: true });
+};
+
+/**
+ * One document per message. A claim is one `findOneAndUpdate` whose filter holds only while the message is due and
+ * unleased, so two instances never both get it; settling is conditional on still holding the lease.
+ */
+export class MongoWebhookMessages implements WebhookMessages {
+  readonly #messages: Collection<WebhookMessageDocument>;
+  #lastSweep = 0;
+  constructor(db: Db) {
+    this.#messages = db.collection<WebhookMessageDocument>("webhook_messages");
+  }
+
+  enqueue(messages: readonly WebhookMessage[]): Promise<void> {
+    return guarded(async () => {
+      const docs = messages.map((m): WebhookMessageDocument => ({
+        _id: m.id,
+        subscriptionId: m.subscriptionId,
+        eventId: m.eventId,
+        type: m.type,
+        payload: m.payload,
+        state: m.state,
+        attempts: m.attempts,
+        nextAttemptAt: m.nextAttemptAt,
+        createdAt: m.createdAt,
+        leaseOwner: "",
+        leaseUntil: NO_LEASE,
+      }));
+      try {
+        await this.#messages.insertMany(docs, { ordered: false });
+      } catch (error) {
+        // Messages already stored (a relay repeated after a crash, or run by two instances at once) stay as they are.
+        const duplicatesOnly = error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000);
+        if (!duplicatesOnly && !isDuplicateKeyError(error)) throw error;
+      }
+    });
+  }
+
+  claimDue(now: Date, lease: Lease, limit: number): Promise<WebhookMessage[]> {
+    return guarded(async () => {
+      this.#sweepOncePerMinute(now);
+      const claimed: WebhookMessage[] = [];
+      while (claimed.length < limit) {
+        const doc = await this.#messages.findOneAndUpdate(
+          { state: "pending", nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
+          { $set: { leaseOwner: lease.owner, leaseUntil: lease.until } },
+          { sort: { nextAttemptAt: 1 }, returnDocument: "after" },
+        );
+        if (!doc) break;
+        claimed.push(toMessage(doc));
+      }
+      return claimed;
+    });
+  }
+
+  settle(id: string, owner: string, settlement: Settlement): Promise<boolean> {
+    return guarded(async () => {
+      const set =
+        settlement.state === "pending"
+          ? { attempts: settlement.attempts, nextAttemptAt: settlement.nextAttemptAt }
+          : { state: settlement.state, attempts: settlement.attempts, expiresAt: new Date(Date.now() + KEPT_MS) };
+      const result = await this.#messages.updateOne(
+        { _id: id, leaseOwner: owner },
+        { $set: { ...set, leaseOwner: "", leaseUntil: NO_LEASE } },
+      );
+      return result.matchedCount === 1;
+    });
+  }
+
+  ofId(id: string): Promise<WebhookMessage | undefined> {
+    return guarded(async () => {
+      const doc = await this.#messages.findOne({ _id: id });
+      return doc ? toMessage(doc) : undefined;
+    });
+  }
+
+  removeForSubscription(subscriptionId: number): Promise<void> {
+    return guarded(async () => {
+      await this.#messages.deleteMany({ subscriptionId });
+    });
+  }
+
+  #sweepOncePerMinute(now: Date): void {
+    if (now.getTime() - this.#lastSweep < 60_000) return;
+    this.#lastSweep = now.getTime();
+    this.#messages.deleteMany({ expiresAt: { $lt: now } }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,28 @@
+// The part of autocannon's API the benchmark uses (the package ships no types).
+declare module "autocannon" {
+  interface Options {
+    url: string;
+    connections?: number;
+    duration?: number;
+    sampleInt?: number;
+    method?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+  interface Histogram {
+    p50: number;
+    p99: number;
+    average: number;
+  }
+  interface Result {
+    requests: Histogram & { total: number; sent: number };
+    latency: Histogram;
+    errors: number;
+    timeouts: number;
+    non2xx: number;
+    "2xx": number;
+    duration: number;
+  }
+  function autocannon(options: Options): Promise<Result>;
+  export default autocannon;
+}

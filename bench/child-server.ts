@@ -1,0 +1,66 @@
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import type { ControlReply, ControlRequest } from "./server-control.ts";
+
+/** `taskset` when the machine has it and at least two cores: the server on core 0, the load generator on core 1. */
+export const pinning = (): { server: string[]; available: boolean } => {
+  const available = spawnSync("taskset", ["--version"], { stdio: "ignore" }).status === 0 && (globalThis.navigator?.hardwareConcurrency ?? 1) >= 2;
+  return { server: available ? ["taskset", "-c", "0"] : [], available };
+};
+
+/** Pins this process (every thread) to a core; false when it could not. */
+export const pinSelf = (core: number): boolean =>
+  spawnSync("taskset", ["-a", "-p", "-c", String(core), String(process.pid)], { stdio: "ignore" }).status === 0;
+
+export interface ChildServer {
+  url: string;
+  /** The server process's CPU time so far, user + system, in µs. */
+  cpuMicros(): Promise<number>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts `file` under this Node with an IPC channel, stdout to /dev/null (the service's log sink), stderr inherited,
+ * and waits for its `ready`.
+ */
+export const startChildServer = async (
+  file: string,
+  port: number,
+  env: Record<string, string>,
+  options: { prefix: string[]; nodeArgs?: string[] },
+): Promise<ChildServer> => {
+  const argv = [...options.prefix, process.execPath, ...(options.nodeArgs ?? []), file];
+  const child: ChildProcess = spawn(argv[0]!, argv.slice(1), {
+    env: { ...process.env, ...env, PORT: String(port) },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
+  const pending = new Map<number, (micros: number) => void>();
+  let nextId = 1;
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  await new Promise<void>((resolve, reject) => {
+    child.once("exit", (code) => reject(new Error(`${file} exited with ${code} before it was ready`)));
+    child.on("message", (reply: ControlReply) => {
+      if (reply.type === "ready") resolve();
+      else pending.get(reply.id)?.(reply.micros);
+    });
+  });
+  const send = (request: ControlRequest) => child.send(request);
+  return {
+    url: `http://127.0.0.1:${port}`,
+    cpuMicros: () =>
+      new Promise<number>((resolve) => {
+        const id = nextId++;
+        pending.set(id, (micros) => {
+          pending.delete(id);
+          resolve(micros);
+        });
+        send({ type: "cpu", id });
+      }),
+    async stop() {
+      if (child.exitCode !== null) return;
+      send({ type: "stop" });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+};

@@ -1,0 +1,20 @@
+/**
+ * The benchmark's servers run as child processes with an IPC channel: they say `ready` once listening, and answer
+ * `cpu` with their process's CPU time so far (user + system, µs), which the runner turns into CPU per request.
+ */
+export type ControlRequest = { type: "cpu"; id: number } | { type: "stop" };
+export type ControlReply = { type: "ready" } | { type: "cpu"; id: number; micros: number };
+
+export const answerControl = (stop: () => Promise<void>): void => {
+  const send = (reply: ControlReply) => process.send?.(reply);
+  process.on("message", (message: ControlRequest) => {
+    if (message.type === "cpu") {
+      const { user, system } = process.cpuUsage();
+      send({ type: "cpu", id: message.id, micros: user + system });
+    } else if (message.type === "stop") {
+      void stop().then(() => process.exit(0));
+    }
+  });
+  process.on("disconnect", () => void stop().then(() => process.exit(0)));
+  send({ type: "ready" });
+};

@@ -1,0 +1,46 @@
+import type { Clock } from "../shared/clock.port.ts";
+import type { IdAllocator } from "../shared/id-allocator.port.ts";
+import type { ApiKey, ApiKeyDraft } from "./api-key.ts";
+import { assertLimitsFitPlan } from "./api-key-rules.ts";
+import type { ApiKeys } from "./api-keys.port.ts";
+import type { Secrets } from "./secrets.port.ts";
+
+interface Ports {
+  apiKeys: ApiKeys;
+  ids: IdAllocator;
+  secrets: Secrets;
+  clock: Clock;
+}
+
+export interface IssuedApiKey {
+  key: ApiKey;
+  /** Shown once, never stored. */
+  secret: string;
+}
+
+export class CreateApiKey {
+  readonly #ports: Ports;
+  constructor(ports: Ports) {
+    this.#ports = ports;
+  }
+
+  async execute(draft: ApiKeyDraft, secret?: string): Promise<IssuedApiKey> {
+    const { apiKeys, ids, secrets, clock } = this.#ports;
+    assertLimitsFitPlan(draft.plan, draft.limits);
+    const issued = secret ?? secrets.generate();
+    const key: ApiKey = {
+      id: await ids.next("api-keys"),
+      label: draft.label,
+      role: draft.role,
+      plan: draft.plan,
+      limits: draft.limits,
+      secretHash: secrets.hash(issued),
+      createdAt: clock.now(),
+      revokedAt: undefined,
+      bannedUntil: undefined,
+      recentBans: [],
+    };
+    await apiKeys.add(key);
+    return { key, secret: issued };
+  }
+}

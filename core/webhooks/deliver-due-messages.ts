@@ -1,0 +1,106 @@
+import type { Clock } from "../shared/clock.port.ts";
+import type { DeliveryAttempts } from "./delivery-attempts.port.ts";
+import { MAX_ATTEMPTS, retryDelayMs } from "./retry-schedule.ts";
+import type { SendOutcome, WebhookSender } from "./webhook-sender.port.ts";
+import type { Settlement, WebhookMessage } from "./webhook-message.ts";
+import type { WebhookMessages } from "./webhook-messages.port.ts";
+import type { WebhookSigner } from "./webhook-signer.port.ts";
+import { signingSecrets, type WebhookSubscription } from "./webhook-subscription.ts";
+import type { WebhookSubscriptions } from "./webhook-subscriptions.port.ts";
+
+interface Ports {
+  webhooks: WebhookSubscriptions;
+  webhookMessages: WebhookMessages;
+  deliveryAttempts: DeliveryAttempts;
+  sender: WebhookSender;
+  signer: WebhookSigner;
+  clock: Clock;
+}
+
+export interface DeliveryOptions {
+  /** Who claims: unique per running instance. */
+  owner: string;
+  /** How long a claim holds; well above the sender's time-out, so a live sender never loses its claim. */
+  leaseMs: number;
+  retryBaseMs: number;
+  /** Messages claimed per run. */
+  batch: number;
+  /** In [0, 1), for the jitter. */
+  random: () => number;
+}
+
+/**
+ * Claims due messages under a lease, sends each (signed with every secret that still signs), logs the attempt and
+ * settles it: delivered on 2xx, otherwise retried later under the same `webhook-id`, failed after the last attempt.
+ * A crash after sending and before settling leaves the lease to expire, and the message is sent again: at least
+ * once. In the normal case the lease keeps every other instance away, so nothing is sent twice.
+ */
+export class DeliverDueMessages {
+  readonly #ports: Ports;
+  readonly #options: DeliveryOptions;
+  constructor(ports: Ports, options: DeliveryOptions) {
+    this.#ports = ports;
+    this.#options = options;
+  }
+
+  /** How many messages it attempted. */
+  async execute(): Promise<number> {
+    const { webhookMessages, clock } = this.#ports;
+    const { owner, leaseMs, batch } = this.#options;
+    const now = clock.now();
+    const claimed = await webhookMessages.claimDue(now, { owner, until: new Date(now.getTime() + leaseMs) }, batch);
+    await Promise.all(claimed.map((message) => this.#deliver(message)));
+    return claimed.length;
+  }
+
+  async #deliver(message: WebhookMessage): Promise<void> {
+    const { webhooks, webhookMessages } = this.#ports;
+    const subscription = await webhooks.ofId(message.subscriptionId);
+    if (!subscription) {
+      await webhookMessages.settle(message.id, this.#options.owner, { state: "failed", attempts: message.attempts });
+      return;
+    }
+    const attempt = message.attempts + 1;
+    const outcome = await this.#send(subscription, message);
+    await webhookMessages.settle(message.id, this.#options.owner, this.#settlement(outcome, attempt));
+  }
+
+  async #send(subscription: WebhookSubscription, message: WebhookMessage): Promise<SendOutcome> {
+    const { deliveryAttempts, sender, signer, clock } = this.#ports;
+    const sentAt = clock.now();
+    const timestamp = Math.floor(sentAt.getTime() / 1000);
+    const signatures = signingSecrets(subscription, sentAt).map((s) => signer.signature(s, message.id, timestamp, message.payload));
+    const outcome = await sender.send({
+      url: subscription.url,
+      headers: {
+        "content-type": "application/json",
+        "webhook-id": message.id,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": signatures.join(" "),
+      },
+      body: message.payload,
+    });
+    // The log is for people; a failure to write it must not leave the message unsettled (and so sent again).
+    await deliveryAttempts
+      .record({
+      subscriptionId: subscription.id,
+      messageId: message.id,
+      type: message.type,
+      attempt: message.attempts + 1,
+      at: sentAt,
+      status: outcome.kind === "answered" ? outcome.status : undefined,
+      error: outcome.kind === "failed" ? outcome.error : undefined,
+      responseBody: outcome.kind === "answered" ? outcome.body : undefined,
+        durationMs: Math.max(0, clock.now().getTime() - sentAt.getTime()),
+      })
+      .catch(() => undefined);
+    return outcome;
+  }
+
+  #settlement(outcome: SendOutcome, attempts: number): Settlement {
+    if (outcome.kind === "answered" && outcome.status >= 200 && outcome.status < 300) return { state: "delivered", attempts };
+    if (attempts >= MAX_ATTEMPTS) return { state: "failed", attempts };
+    const delay = retryDelayMs(attempts, this.#options.retryBaseMs, this.#options.random());
+    return { state: "pending", attempts, nextAttemptAt: new Date(this.#ports.clock.now().getTime() + delay) };
+  }
+}

@@ -1,0 +1,9 @@
+import type { DeliveryAttempt } from "./delivery-attempt.ts";
+
+/** The recent-attempts log: bounded (by age in the store, by `limit` when read). */
+export interface DeliveryAttempts {
+  record(attempt: DeliveryAttempt): Promise<void>;
+  /** Newest first, at most `limit`. */
+  recent(subscriptionId: number, limit: number): Promise<DeliveryAttempt[]>;
+  removeForSubscription(subscriptionId: number): Promise<void>;
+}

@@ -1,0 +1,16 @@
+import type { Lease, Settlement, WebhookMessage } from "./webhook-message.ts";
+
+export interface WebhookMessages {
+  /** Stores each message unless one with its id exists (then it is left as it is). */
+  enqueue(messages: readonly WebhookMessage[]): Promise<void>;
+  /**
+   * Claims up to `limit` pending messages due at `now` whose lease is absent or expired, each with one conditional
+   * single-document write, so of several instances claiming at once exactly one gets a given message.
+   */
+  claimDue(now: Date, lease: Lease, limit: number): Promise<WebhookMessage[]>;
+  /** Records the outcome and drops the lease, only while `owner` still holds it; false otherwise. */
+  settle(id: string, owner: string, settlement: Settlement): Promise<boolean>;
+  ofId(id: string): Promise<WebhookMessage | undefined>;
+  /** Deletes the messages of a subscription that is gone. */
+  removeForSubscription(subscriptionId: number): Promise<void>;
+}

@@ -1,0 +1,22 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { describe, expect, it } from "vitest";
+
+/** `npm run bench -- --smoke`: everything the benchmark does runs and reports; its timings are not looked at. */
+describe("npm run bench -- --smoke", () => {
+  it("prints a row per scenario with nothing refused or failed, and both memory loads", async () => {
+    const { stdout } = await promisify(execFile)(process.execPath, ["bench/run.ts", "--smoke"], { timeout: 110_000 });
+    const lines = stdout.split("\n");
+
+    for (const scenario of ["GET /pets?ids=1", "GET /pets/1", "GET /store/inventory", "POST /store/orders", "POST /pets"]) {
+      const row = lines.find((line) => line.startsWith(`${scenario} `));
+      expect(row, `${scenario} in\n${stdout}`).toBeDefined();
+      const cells = row!.trim().split(/\s{2,}/);
+      expect(cells, row).toHaveLength(9);
+      expect(cells.at(-1), `failed requests in ${row}`).toBe("0");
+      expect(Number(cells[5]), `service CPU µs in ${row}`).toBeGreaterThan(0);
+    }
+    expect(lines.some((line) => /^5,000 distinct Idempotency-Keys, one API key\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line)), stdout).toBe(true);
+    expect(lines.some((line) => /^5,000 distinct client addresses\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line)), stdout).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,85 @@
+/**
+ * The service image (Dockerfile), as an operator runs it: `docker run --network host -e PORT -e HOST TAG`.
+ * The image is PETSTORE_TEST_SERVICE_IMAGE (.ci/run sets it to what .ci/build-service-image.sh printed), else
+ * petstore/service:<package version> when it exists locally. Without an image or a Docker engine the suite fails
+ * when PETSTORE_TEST_SERVICE_IMAGE or CI=true is set, and is skipped elsewhere, with the reason.
+ */
+import { execFile } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freeLoopbackPort } from "../support/free-port.ts";
+
+const run = promisify(execFile);
+const docker = async (...args: string[]) => (await run("docker", args, { timeout: 60_000 })).stdout.trim();
+
+const version = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
+const image = process.env.PETSTORE_TEST_SERVICE_IMAGE || `petstore/service:${version}`;
+const ADMIN_KEY = "image-admin-key-0123456789abcdefghijklmnopqrstuvwxyz";
+
+const unavailable = await docker("image", "inspect", "--format", "{{.Id}}", image).then(
+  () => "",
+  (error: Error) => `no image ${image} (build it with .ci/build-service-image.sh): ${error.message.split("\n")[0]}`,
+);
+if (unavailable && (process.env.CI === "true" || process.env.PETSTORE_TEST_SERVICE_IMAGE)) throw new Error(unavailable);
+if (unavailable) console.warn(`[service-image] skipped: ${unavailable}`);
+
+describe.skipIf(unavailable !== "")(`the service image ${image}`, () => {
+  let container = "";
+  let base = "";
+
+  beforeAll(async () => {
+    const port = await freeLoopbackPort();
+    base = `http://127.0.0.1:${port}`;
+    container = await docker(
+      "run", "-d", "--rm", "--network", "host", "--label", "petstore.test=service-image",
+      "-e", `PORT=${port}`, "-e", "HOST=127.0.0.1", "-e", `PETSTORE_ADMIN_KEY=${ADMIN_KEY}`, "-e", "PETSTORE_LOG_LEVEL=warn",
+      image,
+    );
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+      if (ok) break;
+      if (Date.now() > deadline) throw new Error(`no /healthz within 30 s: ${await docker("logs", container).catch(String)}`);
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  });
+
+  afterAll(async () => {
+    if (container) await docker("rm", "-f", container).catch(() => undefined);
+  });
+
+  it("serves /healthz and a keyed request", async () => {
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ status: "ok" });
+    const created = await fetch(`${base}/categories`, {
+      method: "POST",
+      headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json" },
+      body: JSON.stringify({ name: "Image test" }),
+    });
+    expect(created.status).toBe(201);
+    const pets = await fetch(`${base}/pets`, { headers: { "x-api-key": ADMIN_KEY } });
+    expect(pets.status).toBe(200);
+    expect((await fetch(`${base}/pets`)).status).toBe(401);
+  });
+
+  it("runs as the unprivileged node user, and its HEALTHCHECK command passes", async () => {
+    expect(await docker("exec", container, "id", "-un")).toBe("node");
+    const healthcheck = JSON.parse(await docker("inspect", "--format", "{{json .Config.Healthcheck.Test}}", container)) as string[];
+    expect(healthcheck[0]).toBe("CMD");
+    // Throws (and fails the test) when the command exits non-zero.
+    await docker("exec", container, ...healthcheck.slice(1));
+  });
+
+  it("holds production dependencies only, and no tests", async () => {
+    const listing = await docker("exec", container, "ls", "/app", "/app/node_modules");
+    expect(listing).toMatch(/\bh3\b/);
+    expect(listing).not.toMatch(/\b(vitest|eslint|typescript|testcontainers|test)\b/);
+  });
+
+  it("stops on SIGTERM with exit code 0", async () => {
+    const wait = docker("wait", container);
+    await docker("kill", "--signal", "SIGTERM", container);
+    expect(await wait).toBe("0");
+    container = "";
+  });
+});
