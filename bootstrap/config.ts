@@ -51,6 +51,10 @@ const environment = z.object({
   PETSTORE_METRICS_PORT: wholeNumber(0, 65_535).optional(),
   PETSTORE_DRAIN_SECONDS: wholeNumber(0, 3_600).default(0),
   PETSTORE_SHUTDOWN_SECONDS: wholeNumber(0, 3_600).default(10),
+  PETSTORE_WEBHOOK_ALLOW_PRIVATE: flag.default(false),
+  PETSTORE_WEBHOOK_RETRY_BASE_MS: wholeNumber(1, 3_600_000).default(5_000),
+  PETSTORE_WEBHOOK_TIMEOUT_MS: wholeNumber(100, 60_000).default(10_000),
+  PETSTORE_WEBHOOK_POLL_MS: wholeNumber(10, 60_000).default(500),
   PETSTORE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" }).default("info"),
 });
 
@@ -72,6 +76,18 @@ export interface Config {
   metricsPort: number | undefined;
   /** After SIGTERM: serve on with /readyz at 503 for `drainSeconds`, then finish in-flight work within `deadlineSeconds`. */
   shutdown: { drainSeconds: number; deadlineSeconds: number };
+  webhooks: WebhookSettings;
+}
+
+export interface WebhookSettings {
+  /** Allow targets on private, loopback and link-local addresses (tests, closed networks). */
+  allowPrivateTargets: boolean;
+  /** The first retry's wait; later ones grow from it (5 s: about a day in all). */
+  retryBaseMs: number;
+  /** How long one delivery may take: connecting, sending and the answer. */
+  timeoutMs: number;
+  /** How often each instance looks for events to relay and messages due. */
+  pollMs: number;
 }
 
 /** A setting that stops start-up; its message is one line naming the variable. */
@@ -114,5 +130,11 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     trustProxy: e.PETSTORE_TRUST_PROXY ?? noTrustedProxies,
     metricsPort: e.PETSTORE_METRICS_PORT,
     shutdown: { drainSeconds: e.PETSTORE_DRAIN_SECONDS, deadlineSeconds: e.PETSTORE_SHUTDOWN_SECONDS },
+    webhooks: {
+      allowPrivateTargets: e.PETSTORE_WEBHOOK_ALLOW_PRIVATE,
+      retryBaseMs: e.PETSTORE_WEBHOOK_RETRY_BASE_MS,
+      timeoutMs: e.PETSTORE_WEBHOOK_TIMEOUT_MS,
+      pollMs: e.PETSTORE_WEBHOOK_POLL_MS,
+    },
   };
 };

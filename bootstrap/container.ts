@@ -7,17 +7,29 @@ import { currentRequestId } from "../adapters/http/request-context.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { SystemClock } from "../adapters/clock/system-clock.ts";
 import { NodeSecrets } from "../adapters/crypto/node-secrets.ts";
+import { HmacWebhookSigner } from "../adapters/crypto/hmac-webhook-signer.ts";
+import { DnsAddressResolver } from "../adapters/webhooks/dns-address-resolver.ts";
+import { HttpWebhookSender } from "../adapters/webhooks/http-webhook-sender.ts";
 import type { Secrets } from "../core/access/secrets.port.ts";
+import type { AddressResolver } from "../core/webhooks/address-resolver.port.ts";
+import type { EventFeed } from "../core/webhooks/event-feed.port.ts";
+import type { WebhookSender } from "../core/webhooks/webhook-sender.port.ts";
+import type { WebhookSigner } from "../core/webhooks/webhook-signer.port.ts";
 import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { errorFields, type Logger } from "./logger.ts";
 import { tokens } from "./tokens.ts";
 import { buildUseCases } from "./use-cases.ts";
+import { createWebhookWorker } from "./webhook-worker.ts";
 
 export interface ContainerOverrides {
   clock?: Clock;
   secrets?: Secrets;
+  addressResolver?: AddressResolver;
+  webhookSender?: WebhookSender;
+  /** The outbox webhook delivery reads. */
+  events?: EventFeed;
 }
 
 /**
@@ -31,11 +43,28 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
   container.bind(tokens.stores).toConstantValue(stores);
   container.bind(tokens.clock).toConstantValue(overrides.clock ?? new SystemClock());
   container.bind(tokens.secrets).toConstantValue(overrides.secrets ?? new NodeSecrets());
+  container.bind(tokens.webhookSigner).toConstantValue(new HmacWebhookSigner());
+  container.bind(tokens.addressResolver).toConstantValue(overrides.addressResolver ?? new DnsAddressResolver());
+  container
+    .bind(tokens.webhookSender)
+    .toConstantValue(
+      overrides.webhookSender ??
+        new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
+    );
   container
     .bind(tokens.useCases)
     .toResolvedValue(
-      (s: Stores, clock: Clock, secrets: Secrets, c: Config): UseCases => buildUseCases(s, clock, secrets, c.ban),
-      [tokens.stores, tokens.clock, tokens.secrets, tokens.config],
+      (s: Stores, clock: Clock, secrets: Secrets, c: Config, signer: WebhookSigner, resolver: AddressResolver): UseCases =>
+        buildUseCases(s, clock, secrets, c.ban, { signer, resolver, allowPrivateTargets: c.webhooks.allowPrivateTargets }),
+      [tokens.stores, tokens.clock, tokens.secrets, tokens.config, tokens.webhookSigner, tokens.addressResolver],
+    )
+    .inSingletonScope();
+  container
+    .bind(tokens.webhookWorker)
+    .toResolvedValue(
+      (s: Stores, clock: Clock, c: Config, log: Logger, signer: WebhookSigner, sender: WebhookSender) =>
+        createWebhookWorker({ stores: s, events: overrides.events, sender, signer, clock, logger: log, settings: c.webhooks }),
+      [tokens.stores, tokens.clock, tokens.config, tokens.logger, tokens.webhookSigner, tokens.webhookSender],
     )
     .inSingletonScope();
   container

@@ -1,5 +1,6 @@
 /** Structured JSON lines on stdout; the one logging seam of the service. */
 export interface Logger {
+  debug(message: string, fields?: Record<string, unknown>): void;
   info(message: string, fields?: Record<string, unknown>): void;
   warn(message: string, fields?: Record<string, unknown>): void;
   error(message: string, fields?: Record<string, unknown>): void;
@@ -18,11 +19,11 @@ const redacted = (value: unknown, depth = 0): unknown => {
 };
 
 export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Logger => {
-  const at = (name: "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
+  const at = (name: "debug" | "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
     if (levels[name] < levels[level]) return;
     write(JSON.stringify({ time: new Date().toISOString(), level: name, message, ...(redacted(fields) as object) }));
   };
-  return { info: at("info"), warn: at("warn"), error: at("error") };
+  return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 };
 
 export const errorFields = (error: unknown): Record<string, unknown> =>

@@ -1,11 +1,26 @@
+import type { Server as NodeServer } from "node:http";
 import { serve } from "h3";
+import { guardNodeServer } from "../adapters/http/node-server-errors.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { createLogger, errorFields } from "./logger.ts";
 import { composePetstore } from "./petstore.ts";
 
+/** Why listening failed, said for an operator: the port and what to do, not the system call. */
+const listenFailure = (error: unknown): string | undefined => {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const where = `port ${config!.port} on ${config!.host}`;
+  if (code === "EADDRINUSE") return `Cannot start: ${where} is already in use (set PORT to another port)`;
+  if (code === "EACCES") return `Cannot start: no permission to listen on ${where} (set PORT to 1024 or above)`;
+  if (code === "EADDRNOTAVAIL") return `Cannot start: ${config!.host} is not an address of this machine (set HOST)`;
+  return undefined;
+};
+
 const startUpFailure = (error: unknown): never => {
-  // One clear line, no stack: a bad setting or an unreachable store is an operator's problem, not a bug.
-  const message = error instanceof ConfigError ? error.message : `Cannot start: ${error instanceof Error ? error.message : String(error)}`;
+  // One clear line, no stack: a bad setting, a taken port or an unreachable store is an operator's problem, not a bug.
+  const message =
+    error instanceof ConfigError
+      ? error.message
+      : (listenFailure(error) ?? `Cannot start: ${error instanceof Error ? error.message : String(error)}`);
   process.stderr.write(`${message}\n`);
   process.exit(1);
 };
@@ -26,7 +41,12 @@ if (petstore.generatedAdminKey) {
 }
 
 const server = serve(petstore.app, { port: config!.port, hostname: config!.host, silent: true, gracefulShutdown: false });
-await server.ready();
+guardNodeServer(server.node!.server as NodeServer, server.node!.handler as Parameters<typeof guardNodeServer>[1], logger);
+await server.ready().catch(async (error: unknown) => {
+  await petstore.close().catch(() => undefined);
+  startUpFailure(error);
+});
+petstore.webhookWorker.start();
 logger.info("petstore listening", { url: server.url, store: config!.store.kind });
 
 let stopping = false;

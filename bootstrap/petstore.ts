@@ -8,6 +8,7 @@ import { buildContainer, type ContainerOverrides } from "./container.ts";
 import { seedDemoData } from "./demo-data.ts";
 import type { Logger } from "./logger.ts";
 import { tokens } from "./tokens.ts";
+import type { WebhookWorker } from "./webhook-worker.ts";
 
 export interface Petstore {
   app: H3;
@@ -15,6 +16,9 @@ export interface Petstore {
   stores: Stores;
   /** Set when no admin key was configured or stored: print it once. */
   generatedAdminKey: string | undefined;
+  /** Relays events and delivers webhooks in the background once started (main starts it). */
+  webhookWorker: WebhookWorker;
+  /** Stops the webhook worker, then closes the stores. */
   close(): Promise<void>;
 }
 
@@ -45,11 +49,16 @@ export const composePetstore = async (
     clock: container.get(tokens.clock),
   }).execute(config.adminKey);
   if (config.seedDemo && (await seedDemoData(useCases, stores))) logger.info("demo data loaded");
+  const webhookWorker = container.get(tokens.webhookWorker);
   return {
     app: container.get(tokens.httpApp),
     useCases,
     stores,
     generatedAdminKey: generatedSecret,
-    close: () => stores.close(),
+    webhookWorker,
+    close: async () => {
+      await webhookWorker.stop();
+      await stores.close();
+    },
   };
 };

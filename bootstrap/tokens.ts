@@ -6,6 +6,10 @@ import type { Stores } from "../core/stores.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
+import type { AddressResolver } from "../core/webhooks/address-resolver.port.ts";
+import type { WebhookSender } from "../core/webhooks/webhook-sender.port.ts";
+import type { WebhookSigner } from "../core/webhooks/webhook-signer.port.ts";
+import type { WebhookWorker } from "./webhook-worker.ts";
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol(name);
 
@@ -18,4 +22,8 @@ export const tokens = {
   stores: token<Stores>("Stores"),
   useCases: token<UseCases>("UseCases"),
   httpApp: token<H3>("HttpApp"),
+  webhookSigner: token<WebhookSigner>("WebhookSigner"),
+  addressResolver: token<AddressResolver>("AddressResolver"),
+  webhookSender: token<WebhookSender>("WebhookSender"),
+  webhookWorker: token<WebhookWorker>("WebhookWorker"),
 } as const;

@@ -29,10 +29,25 @@ import { AdmitRequest } from "../core/rate-limiting/admit-request.ts";
 import type { BanPolicy } from "../core/rate-limiting/ban-policy.ts";
 import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
+import type { AddressResolver } from "../core/webhooks/address-resolver.port.ts";
+import { CreateWebhookSubscription } from "../core/webhooks/create-webhook-subscription.ts";
+import { DeleteWebhookSubscription } from "../core/webhooks/delete-webhook-subscription.ts";
+import { GetWebhookSubscription } from "../core/webhooks/get-webhook-subscription.ts";
+import { ListWebhookDeliveries } from "../core/webhooks/list-webhook-deliveries.ts";
+import { ListWebhookSubscriptions } from "../core/webhooks/list-webhook-subscriptions.ts";
+import { RotateWebhookSecret } from "../core/webhooks/rotate-webhook-secret.ts";
+import type { WebhookSigner } from "../core/webhooks/webhook-signer.port.ts";
+
+interface WebhookDeps {
+  signer: WebhookSigner;
+  resolver: AddressResolver;
+  allowPrivateTargets: boolean;
+}
 
 /** Every use case, wired to its ports once. */
-export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: BanPolicy): UseCases => {
-  const { pets, categories, orders, inventory, ids, apiKeys, limiter, idempotency } = s;
+export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: BanPolicy, webhook: WebhookDeps): UseCases => {
+  const { pets, categories, orders, inventory, ids, apiKeys, limiter, idempotency, webhooks } = s;
+  const { signer, resolver, allowPrivateTargets } = webhook;
   return {
     listPets: new ListPets(pets),
     getPet: new GetPet(pets),
@@ -59,6 +74,12 @@ export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: Ba
     revokeApiKey: new RevokeApiKey({ apiKeys, clock }),
     unbanApiKey: new UnbanApiKey(apiKeys),
     admitRequest: new AdmitRequest({ apiKeys, secrets, limiter, clock }, ban),
+    createWebhookSubscription: new CreateWebhookSubscription({ webhooks, ids, signer, resolver, clock }, { allowPrivateTargets }),
+    listWebhookSubscriptions: new ListWebhookSubscriptions(webhooks),
+    getWebhookSubscription: new GetWebhookSubscription(webhooks),
+    deleteWebhookSubscription: new DeleteWebhookSubscription(s),
+    rotateWebhookSecret: new RotateWebhookSecret({ webhooks, signer, clock }),
+    listWebhookDeliveries: new ListWebhookDeliveries(s),
     runIdempotently: new RunIdempotently({ records: idempotency, clock }),
   };
 };

@@ -43,12 +43,20 @@ export class InexactNumber {
 }
 
 /** Parses JSON like JSON.parse, with an InexactNumber in place of every number a double would not hold exactly. */
-export const parseJsonExactly = (text: string): unknown =>
-  JSON.parse(text, (_key, parsed: unknown, context?: { source?: string }) => {
-    if (typeof parsed !== "number" || context?.source === undefined) return parsed;
-    const message = inexactness(parsed, context.source);
-    return message === undefined ? parsed : new InexactNumber(message);
-  });
+export const parseJsonExactly = (text: string): unknown => {
+  try {
+    return JSON.parse(text, (_key, parsed: unknown, context?: { source?: string }) => {
+      if (typeof parsed !== "number" || context?.source === undefined) return parsed;
+      const message = inexactness(parsed, context.source);
+      return message === undefined ? parsed : new InexactNumber(message);
+    });
+  } catch (error) {
+    // The reviver walks recursively and runs out of stack some thousands of levels deep, where JSON.parse alone
+    // does not. No schema takes anything nested more than three levels, so such a body is refused all the same.
+    if (error instanceof RangeError) return JSON.parse(text) as unknown;
+    throw error;
+  }
+};
 
 /** For zod's configuration: the message of an issue raised by an InexactNumber, so details say what was wrong. */
 export const exactNumberMessages = (issue: { input?: unknown }): string | undefined =>

@@ -2,6 +2,11 @@ import type { DomainErrorCode } from "../../core/shared/domain-error.ts";
 
 /** Codes only the HTTP edge produces; the domain never sees them. */
 export type HttpOnlyCode =
+  | "bad_request"
+  | "request_timeout"
+  | "uri_too_long"
+  | "expectation_failed"
+  | "headers_too_large"
   | "invalid_json"
   | "unsupported_media_type"
   | "payload_too_large"
@@ -15,11 +20,13 @@ export type ErrorCode = DomainErrorCode | HttpOnlyCode;
 export const statusOfCode: Readonly<Record<ErrorCode, number>> = {
   validation_failed: 400,
   invalid_json: 400,
+  bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
   api_key_banned: 403,
   not_found: 404,
   method_not_allowed: 405,
+  request_timeout: 408,
   invalid_transition: 409,
   pet_has_open_orders: 409,
   pet_not_available: 409,
@@ -31,12 +38,15 @@ export const statusOfCode: Readonly<Record<ErrorCode, number>> = {
   gone: 410,
   precondition_failed: 412,
   payload_too_large: 413,
+  uri_too_long: 414,
   unsupported_media_type: 415,
+  expectation_failed: 417,
   unknown_category: 422,
   webhook_target_refused: 422,
   unknown_pet: 422,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  headers_too_large: 431,
   internal_error: 500,
   service_unavailable: 503,
 };

@@ -24,6 +24,12 @@ import type { ListPets } from "../../core/pets/list-pets.ts";
 import type { UpdatePet } from "../../core/pets/update-pet.ts";
 import type { RunIdempotently } from "../../core/idempotency/run-idempotently.ts";
 import type { AdmitRequest } from "../../core/rate-limiting/admit-request.ts";
+import type { CreateWebhookSubscription } from "../../core/webhooks/create-webhook-subscription.ts";
+import type { DeleteWebhookSubscription } from "../../core/webhooks/delete-webhook-subscription.ts";
+import type { GetWebhookSubscription } from "../../core/webhooks/get-webhook-subscription.ts";
+import type { ListWebhookDeliveries } from "../../core/webhooks/list-webhook-deliveries.ts";
+import type { ListWebhookSubscriptions } from "../../core/webhooks/list-webhook-subscriptions.ts";
+import type { RotateWebhookSecret } from "../../core/webhooks/rotate-webhook-secret.ts";
 
 /** Everything the HTTP adapter drives, built once at start-up. */
 export interface UseCases {
@@ -52,5 +58,11 @@ export interface UseCases {
   revokeApiKey: RevokeApiKey;
   unbanApiKey: UnbanApiKey;
   admitRequest: AdmitRequest;
+  createWebhookSubscription: CreateWebhookSubscription;
+  listWebhookSubscriptions: ListWebhookSubscriptions;
+  getWebhookSubscription: GetWebhookSubscription;
+  deleteWebhookSubscription: DeleteWebhookSubscription;
+  rotateWebhookSecret: RotateWebhookSecret;
+  listWebhookDeliveries: ListWebhookDeliveries;
   runIdempotently: RunIdempotently;
 }

@@ -18,6 +18,7 @@ describe("configuration from the environment", () => {
       trustProxy: noTrustedProxies,
       metricsPort: undefined,
       shutdown: { drainSeconds: 0, deadlineSeconds: 10 },
+      webhooks: { allowPrivateTargets: false, retryBaseMs: 5_000, timeoutMs: 10_000, pollMs: 500 },
     });
     expect(loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://db" }).store).toEqual({
       kind: "mongo",
@@ -46,6 +47,10 @@ describe("configuration from the environment", () => {
       PETSTORE_METRICS_PORT: "9464",
       PETSTORE_DRAIN_SECONDS: "5",
       PETSTORE_SHUTDOWN_SECONDS: "30",
+      PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
+      PETSTORE_WEBHOOK_RETRY_BASE_MS: "20",
+      PETSTORE_WEBHOOK_TIMEOUT_MS: "300",
+      PETSTORE_WEBHOOK_POLL_MS: "25",
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -59,6 +64,7 @@ describe("configuration from the environment", () => {
       corsOrigins: ["https://shop.example", "*"],
       metricsPort: 9464,
       shutdown: { drainSeconds: 5, deadlineSeconds: 30 },
+      webhooks: { allowPrivateTargets: true, retryBaseMs: 20, timeoutMs: 300, pollMs: 25 },
     });
     expect([config.trustProxy.has("10.20.30.40"), config.trustProxy.has("::1"), config.trustProxy.has("192.168.0.1")]).toEqual([true, true, false]);
     expect(loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://x", PETSTORE_SEED_DEMO: "true" }).seedDemo).toBe(true);
@@ -92,6 +98,10 @@ describe("configuration from the environment", () => {
     ["PETSTORE_METRICS_PORT", { PORT: "9000", PETSTORE_METRICS_PORT: "9000" }],
     ["PETSTORE_DRAIN_SECONDS", { PETSTORE_DRAIN_SECONDS: "-1" }],
     ["PETSTORE_SHUTDOWN_SECONDS", { PETSTORE_SHUTDOWN_SECONDS: "ten" }],
+    ["PETSTORE_WEBHOOK_ALLOW_PRIVATE", { PETSTORE_WEBHOOK_ALLOW_PRIVATE: "yes" }],
+    ["PETSTORE_WEBHOOK_RETRY_BASE_MS", { PETSTORE_WEBHOOK_RETRY_BASE_MS: "0" }],
+    ["PETSTORE_WEBHOOK_TIMEOUT_MS", { PETSTORE_WEBHOOK_TIMEOUT_MS: "50" }],
+    ["PETSTORE_WEBHOOK_POLL_MS", { PETSTORE_WEBHOOK_POLL_MS: "1m" }],
   ])("refuses a bad %s with one line naming it", (variable, env) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid setting ${variable}: [^\\n]+$`));
   });

@@ -79,6 +79,12 @@ describe("input the service cannot take exactly", () => {
       expect((await t.client.get("/pets/1", { key: t.adminKey })).body.name).toBe("Rex");
     });
 
+    it("refuses a body nested too deep for the reviver by its schema, like any other", async () => {
+      const depth = 30_000;
+      const res = await post("/categories", `{"name":${"[".repeat(depth)}${"]".repeat(depth)}}`);
+      expectValidationFailed(res, "body.name");
+    });
+
     it("judges numbers by their source text", () => {
       expect(inexactness(1, "1")).toBeUndefined();
       expect(inexactness(100, "1e2")).toBeUndefined();
@@ -168,6 +174,23 @@ describe("input the service cannot take exactly", () => {
       const retry = await postBytes("/categories", order('{"name":"Café"}'), headers);
       expect(retry.status).toBe(201);
       expect(retry.headers.get("idempotent-replayed")).toBeNull();
+    });
+
+    it("answers a body whose stream breaks off (the client went away) as a truncated body, not as our fault", async () => {
+      let sent = false;
+      const broken = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (sent) return controller.error(Object.assign(new Error("aborted"), { code: "ECONNRESET" }));
+          sent = true;
+          controller.enqueue(order('{"name":'));
+        },
+      });
+      const res = await rawFetch(t, "POST", "/categories", {
+        headers: { "x-api-key": t.adminKey, "content-type": "application/json" },
+        body: broken,
+      });
+      expectError(res, 400, "invalid_json");
+      expect(res.body.message).toMatch(/ended after 8 bytes/);
     });
 
     it("finds the first ill-formed sequence", () => {

@@ -699,7 +699,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -1610,7 +1610,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {

@@ -710,7 +710,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -1321,7 +1321,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -2109,7 +2109,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -2687,7 +2687,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -3440,7 +3440,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -4412,7 +4412,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {
@@ -5136,7 +5136,7 @@ export interface operations {
              * @description Bad Request.
              *
              *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
-             *     - `invalid_json`: the body is not parsable JSON
+             *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
                 headers: {

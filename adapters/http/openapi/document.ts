@@ -172,8 +172,16 @@ decides what it may do (each operation names the roles it allows). Missing, unkn
 An unknown path answers 404 \`not_found\`; a known path with another method answers 405 \`method_not_allowed\` with \`Allow\`.
 
 **Text.** Names (1–100) and descriptions (up to 500) are trimmed and counted in characters (Unicode code points); they
-must be well-formed Unicode (no lone surrogates). Request bodies are JSON (\`Content-Type: application/json\`), at most
-64 KiB, and refuse unknown properties.
+must be well-formed Unicode (no lone surrogates). Request bodies are JSON in UTF-8 (\`Content-Type: application/json\`, no
+charset or \`charset=utf-8\`; any other charset is 415), at most 64 KiB, and refuse unknown properties. Invalid UTF-8 and a
+leading byte order mark are 400 \`invalid_json\`.
+
+**Exact input.** Input is never silently altered. A JSON integer a double cannot hold exactly (beyond ±(2^53−1), for
+example an int64 id near 2^63) is 400 \`validation_failed\` naming the field. Ids in paths and queries are checked exactly as
+int64: outside int64 is 400; ids are assigned from 1 upward and stay below 2^53, so a valid int64 beyond that names nothing
+(404 in a path). Requests Node's HTTP parser refuses get the \`Error\` shape and \`Connection: close\`: 400 \`bad_request\`
+(unknown method, raw non-ASCII target, bad \`Content-Length\`, …), 414 \`uri_too_long\` (target over 8 KiB), 431
+\`headers_too_large\` (headers over 16 KiB).
 
 **Retries.** \`POST /pets\`, \`POST /categories\` and \`POST /store/orders\` take an \`Idempotency-Key\` (per API key, kept
 24 hours): a retry with the same key and body replays the first answer, marked \`Idempotent-Replayed: true\`. A retry

@@ -1,0 +1,142 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
+import { reasonPhrases } from "./openapi/error-examples.ts";
+import { statusOfCode, type ErrorBody, type ErrorCode } from "./problem.ts";
+
+/** Longer request targets are answered 414 (Node's parser counts them against its 16 KiB header limit too). */
+export const MAX_URL_BYTES = 8 * 1024;
+
+export interface EdgeLog {
+  debug(message: string, fields?: Record<string, unknown>): void;
+}
+
+type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
+
+
+const bodyOf = (code: ErrorCode, message: string): string =>
+  JSON.stringify({ code, message, status: statusOfCode[code] } satisfies ErrorBody);
+
+const headersOf = (body: string): Record<string, string> => ({
+  "content-type": "application/json; charset=utf-8",
+  "content-length": String(Buffer.byteLength(body)),
+  "cache-control": "no-store",
+  "x-content-type-options": "nosniff",
+});
+
+/** What Node's parser (llhttp) refused, as a code of ours and a message a client can act on. */
+const parserRefusal = (error: NodeJS.ErrnoException & { rawPacket?: Buffer }): { code: ErrorCode; message: string } => {
+  switch (error.code) {
+    case "HPE_HEADER_OVERFLOW":
+      // The request line counts against the header limit: a target that alone is too long is the URL's fault.
+      return longRequestLine(error.rawPacket)
+        ? { code: "uri_too_long", message: `The request target is longer than ${MAX_URL_BYTES} bytes` }
+        : { code: "headers_too_large", message: "The request headers are larger than 16 KiB" };
+    case "HPE_CHUNK_EXTENSIONS_OVERFLOW":
+      return { code: "payload_too_large", message: "The chunk extensions of the body are too large" };
+    case "ERR_HTTP_REQUEST_TIMEOUT":
+      return { code: "request_timeout", message: "The request was not received in time" };
+    case "HPE_INVALID_METHOD":
+      return { code: "bad_request", message: "Unknown request method (methods are case-sensitive: GET, not get)" };
+    case "HPE_INVALID_URL":
+      return { code: "bad_request", message: "The request target is not a valid URL (percent-encode anything but printable ASCII)" };
+    case "HPE_INVALID_CONTENT_LENGTH":
+    case "HPE_UNEXPECTED_CONTENT_LENGTH":
+      return { code: "bad_request", message: "Content-Length must be one decimal number, and not be sent with Transfer-Encoding" };
+    case "HPE_INVALID_TRANSFER_ENCODING":
+      return { code: "bad_request", message: "Transfer-Encoding must end with chunked" };
+    case "HPE_INVALID_CHUNK_SIZE":
+    case "HPE_STRICT":
+      return { code: "bad_request", message: "The chunked body is malformed" };
+    case "HPE_INVALID_EOF_STATE":
+      return { code: "bad_request", message: "The connection ended before the request was complete" };
+    case "HPE_INVALID_HEADER_TOKEN":
+    case "HPE_LF_EXPECTED":
+    case "HPE_CR_EXPECTED":
+      return { code: "bad_request", message: "A header line is malformed (names are tokens; no spaces before the colon)" };
+    case "HPE_INVALID_VERSION":
+      return { code: "bad_request", message: "Unsupported HTTP version: use HTTP/1.1" };
+    default:
+      return { code: "bad_request", message: "The request is not valid HTTP/1.1" };
+  }
+};
+
+const longRequestLine = (raw: Buffer | undefined): boolean => {
+  if (!raw) return false;
+  const end = raw.indexOf("\n");
+  const line = raw.subarray(0, end === -1 ? raw.length : end).toString("latin1");
+  return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+ /.test(line) && line.length > MAX_URL_BYTES;
+};
+
+/**
+ * Answers on a socket whose request never became one (the parser refused it): a complete response, then close.
+ * What the client still sends is read and dropped, so closing does not reset the connection under the answer.
+ */
+const answerOnSocket = (socket: Duplex, code: ErrorCode, message: string): void => {
+  const body = bodyOf(code, message);
+  const status = statusOfCode[code];
+  const head = Object.entries({ ...headersOf(body), connection: "close" })
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join("");
+  socket.resume();
+  socket.end(`HTTP/1.1 ${status} ${reasonPhrases[status] ?? ""}\r\n${head}\r\n${body}`);
+  const timer = setTimeout(() => socket.destroy(), 2_000).unref();
+  socket.once("close", () => clearTimeout(timer));
+};
+
+const answer = (res: ServerResponse, code: ErrorCode, message: string, close = false): void => {
+  const body = bodyOf(code, message);
+  res.writeHead(statusOfCode[code], { ...headersOf(body), ...(close ? { connection: "close" } : {}) });
+  res.end(body);
+};
+
+const isAbsoluteHttpUrl = (target: string): boolean => /^https?:\/\//i.test(target) && URL.canParse(target);
+
+/**
+ * Makes the Node server answer the Error shape (`{code,message,status}`) where Node or srvx would answer an empty
+ * 400/417/431, reset the connection or stay silent: parser errors (400, 408, 413, 414, 431), targets that are
+ * neither a path nor an absolute URL, a missing Host, CONNECT, an Expect other than 100-continue. The service's own
+ * listener (`handler`) gets every other request. Aborted requests are logged at debug: they are the client's doing.
+ */
+export const guardNodeServer = (server: Server, handler: RequestListener, log: EdgeLog): void => {
+  server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
+    const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
+    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+      log.debug("connection dropped", { reason: error.code ?? error.message });
+      socket.destroy();
+      return;
+    }
+    const { code, message } = parserRefusal(error);
+    log.debug("request refused by the HTTP parser", { reason: error.code ?? error.message, status: statusOfCode[code] });
+    answerOnSocket(socket, code, message);
+  });
+
+  server.on("connect", (_req: IncomingMessage, socket: Duplex) => {
+    answerOnSocket(socket, "bad_request", "CONNECT is not supported: this server is not a proxy");
+  });
+
+  server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
+    answer(res, "expectation_failed", `Only Expect: 100-continue is supported (got ${JSON.stringify(req.headers.expect)})`, true);
+  });
+
+  // Node would answer a missing Host with an empty 400 before any listener runs: the guard below answers instead.
+  (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
+  server.removeAllListeners("request");
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    req.once("close", () => {
+      if (!req.complete && !res.writableFinished) {
+        log.debug("request aborted by the client", { method: req.method, path: req.url?.split("?")[0]?.slice(0, 200) });
+      }
+    });
+    const target = req.url ?? "";
+    if (Buffer.byteLength(target) > MAX_URL_BYTES) {
+      return answer(res, "uri_too_long", `The request target is longer than ${MAX_URL_BYTES} bytes`, true);
+    }
+    if (!target.startsWith("/") && target !== "*" && !isAbsoluteHttpUrl(target)) {
+      return answer(res, "bad_request", "The request target must be a path (/pets) or an absolute http(s) URL", true);
+    }
+    if (req.httpVersion === "1.1" && req.headers.host === undefined) {
+      return answer(res, "bad_request", "An HTTP/1.1 request must carry a Host header", true);
+    }
+    handler(req, res);
+  });
+};

@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import { DeliverDueMessages } from "../core/webhooks/deliver-due-messages.ts";
+import type { EventFeed } from "../core/webhooks/event-feed.port.ts";
+import { RelayEvents } from "../core/webhooks/relay-events.ts";
+import type { WebhookSender } from "../core/webhooks/webhook-sender.port.ts";
+import type { WebhookSigner } from "../core/webhooks/webhook-signer.port.ts";
+import type { Clock } from "../core/shared/clock.port.ts";
+import type { Stores } from "../core/stores.ts";
+import type { WebhookSettings } from "./config.ts";
+import { errorFields, type Logger } from "./logger.ts";
+
+export interface WebhookWorker {
+  start(): void;
+  /** Stops polling and waits for the run in progress (deliveries in flight finish or time out). */
+  stop(): Promise<void>;
+}
+
+interface Deps {
+  stores: Stores;
+  /** The outbox; without one, only messages already stored are delivered. */
+  events: EventFeed | undefined;
+  sender: WebhookSender;
+  signer: WebhookSigner;
+  clock: Clock;
+  logger: Logger;
+  settings: WebhookSettings;
+}
+
+/**
+ * Every instance runs it: relay pending events into messages, then deliver what is due. Runs back to back while
+ * there is work, otherwise every `pollMs`. Claims are leased, so instances never send a message at the same time.
+ */
+export const createWebhookWorker = ({ stores, events, sender, signer, clock, logger, settings }: Deps): WebhookWorker => {
+  const ports = { ...stores, sender, signer, clock };
+  const relay = events && new RelayEvents({ ...ports, events });
+  const deliver = new DeliverDueMessages(ports, {
+    owner: `${randomUUID()}`,
+    // Well above one delivery's time-out (plus the store writes around it): a live instance keeps its claim. It is
+    // also how long a message waits after its sender died mid-delivery (35 s at the default time-out).
+    leaseMs: settings.timeoutMs * 3 + 5_000,
+    retryBaseMs: settings.retryBaseMs,
+    batch: 20,
+    random: Math.random,
+  });
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> | undefined;
+  let stopped = true;
+
+  const tick = async (): Promise<boolean> => {
+    try {
+      const relayed = relay ? await relay.execute() : 0;
+      const delivered = await deliver.execute();
+      return relayed + delivered > 0;
+    } catch (error) {
+      logger.warn("webhook delivery run failed", errorFields(error));
+      return false;
+    }
+  };
+  const schedule = (delay: number) => {
+    if (stopped) return;
+    timer = setTimeout(() => {
+      running = tick().then((busy) => schedule(busy ? 0 : settings.pollMs));
+    }, delay);
+  };
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
+  };
+};

@@ -1,0 +1,168 @@
+import { spawnSync } from "node:child_process";
+import { once } from "node:events";
+import { connect, createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ADMIN_KEY } from "../support/test-petstore.ts";
+import { startServiceProcess, type ServiceProcess } from "../support/service-process.ts";
+
+interface RawAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  /** Whether the server closed the connection after the answer. */
+  closed: boolean;
+}
+
+/** Sends raw bytes on a fresh loopback connection and reads one answer (Content-Length framed), then waits for close. */
+const rawExchange = (port: number, bytes: Buffer | string, { endAfterSend = false } = {}): Promise<RawAnswer> =>
+  new Promise((resolve, reject) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    let received = Buffer.alloc(0);
+    let answer: Omit<RawAnswer, "closed"> | undefined;
+    const timer = setTimeout(() => {
+      socket.destroy();
+      if (answer) resolve({ ...answer, closed: false });
+      else reject(new Error(`no complete answer in 5 s; got ${JSON.stringify(received.toString("latin1").slice(0, 300))}`));
+    }, 5_000);
+    socket.on("data", (chunk) => {
+      received = Buffer.concat([received, chunk]);
+      const headEnd = received.indexOf("\r\n\r\n");
+      if (headEnd === -1 || answer) return;
+      const [statusLine, ...lines] = received.subarray(0, headEnd).toString("latin1").split("\r\n");
+      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const length = Number(headers["content-length"]);
+      if (received.length < headEnd + 4 + length) return;
+      answer = { status: Number(statusLine!.split(" ")[1]), headers, body: received.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8") };
+    });
+    socket.on("close", () => {
+      clearTimeout(timer);
+      if (answer) resolve({ ...answer, closed: true });
+      else reject(new Error(`closed without a complete answer; got ${JSON.stringify(received.toString("latin1").slice(0, 300))}`));
+    });
+    socket.on("error", () => undefined);
+    socket.write(bytes, () => {
+      if (endAfterSend) socket.end();
+    });
+  });
+
+/** The Error shape, complete: JSON body `{code,message,status}`, its length declared, and the connection closed. */
+const expectErrorAnswer = (answer: RawAnswer, status: number, code: string): void => {
+  expect({ status: answer.status, body: answer.body }).toMatchObject({ status });
+  const body = JSON.parse(answer.body) as Record<string, unknown>;
+  expect(Object.keys(body).sort()).toEqual(["code", "message", "status"]);
+  expect(body).toMatchObject({ code, status });
+  expect(String(body.message).length).toBeGreaterThan(0);
+  expect(answer.headers["content-type"]).toBe("application/json; charset=utf-8");
+  expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
+  expect(answer.headers.connection).toBe("close");
+  expect(answer.closed).toBe(true);
+};
+
+const get = (target: string, extra = "") => `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}\r\n`;
+
+describe("what Node's HTTP parser refuses, answered with the Error shape on a real socket", () => {
+  let service: ServiceProcess;
+  let port: number;
+  beforeAll(async () => {
+    service = await startServiceProcess({ PETSTORE_LOG_LEVEL: "debug" });
+    port = Number(new URL(service.url).port);
+  });
+  afterAll(() => {
+    service.child.kill("SIGKILL");
+  });
+
+  it.each([
+    ["a lower-case method", "get /pets HTTP/1.1\r\nHost: x\r\n\r\n"],
+    ["an unknown method", "FROB /pets HTTP/1.1\r\nHost: x\r\n\r\n"],
+    ["a raw non-ASCII path", Buffer.from("GET /pets/é HTTP/1.1\r\nHost: x\r\n\r\n", "utf8")],
+    ["a target that is neither a path nor a URL", "GET pets HTTP/1.1\r\nHost: x\r\n\r\n"],
+    ["a Content-Length that is not a number", "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n"],
+    ["two different Content-Lengths", "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"],
+    ["Content-Length with Transfer-Encoding", "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"],
+    ["a malformed chunk size", `POST /pets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n`],
+    ["a space in a header name", "GET /pets HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n"],
+    ["bytes that are not HTTP", "\u0000\u0001\u0002\r\n\r\n"],
+    ["no Host header in HTTP/1.1", "GET /healthz HTTP/1.1\r\n\r\n"],
+    ["CONNECT", "CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n"],
+  ])("%s: 400 bad_request", async (_, bytes) => {
+    expectErrorAnswer(await rawExchange(port, bytes), 400, "bad_request");
+  });
+
+  it("headers over 16 KiB: 431 headers_too_large", async () => {
+    expectErrorAnswer(await rawExchange(port, get("/pets", `X-Padding: ${"a".repeat(20_000)}\r\n`)), 431, "headers_too_large");
+    const many = Array.from({ length: 2_000 }, (_, i) => `X-${i}: 1\r\n`).join("");
+    expectErrorAnswer(await rawExchange(port, get("/pets", many)), 431, "headers_too_large");
+  });
+
+  it("a target over 8 KiB: 414 uri_too_long, whether Node's parser or the guard sees it first", async () => {
+    expectErrorAnswer(await rawExchange(port, get(`/pets?${"a".repeat(10_000)}`)), 414, "uri_too_long");
+    expectErrorAnswer(await rawExchange(port, get(`/pets?${"a".repeat(20_000)}`)), 414, "uri_too_long");
+  });
+
+  it("a target of exactly 8 KiB still reaches the service", async () => {
+    const target = `/healthz?${"a".repeat(8 * 1024 - "/healthz?".length)}`;
+    const answer = await rawExchange(port, get(target, "Connection: close\r\n"));
+    expect(answer.status).not.toBe(414);
+    expect(answer.status).toBeLessThan(500);
+  });
+
+  it("an Expect other than 100-continue: 417 expectation_failed", async () => {
+    const answer = await rawExchange(port, "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: teapot\r\n\r\n{}");
+    expectErrorAnswer(answer, 417, "expectation_failed");
+  });
+
+  it("a request cut short by the client's half-close is answered, not dropped", async () => {
+    const head = `POST /categories HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n`;
+    const answer = await rawExchange(port, `${head}{"name":`, { endAfterSend: true });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 400 });
+  });
+
+  it("logs an aborted upload at debug, without a stack, and never at error level", async () => {
+    const before = service.output.length;
+    for (let i = 0; i < 3; i++) {
+      const socket = connect({ host: "127.0.0.1", port });
+      await once(socket, "connect");
+      socket.write(
+        `POST /categories HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 5000\r\n\r\n{"name":`,
+      );
+      await new Promise((r) => setTimeout(r, 150));
+      socket.destroy();
+    }
+    // The access-log line of the third upload is the last one written for it.
+    await expect.poll(() => service.output.slice(before).filter((l) => l.includes('"message":"request"')).length, { timeout: 5_000 }).toBe(3);
+    const lines = service.output.slice(before).map((l) => JSON.parse(l) as { level: string; message: string });
+    expect(lines.filter((l) => l.level === "error" || l.level === "warn")).toEqual([]);
+    expect(lines.filter((l) => l.message === "request aborted by the client")).toHaveLength(3);
+    expect(service.output.slice(before).join("\n")).not.toMatch(/stack|\n\s+at /);
+    // And the service still answers.
+    expect((await fetch(`${service.url}/healthz`)).status).toBe(200);
+  });
+
+  it("answers ordinary requests on the same server as before", async () => {
+    const answer = await rawExchange(port, get("/pets", `X-API-Key: ${ADMIN_KEY}\r\nConnection: close\r\n`));
+    expect(answer.status).toBe(200);
+    expect(answer.headers["x-request-id"]).toBeDefined();
+  });
+});
+
+describe("start-up on a port already in use", () => {
+  it("prints one line naming the port and exits 1", async () => {
+    const occupier = createServer();
+    occupier.listen(0, "127.0.0.1");
+    await once(occupier, "listening");
+    const { port } = occupier.address() as { port: number };
+    try {
+      const run = spawnSync(process.execPath, ["bootstrap/main.ts"], {
+        env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", PETSTORE_ADMIN_KEY: ADMIN_KEY },
+        encoding: "utf8",
+        timeout: 15_000,
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toBe(`Cannot start: port ${port} on 127.0.0.1 is already in use (set PORT to another port)\n`);
+      expect(run.stdout).not.toMatch(/"level":"error"|\n\s+at /);
+    } finally {
+      occupier.close();
+    }
+  });
+});
