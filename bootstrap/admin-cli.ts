@@ -1,11 +1,8 @@
 // `npm run admin -- <command>`: manages API keys on the configured store (the same settings as the service).
 import { isDomainError } from "../core/shared/domain-error.ts";
 import { ConfigError, loadConfig } from "./config.ts";
-import { buildContainer } from "./container.ts";
 import { createLogger } from "./logger.ts";
 import { adminUsage, parseAdminCommand, runAdminCommand, UsageError, type AdminCommand } from "./admin-commands.ts";
-import { openStores } from "./petstore.ts";
-import { tokens } from "./tokens.ts";
 
 /** One line on stderr and the exit code: 2 for a command line or setting that cannot run, 1 for a refusal or failure. */
 const fail = (code: 1 | 2, message: string): never => {
@@ -36,6 +33,10 @@ if (config!.store.kind === "memory") {
   fail(2, "PETSTORE_STORE is memory: the keys live inside the running service, so there is nothing to administer offline (use the /admin API, or set PETSTORE_STORE=mongo and MONGODB_URL)");
 }
 
+// Loaded once the command line and settings are known to be good: a refusal comes quickly.
+const { openStores } = await import("./petstore.ts");
+const { buildContainer } = await import("./container.ts");
+const { tokens } = await import("./tokens.ts");
 const stores = await openStores(config!).catch((error: unknown) => fail(1, `cannot reach the store: ${error instanceof Error ? error.message : String(error)}`));
 let exitCode = 0;
 try {

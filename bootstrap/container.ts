@@ -18,6 +18,7 @@ import type { WebhookSigner } from "../core/webhooks/webhook-signer.port.ts";
 import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
+import { createLifecycle, type Lifecycle } from "./lifecycle.ts";
 import { errorFields, type Logger } from "./logger.ts";
 import { tokens } from "./tokens.ts";
 import { buildUseCases } from "./use-cases.ts";
@@ -40,6 +41,7 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
   const container = new Container({ defaultScope: "Singleton" });
   container.bind(tokens.config).toConstantValue(config);
   container.bind(tokens.logger).toConstantValue(logger);
+  container.bind(tokens.lifecycle).toConstantValue(createLifecycle());
   container.bind(tokens.stores).toConstantValue(stores);
   container.bind(tokens.clock).toConstantValue(overrides.clock ?? new SystemClock());
   container.bind(tokens.secrets).toConstantValue(overrides.secrets ?? new NodeSecrets());
@@ -70,18 +72,19 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
   container
     .bind(tokens.httpApp)
     .toResolvedValue(
-      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger) =>
+      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger, lifecycle: Lifecycle) =>
         createHttpApp(
           { useCases, clock, health: s.health },
           {
             deprecation: c.getPetDeprecation,
             corsOrigins: c.corsOrigins,
             readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
+            draining: lifecycle.isDraining,
             log: (entry) => log.info("request", { ...entry }),
             report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
           },
         ),
-      [tokens.useCases, tokens.clock, tokens.stores, tokens.config, tokens.logger],
+      [tokens.useCases, tokens.clock, tokens.stores, tokens.config, tokens.logger, tokens.lifecycle],
     )
     .inSingletonScope();
   return container;

@@ -2,7 +2,8 @@ import type { Server as NodeServer } from "node:http";
 import { serve } from "h3";
 import { guardNodeServer } from "../adapters/http/node-server-errors.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
-import { createLogger, errorFields } from "./logger.ts";
+import { stopGracefully } from "./graceful-stop.ts";
+import { createLogger } from "./logger.ts";
 import { composePetstore } from "./petstore.ts";
 
 /** Why listening failed, said for an operator: the port and what to do, not the system call. */
@@ -53,15 +54,17 @@ let stopping = false;
 const stop = async (signal: string) => {
   if (stopping) return;
   stopping = true;
-  logger.info("stopping", { signal });
-  try {
-    await server.close(); // stop accepting; requests in flight finish first
-    await petstore.close();
-    process.exit(0);
-  } catch (error) {
-    logger.error("unclean stop", errorFields(error));
-    process.exit(1);
-  }
+  logger.info("stopping", { signal, ...config!.shutdown });
+  const code = await stopGracefully({
+    server: server.node!.server as NodeServer,
+    beginDrain: petstore.beginDrain,
+    closeRest: petstore.close,
+    drainSeconds: config!.shutdown.drainSeconds,
+    deadlineSeconds: config!.shutdown.deadlineSeconds,
+    logger,
+  });
+  logger.info("stopped", { exitCode: code });
+  process.exit(code);
 };
 process.on("SIGTERM", () => void stop("SIGTERM"));
 process.on("SIGINT", () => void stop("SIGINT"));

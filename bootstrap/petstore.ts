@@ -18,6 +18,8 @@ export interface Petstore {
   generatedAdminKey: string | undefined;
   /** Relays events and delivers webhooks in the background once started (main starts it). */
   webhookWorker: WebhookWorker;
+  /** From SIGTERM on: /readyz answers 503. */
+  beginDrain(): void;
   /** Stops the webhook worker, then closes the stores. */
   close(): Promise<void>;
 }
@@ -44,6 +46,7 @@ export const composePetstore = async (
   const useCases = container.get(tokens.useCases);
   const { generatedSecret } = await new EnsureAdminKey({
     apiKeys: stores.apiKeys,
+    adminGuard: stores.adminGuard,
     ids: stores.ids,
     secrets: container.get(tokens.secrets),
     clock: container.get(tokens.clock),
@@ -56,6 +59,7 @@ export const composePetstore = async (
     stores,
     generatedAdminKey: generatedSecret,
     webhookWorker,
+    beginDrain: () => container.get(tokens.lifecycle).beginDrain(),
     close: async () => {
       await webhookWorker.stop();
       await stores.close();

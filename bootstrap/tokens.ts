@@ -5,6 +5,7 @@ import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import type { Config } from "./config.ts";
+import type { Lifecycle } from "./lifecycle.ts";
 import type { Logger } from "./logger.ts";
 import type { AddressResolver } from "../core/webhooks/address-resolver.port.ts";
 import type { WebhookSender } from "../core/webhooks/webhook-sender.port.ts";
@@ -26,4 +27,5 @@ export const tokens = {
   addressResolver: token<AddressResolver>("AddressResolver"),
   webhookSender: token<WebhookSender>("WebhookSender"),
   webhookWorker: token<WebhookWorker>("WebhookWorker"),
+  lifecycle: token<Lifecycle>("Lifecycle"),
 } as const;

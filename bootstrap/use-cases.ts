@@ -46,7 +46,7 @@ interface WebhookDeps {
 
 /** Every use case, wired to its ports once. */
 export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: BanPolicy, webhook: WebhookDeps): UseCases => {
-  const { pets, categories, orders, inventory, ids, apiKeys, limiter, idempotency, webhooks } = s;
+  const { pets, categories, orders, inventory, ids, apiKeys, adminGuard, limiter, idempotency, webhooks } = s;
   const { signer, resolver, allowPrivateTargets } = webhook;
   return {
     listPets: new ListPets(pets),
@@ -67,11 +67,11 @@ export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: Ba
     listInventory: new ListInventory({ pets, inventory }),
     getInventoryItem: new GetInventoryItem({ pets, inventory }),
     setInventory: new SetInventory({ pets, inventory }),
-    createApiKey: new CreateApiKey({ apiKeys, ids, secrets, clock }),
+    createApiKey: new CreateApiKey({ apiKeys, adminGuard, ids, secrets, clock }),
     listApiKeys: new ListApiKeys(apiKeys),
     getApiKey: new GetApiKey(apiKeys),
-    updateApiKey: new UpdateApiKey(apiKeys),
-    revokeApiKey: new RevokeApiKey({ apiKeys, clock }),
+    updateApiKey: new UpdateApiKey({ apiKeys, adminGuard }),
+    revokeApiKey: new RevokeApiKey({ apiKeys, adminGuard, clock }),
     unbanApiKey: new UnbanApiKey(apiKeys),
     admitRequest: new AdmitRequest({ apiKeys, secrets, limiter, clock }, ban),
     createWebhookSubscription: new CreateWebhookSubscription({ webhooks, ids, signer, resolver, clock }, { allowPrivateTargets }),

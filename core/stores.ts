@@ -1,3 +1,4 @@
+import type { AdminGuard } from "./access/admin-guard.port.ts";
 import type { ApiKeys } from "./access/api-keys.port.ts";
 import type { Categories } from "./categories/categories.port.ts";
 import type { IdempotencyRecords } from "./idempotency/idempotency-records.port.ts";
@@ -19,6 +20,7 @@ export interface Stores {
   inventory: Inventory;
   ids: IdAllocator;
   apiKeys: ApiKeys;
+  adminGuard: AdminGuard;
   limiter: RateLimiter;
   idempotency: IdempotencyRecords;
   health: StoreHealth;

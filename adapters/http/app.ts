@@ -23,7 +23,9 @@ export interface HttpSettings {
   /** Origins allowed to call from a browser; empty: CORS is off (no CORS headers at all). "*" allows any. */
   corsOrigins: readonly string[];
   /** How long /readyz waits for the store. */
-  readinessTimeoutMs?: number;
+  readinessTimeoutMs?: number | undefined;
+  /** True once the process is shutting down: /readyz answers 503 from then on. */
+  draining?: () => boolean;
   /** One access-log line per request. */
   log: (entry: AccessLogEntry) => void;
   /** Failures that are bugs: logged, and answered 500 without detail. */
@@ -58,6 +60,7 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
     ...ports,
     deprecation: settings.deprecation,
     readinessTimeoutMs: settings.readinessTimeoutMs ?? 2_000,
+    draining: settings.draining ?? (() => false),
     documents: { public: JSON.stringify(documents.public), admin: JSON.stringify(documents.admin) },
   };
 

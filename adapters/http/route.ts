@@ -116,6 +116,8 @@ export interface RouteServices {
   health: StoreHealth;
   /** How long /readyz waits for the store. */
   readinessTimeoutMs: number;
+  /** True once the process is shutting down. */
+  draining: () => boolean;
   deprecation: Deprecation;
   /** The OpenAPI documents, serialised once. */
   documents: { public: string; admin: string };

@@ -1,4 +1,5 @@
 import type { Stores } from "../../core/stores.ts";
+import { MemoryAdminGuard } from "./memory-admin-guard.ts";
 import { MemoryApiKeys } from "./memory-api-keys.repository.ts";
 import { MemoryCategories } from "./memory-categories.repository.ts";
 import { MemoryIdAllocator } from "./memory-id-allocator.ts";
@@ -20,6 +21,7 @@ export const createMemoryStores = (): Stores => ({
   inventory: new MemoryInventory(),
   ids: new MemoryIdAllocator(),
   apiKeys: new MemoryApiKeys(),
+  adminGuard: new MemoryAdminGuard(),
   limiter: new MemoryRateLimiter(),
   idempotency: new MemoryIdempotencyRecords(),
   health: new MemoryStoreHealth(),

@@ -1,5 +1,6 @@
 import { MongoClient, type Db, type MongoClientOptions } from "mongodb";
 import type { Stores } from "../../core/stores.ts";
+import { MongoAdminGuard } from "./mongo-admin-guard.ts";
 import { createApiKeyIndexes, MongoApiKeys } from "./mongo-api-keys.repository.ts";
 import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repository.ts";
 import { MongoIdAllocator } from "./mongo-id-allocator.ts";
@@ -87,6 +88,7 @@ export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
   inventory: new MongoInventory(db),
   ids: new MongoIdAllocator(db),
   apiKeys: new MongoApiKeys(db),
+  adminGuard: new MongoAdminGuard(db),
   limiter: new MongoRateLimiter(db),
   idempotency: new MongoIdempotencyRecords(db),
   health: new MongoStoreHealth(db),

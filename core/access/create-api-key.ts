@@ -2,11 +2,14 @@ import type { Clock } from "../shared/clock.port.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
 import type { ApiKey, ApiKeyDraft } from "./api-key.ts";
 import { assertLimitsFitPlan } from "./api-key-rules.ts";
+import type { AdminGuard } from "./admin-guard.port.ts";
 import type { ApiKeys } from "./api-keys.port.ts";
+import { trackAdmin } from "./last-admin.ts";
 import type { Secrets } from "./secrets.port.ts";
 
 interface Ports {
   apiKeys: ApiKeys;
+  adminGuard: AdminGuard;
   ids: IdAllocator;
   secrets: Secrets;
   clock: Clock;
@@ -41,6 +44,7 @@ export class CreateApiKey {
       recentBans: [],
     };
     await apiKeys.add(key);
+    if (key.role === "admin") await trackAdmin(apiKeys, this.#ports.adminGuard, key.id);
     return { key, secret: issued };
   }
 }

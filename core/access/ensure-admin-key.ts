@@ -1,11 +1,14 @@
 import type { Clock } from "../shared/clock.port.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
+import type { AdminGuard } from "./admin-guard.port.ts";
 import type { ApiKeys } from "./api-keys.port.ts";
 import { CreateApiKey } from "./create-api-key.ts";
+import { trackAdmin } from "./last-admin.ts";
 import type { Secrets } from "./secrets.port.ts";
 
 interface Ports {
   apiKeys: ApiKeys;
+  adminGuard: AdminGuard;
   ids: IdAllocator;
   secrets: Secrets;
   clock: Clock;
@@ -13,7 +16,8 @@ interface Ports {
 
 /**
  * Start-up: a configured admin secret becomes a valid admin key (plan business); without one, and with no
- * admin key in the store, a new admin key is made and its secret returned so it can be printed once.
+ * admin key in the store, a new admin key is made and its secret returned so it can be printed once. Every active
+ * admin key is tracked by the admin guard again (keys from before the guard, or untracked by a crash).
  */
 export class EnsureAdminKey {
   readonly #ports: Ports;
@@ -24,6 +28,7 @@ export class EnsureAdminKey {
   async execute(configuredSecret: string | undefined): Promise<{ generatedSecret: string | undefined }> {
     const { apiKeys, secrets } = this.#ports;
     const create = new CreateApiKey(this.#ports);
+    await this.#trackActiveAdmins();
     if (configuredSecret) {
       const exists = () => apiKeys.activeOfSecretHash(secrets.hash(configuredSecret));
       if (!(await exists())) {
@@ -38,5 +43,15 @@ export class EnsureAdminKey {
     if (await apiKeys.anyActiveWithRole("admin")) return { generatedSecret: undefined };
     const { secret } = await create.execute({ label: "bootstrap admin (generated)", role: "admin", plan: "business" });
     return { generatedSecret: secret };
+  }
+
+  async #trackActiveAdmins(): Promise<void> {
+    const { apiKeys, adminGuard } = this.#ports;
+    for (let after: number | undefined; ; ) {
+      const keys = await apiKeys.list({ limit: 100, after });
+      for (const key of keys) if (key.role === "admin" && !key.revokedAt) await trackAdmin(apiKeys, adminGuard, key.id);
+      if (keys.length < 100) return;
+      after = keys.at(-1)!.id;
+    }
   }
 }

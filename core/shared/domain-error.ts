@@ -12,6 +12,7 @@ export type DomainErrorCode =
   | "category_name_taken"
   | "category_in_use"
   | "order_completed"
+  | "last_admin_key"
   | "unauthorized"
   | "forbidden"
   | "rate_limited"

@@ -1,4 +1,5 @@
 import { afterAll } from "vitest";
+import { adminGuardContract } from "./admin-guard.contract.ts";
 import { apiKeysContract } from "./api-keys.contract.ts";
 import { categoriesContract } from "./categories.contract.ts";
 import type { ContractHarness } from "./harness.ts";
@@ -19,6 +20,7 @@ export const runAllContracts = (harness: ContractHarness): void => {
   inventoryContract(harness);
   idAllocatorContract(harness);
   apiKeysContract(harness);
+  adminGuardContract(harness);
   rateLimiterContract(harness);
   storeHealthContract(harness);
   idempotencyRecordsContract(harness);

@@ -6,6 +6,8 @@ export interface ContractHarness {
   name: string;
   /** empty stores for one test */
   fresh(): Promise<Stores>;
+  /** A second instance on the same data as the last `fresh()` (another process on the same database), if any. */
+  sibling?(): Stores;
   /** after all tests of the file */
   close?(): Promise<void>;
 }

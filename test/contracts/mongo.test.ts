@@ -1,17 +1,23 @@
+import { MongoClient } from "mongodb";
 import { beforeAll } from "vitest";
 import { createMongoIndexes, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
 import type { Stores } from "../../core/stores.ts";
-import { describeMongo, freshMongoDatabase, type FreshMongoDatabase } from "../support/mongo.ts";
+import { describeMongo, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
 import { runAllContracts } from "./all-contracts.ts";
 
 describeMongo("MongoDB adapters", () => {
   let mongo: FreshMongoDatabase;
   let stores: Stores;
+  /** Another client on the same database: a second service instance. */
+  let secondClient: MongoClient;
+  let sibling: Stores;
 
   beforeAll(async () => {
     mongo = await freshMongoDatabase("contracts");
     await createMongoIndexes(mongo.db);
     stores = mongoStoresFor(mongo.db, async () => {});
+    secondClient = await new MongoClient(mongoUrl(), TEST_MONGO_CLIENT_OPTIONS).connect();
+    sibling = mongoStoresFor(secondClient.db(mongo.db.databaseName), async () => {});
   });
 
   runAllContracts({
@@ -22,7 +28,9 @@ describeMongo("MongoDB adapters", () => {
       await Promise.all(collections.map((collection) => collection.deleteMany({})));
       return stores;
     },
+    sibling: () => sibling,
     async close() {
+      await secondClient?.close();
       await mongo?.close();
     },
   });

@@ -69,7 +69,7 @@ describe("UpdateApiKey", () => {
     const world = aWorld();
     const key = await given(world, { label: "shop", role: "customer", plan: "free" });
 
-    const updated = await new UpdateApiKey(world.apiKeys).execute(key.id, { role: "staff", plan: "pro" });
+    const updated = await new UpdateApiKey(world).execute(key.id, { role: "staff", plan: "pro" });
 
     expect(updated).toEqual({ ...key, role: "staff", plan: "pro" });
     expect(await world.apiKeys.ofId(key.id)).toEqual(updated);
@@ -79,14 +79,14 @@ describe("UpdateApiKey", () => {
     const world = aWorld();
     const key = await given(world, { label: "partner", role: "staff", plan: "enterprise", limits: enterpriseLimits });
 
-    expect((await new UpdateApiKey(world.apiKeys).execute(key.id, { label: "renamed" })).limits).toEqual(enterpriseLimits);
+    expect((await new UpdateApiKey(world).execute(key.id, { label: "renamed" })).limits).toEqual(enterpriseLimits);
   });
 
   it("drops the limits when an enterprise key moves to a fixed plan", async () => {
     const world = aWorld();
     const key = await given(world, { label: "partner", role: "staff", plan: "enterprise", limits: enterpriseLimits });
 
-    const updated = await new UpdateApiKey(world.apiKeys).execute(key.id, { plan: "business" });
+    const updated = await new UpdateApiKey(world).execute(key.id, { plan: "business" });
 
     expect(updated.limits).toBeUndefined();
     expect((await world.apiKeys.ofId(key.id))?.limits).toBeUndefined();
@@ -95,7 +95,7 @@ describe("UpdateApiKey", () => {
   it("refuses a move to enterprise without limits, and limits on a fixed plan, with validation_failed", async () => {
     const world = aWorld();
     const key = await given(world, { label: "shop", role: "customer", plan: "free" });
-    const update = new UpdateApiKey(world.apiKeys);
+    const update = new UpdateApiKey(world);
 
     await expect(update.execute(key.id, { plan: "enterprise" })).rejects.toMatchObject({ code: "validation_failed" });
     await expect(update.execute(key.id, { limits: enterpriseLimits })).rejects.toMatchObject({ code: "validation_failed" });
@@ -106,7 +106,7 @@ describe("UpdateApiKey", () => {
     const world = aWorld();
     const key = await given(world, { label: "shop", role: "customer", plan: "free" });
     await new RevokeApiKey(withSecrets(world)).execute(key.id);
-    const update = new UpdateApiKey(world.apiKeys);
+    const update = new UpdateApiKey(world);
 
     await expect(update.execute(key.id, { label: "again" })).rejects.toMatchObject({ code: "not_found" });
     await expect(update.execute(99, { label: "again" })).rejects.toMatchObject({ code: "not_found" });
@@ -179,11 +179,27 @@ describe("EnsureAdminKey", () => {
     expect(await world.apiKeys.list({ limit: 10 })).toHaveLength(1);
   });
 
-  it("without a configured secret, generates a new admin key when the only one was revoked", async () => {
+  it("tracks every active admin key at start-up (untracked ones too), so the last one cannot be revoked", async () => {
+    const world = aWorld();
+    const ports = withSecrets(world);
+    const { key: first } = await new CreateApiKey(ports).execute({ label: "one", role: "admin", plan: "pro" });
+    const { key: second } = await new CreateApiKey(ports).execute({ label: "two", role: "admin", plan: "pro" });
+    // As after a crash between writing a key and tracking it: the first admin is not tracked.
+    await world.adminGuard.release(first.id, { retire: false });
+    expect(await world.adminGuard.tracked()).toEqual([second.id]);
+
+    await new EnsureAdminKey(ports).execute(undefined);
+
+    expect(await world.adminGuard.tracked()).toEqual([first.id, second.id]);
+    await new RevokeApiKey(ports).execute(first.id);
+    await expect(new RevokeApiKey(ports).execute(second.id)).rejects.toMatchObject({ code: "last_admin_key" });
+  });
+
+  it("without a configured secret, generates a new admin key when the only one was revoked (a store from before the guard)", async () => {
     const world = aWorld();
     const ports = withSecrets(world);
     const { key } = await new CreateApiKey(ports).execute({ label: "root", role: "admin", plan: "pro" });
-    await new RevokeApiKey(ports).execute(key.id);
+    await world.apiKeys.revoke(key.id, world.clock.now());
 
     expect((await new EnsureAdminKey(ports).execute(undefined)).generatedSecret).toBeDefined();
     expect(await world.apiKeys.anyActiveWithRole("admin")).toBe(true);

@@ -72,7 +72,7 @@ describe("admin command line without a store to administer", () => {
       expect(run.stderr).toMatch(cases[i]![1]);
       expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
     });
-  });
+  }, 60_000);
 });
 
 describeMongo("admin command line on MongoDB", () => {

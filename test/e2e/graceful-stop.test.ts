@@ -51,3 +51,56 @@ describe("SIGTERM", () => {
     expect(service.output.some((line) => line.includes('"stopping"'))).toBe(true);
   });
 });
+
+describe("SIGTERM with a drain period and a shutdown deadline", () => {
+  let service: ServiceProcess | undefined;
+  afterEach(() => {
+    service?.child.kill("SIGKILL");
+  });
+
+  it("answers /readyz 503 at once and keeps serving for PETSTORE_DRAIN_SECONDS, then refuses connections and exits 0", async () => {
+    service = await startServiceProcess({ PETSTORE_DRAIN_SECONDS: "2" });
+    expect((await fetch(`${service.url}/readyz`)).status).toBe(200);
+
+    service.child.kill("SIGTERM");
+    await sleep(300);
+    const readyz = await fetch(`${service.url}/readyz`);
+    expect(readyz.status).toBe(503);
+    expect(await readyz.json()).toMatchObject({ code: "service_unavailable", status: 503 });
+    // Still serving, on new connections too.
+    expect((await fetch(`${service.url}/healthz`, { headers: { connection: "close" } })).status).toBe(200);
+    expect((await fetch(`${service.url}/pets`, { headers: { "x-api-key": ADMIN_KEY, connection: "close" } })).status).toBe(200);
+
+    const exit = await service.exit;
+    expect(exit).toEqual({ code: 0, signal: null });
+    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow();
+    expect(service.output.some((line) => line.includes('"draining"'))).toBe(true);
+  });
+
+  it("cuts a request still in flight at PETSTORE_SHUTDOWN_SECONDS and exits 1", async () => {
+    service = await startServiceProcess({ PETSTORE_SHUTDOWN_SECONDS: "1" });
+    const { port } = new URL(service.url);
+    // A body that never finishes arriving.
+    const stuck = request({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path: "/categories",
+      headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json", "content-length": "100" },
+    });
+    const ended = new Promise<string>((resolve) => {
+      stuck.on("error", (error) => resolve(error.message));
+      stuck.on("response", (res) => resolve(`answered ${res.statusCode}`));
+    });
+    stuck.write('{"name":');
+    await sleep(200);
+
+    const signalledAt = performance.now();
+    service.child.kill("SIGTERM");
+    const exit = await service.exit;
+    expect(exit).toEqual({ code: 1, signal: null });
+    expect(performance.now() - signalledAt).toBeGreaterThanOrEqual(900);
+    expect(await ended).toMatch(/socket hang up|ECONNRESET/);
+    expect(service.output.some((line) => line.includes("shutdown deadline passed"))).toBe(true);
+  });
+});

@@ -203,6 +203,40 @@ describe("admin: API keys", () => {
     });
   });
 
+  describe("the last active admin key", () => {
+    it("cannot be revoked or demoted: 409 last_admin_key, nothing changes; with a second admin it can", async () => {
+      const me = (await t.client.get("/admin/api-keys", admin())).body.find((k: { role: string }) => k.role === "admin");
+      const revoke = await t.client.delete(`/admin/api-keys/${me.id}`, admin());
+      expectError(revoke, 409, "last_admin_key");
+      const demote = await t.client.patch(`/admin/api-keys/${me.id}`, { ...admin(), body: { role: "staff" } });
+      expectError(demote, 409, "last_admin_key");
+      expect((await t.client.get(`/admin/api-keys/${me.id}`, admin())).body).toMatchObject({ role: "admin", revoked: false });
+
+      // A staff key promoted to admin: now the first one may go, and the promoted one is the last.
+      const other = await create({ label: "deputy", role: "staff", plan: "pro" });
+      expect((await t.client.patch(`/admin/api-keys/${other.body.id}`, { ...admin(), body: { role: "admin" } })).status).toBe(200);
+      expect((await t.client.delete(`/admin/api-keys/${me.id}`, admin())).status).toBe(204);
+      const deputy = { key: other.body.key as string };
+      expectError(await t.client.patch(`/admin/api-keys/${other.body.id}`, { ...deputy, body: { role: "customer" } }), 409, "last_admin_key");
+      expectError(await t.client.delete(`/admin/api-keys/${other.body.id}`, deputy), 409, "last_admin_key");
+      expect((await t.client.get("/admin/api-keys", deputy)).status).toBe(200);
+    });
+
+    it("two admins revoking each other at once: one succeeds, the other answers 409", async () => {
+      const me = (await t.client.get("/admin/api-keys", admin())).body[0];
+      const other = await create({ label: "second admin", role: "admin", plan: "business" });
+      const [a, b] = await Promise.all([
+        t.client.delete(`/admin/api-keys/${other.body.id}`, admin()),
+        t.client.delete(`/admin/api-keys/${me.id}`, { key: other.body.key }),
+      ]);
+      expect([a.status, b.status].sort()).toEqual([204, 409]);
+      const admins = (await t.client.get("/admin/api-keys", a.status === 204 ? admin() : { key: other.body.key })).body.filter(
+        (k: { role: string; revoked: boolean }) => k.role === "admin" && !k.revoked,
+      );
+      expect(admins).toHaveLength(1);
+    });
+  });
+
   describe("the bootstrap admin key", () => {
     it("is the configured PETSTORE_ADMIN_KEY, an admin on the business plan", async () => {
       const res = await t.client.get("/admin/api-keys/1", { key: ADMIN_KEY });

@@ -188,13 +188,21 @@ const outcomeOf = (op: BodyOperation, bytes: Uint8Array): BodyOutcome => {
   try {
     // Invalid UTF-8 is refused, not replaced; a byte order mark is kept, and JSON.parse refuses it.
     const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-    value = JSON.parse(text, (_key, v: unknown, context?: { source?: string }) =>
-      typeof v === "number" && context?.source !== undefined && (Number.isInteger(v) || !Number.isFinite(v))
-        ? Number.isSafeInteger(v) && denotesExactly(context.source, v)
-          ? v
-          : inexact
-        : v,
-    );
+    const exactly = () =>
+      JSON.parse(text, (_key, v: unknown, context?: { source?: string }) =>
+        typeof v === "number" && context?.source !== undefined && (Number.isInteger(v) || !Number.isFinite(v))
+          ? Number.isSafeInteger(v) && denotesExactly(context.source, v)
+            ? v
+            : inexact
+          : v,
+      ) as unknown;
+    try {
+      value = exactly();
+    } catch (error) {
+      // Nested deeper than the reviver's stack: the service then parses plainly and lets the schema refuse it.
+      if (!(error instanceof RangeError)) throw error;
+      value = JSON.parse(text) as unknown;
+    }
   } catch {
     return { kind: "invalid_json" };
   }

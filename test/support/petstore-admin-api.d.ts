@@ -58,7 +58,7 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description The key answers 401 from then on.
+         * @description The key answers 401 from then on. The last active admin key cannot be revoked (409 `last_admin_key`).
          *
          *     Roles: `admin`.
          */
@@ -77,7 +77,7 @@ export interface paths {
         head: operations["getApiKeyHead"];
         /**
          * Update an API key
-         * @description Changes label, role, plan or limits; takes effect on the key's next request.
+         * @description Changes label, role, plan or limits; takes effect on the key's next request. The last active admin key cannot lose the admin role (409 `last_admin_key`).
          *
          *     Roles: `admin`.
          */
@@ -365,7 +365,7 @@ export interface paths {
         };
         /**
          * Readiness
-         * @description 200 when the store answers, else 503 `service_unavailable`.
+         * @description 200 when the store answers, else 503 `service_unavailable`; 503 too from SIGTERM on, while the service drains.
          *
          *     No API key needed; never rate limited.
          */
@@ -1305,6 +1305,24 @@ export interface operations {
                 };
             };
             /**
+             * @description Conflict.
+             *
+             *     - `last_admin_key`: the key is the last active admin key: it cannot be revoked or lose the admin role
+             */
+            409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Too Many Requests.
              *
              *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
@@ -1669,6 +1687,24 @@ export interface operations {
              *     - `not_found`: nothing has this id (or, for a customer, the order is another key's)
              */
             404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `last_admin_key`: the key is the last active admin key: it cannot be revoked or lose the admin role
+             */
+            409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];

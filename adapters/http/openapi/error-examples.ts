@@ -54,6 +54,10 @@ export const errorDocs: Readonly<Record<ErrorCode, ErrorDoc>> = {
     message: "A category named Dogs already exists",
   },
   category_in_use: { when: "pets still belong to the category", message: "Category 1 still has pets; move or delete them first" },
+  last_admin_key: {
+    when: "the key is the last active admin key: it cannot be revoked or lose the admin role",
+    message: "API key 1 is the last active admin key; create another admin key first",
+  },
   order_completed: { when: "the order is completed and can no longer change", message: "Order 1 is complete and can no longer change" },
   idempotency_request_in_progress: {
     when: "a request with the same Idempotency-Key is still being processed",

@@ -51,10 +51,12 @@ export const adminRoutes = [
     operationId: "updateApiKey",
     tag: "API keys",
     summary: "Update an API key",
-    description: "Changes label, role, plan or limits; takes effect on the key's next request.",
+    description:
+      "Changes label, role, plan or limits; takes effect on the key's next request. The last active admin key cannot lose the admin role (409 `last_admin_key`).",
     access: "api-keys:manage",
     input: { path: KeyIdParam, body: ApiKeyChangesBody },
     output: { status: 200, description: "The key, updated.", body: ApiKeyView },
+    errors: ["last_admin_key"],
     handle: async ({ path, body }, _actor, { useCases, clock }) => presentApiKey(await useCases.updateApiKey.execute(path.keyId, body), clock.now()),
   }),
   route({
@@ -63,10 +65,11 @@ export const adminRoutes = [
     operationId: "revokeApiKey",
     tag: "API keys",
     summary: "Revoke an API key",
-    description: "The key answers 401 from then on.",
+    description: "The key answers 401 from then on. The last active admin key cannot be revoked (409 `last_admin_key`).",
     access: "api-keys:manage",
     input: { path: KeyIdParam },
     output: { status: 204, description: "Revoked." },
+    errors: ["last_admin_key"],
     handle: ({ path }, _actor, { useCases }) => useCases.revokeApiKey.execute(path.keyId),
   }),
   route({

@@ -21,11 +21,12 @@ export const probeRoutes = [
     operationId: "getReadiness",
     tag: "Health",
     summary: "Readiness",
-    description: "200 when the store answers, else 503 `service_unavailable`.",
+    description: "200 when the store answers, else 503 `service_unavailable`; 503 too from SIGTERM on, while the service drains.",
     access: "unlimited",
     output: { status: 200, description: "Ready.", body: z.object({ status: z.literal("ready") }) },
     errors: ["service_unavailable"],
-    handle: async (_input, _actor, { health, readinessTimeoutMs }) => {
+    handle: async (_input, _actor, { health, readinessTimeoutMs, draining }) => {
+      if (draining()) throw new DomainError("service_unavailable", "The service is shutting down");
       let timer: NodeJS.Timeout | undefined;
       try {
         await Promise.race([

@@ -1,0 +1,13 @@
+import { DomainError } from "../shared/domain-error.ts";
+import type { AdminGuard } from "./admin-guard.port.ts";
+import type { ApiKeys } from "./api-keys.port.ts";
+
+export const lastAdminKey = (id: number): DomainError =>
+  new DomainError("last_admin_key", `API key ${id} is the last active admin key; create another admin key first`);
+
+/** After a key became an admin: tracks it, and lets go again if it stopped being one meanwhile (a racing change). */
+export const trackAdmin = async (apiKeys: ApiKeys, guard: AdminGuard, id: number): Promise<void> => {
+  await guard.track(id);
+  const key = await apiKeys.ofId(id);
+  if (!key || key.revokedAt || key.role !== "admin") await guard.release(id, { retire: key?.revokedAt !== undefined });
+};
