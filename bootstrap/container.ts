@@ -19,6 +19,7 @@ import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { createLifecycle, type Lifecycle } from "./lifecycle.ts";
+import type { Metrics } from "./metrics.ts";
 import { errorFields, type Logger } from "./logger.ts";
 import { tokens } from "./tokens.ts";
 import { buildUseCases } from "./use-cases.ts";
@@ -31,6 +32,8 @@ export interface ContainerOverrides {
   webhookSender?: WebhookSender;
   /** The outbox webhook delivery reads. */
   events?: EventFeed;
+  /** Prometheus metrics, when PETSTORE_METRICS_PORT is set. */
+  metrics?: Metrics;
 }
 
 /**
@@ -80,6 +83,8 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
             corsOrigins: c.corsOrigins,
             readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
             draining: lifecycle.isDraining,
+            onRefusal: overrides.metrics?.countRefusal,
+            observe: overrides.metrics?.observeRequest,
             log: (entry) => log.info("request", { ...entry }),
             report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
           },

@@ -4,6 +4,7 @@ import { guardNodeServer } from "../adapters/http/node-server-errors.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { stopGracefully } from "./graceful-stop.ts";
 import { createLogger } from "./logger.ts";
+import { startMetricsServer } from "./metrics.ts";
 import { composePetstore } from "./petstore.ts";
 
 /** Why listening failed, said for an operator: the port and what to do, not the system call. */
@@ -24,6 +25,13 @@ const startUpFailure = (error: unknown): never => {
       : (listenFailure(error) ?? `Cannot start: ${error instanceof Error ? error.message : String(error)}`);
   process.stderr.write(`${message}\n`);
   process.exit(1);
+};
+
+const metricsUrl = (server: NodeServer | undefined): { metricsUrl?: string } => {
+  const address = server?.address();
+  if (!address || typeof address === "string") return {};
+  const host = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return { metricsUrl: `http://${host}:${address.port}/metrics` };
 };
 
 let config: Config;
@@ -47,8 +55,15 @@ await server.ready().catch(async (error: unknown) => {
   await petstore.close().catch(() => undefined);
   startUpFailure(error);
 });
+const metricsServer =
+  petstore.metrics && config!.metricsPort !== undefined
+    ? await startMetricsServer(petstore.metrics, config!.metricsPort, config!.host).catch(async (error: unknown) => {
+        await petstore.close().catch(() => undefined);
+        return startUpFailure(new Error(`metrics on port ${config!.metricsPort}: ${error instanceof Error ? error.message : String(error)} (check PETSTORE_METRICS_PORT)`));
+      })
+    : undefined;
 petstore.webhookWorker.start();
-logger.info("petstore listening", { url: server.url, store: config!.store.kind });
+logger.info("petstore listening", { url: server.url, store: config!.store.kind, ...metricsUrl(metricsServer) });
 
 let stopping = false;
 const stop = async (signal: string) => {
@@ -58,7 +73,11 @@ const stop = async (signal: string) => {
   const code = await stopGracefully({
     server: server.node!.server as NodeServer,
     beginDrain: petstore.beginDrain,
-    closeRest: petstore.close,
+    closeRest: async () => {
+      metricsServer?.closeAllConnections();
+      await new Promise((resolve) => (metricsServer ? metricsServer.close(resolve) : resolve(undefined)));
+      await petstore.close();
+    },
     drainSeconds: config!.shutdown.drainSeconds,
     deadlineSeconds: config!.shutdown.deadlineSeconds,
     logger,

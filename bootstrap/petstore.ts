@@ -6,6 +6,7 @@ import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { buildContainer, type ContainerOverrides } from "./container.ts";
 import { seedDemoData } from "./demo-data.ts";
+import { createMetrics, type Metrics } from "./metrics.ts";
 import type { Logger } from "./logger.ts";
 import { tokens } from "./tokens.ts";
 import type { WebhookWorker } from "./webhook-worker.ts";
@@ -18,6 +19,8 @@ export interface Petstore {
   generatedAdminKey: string | undefined;
   /** Relays events and delivers webhooks in the background once started (main starts it). */
   webhookWorker: WebhookWorker;
+  /** Set when PETSTORE_METRICS_PORT is: what its listener serves. */
+  metrics: Metrics | undefined;
   /** From SIGTERM on: /readyz answers 503. */
   beginDrain(): void;
   /** Stops the webhook worker, then closes the stores. */
@@ -41,8 +44,10 @@ export const composePetstore = async (
   logger: Logger,
   overrides: ContainerOverrides & { stores?: Stores } = {},
 ): Promise<Petstore> => {
-  const stores = overrides.stores ?? (await openStores(config));
-  const container = buildContainer(config, stores, logger, overrides);
+  const metrics = overrides.metrics ?? (config.metricsPort === undefined ? undefined : createMetrics());
+  const opened = overrides.stores ?? (await openStores(config));
+  const stores = metrics ? metrics.instrument(opened) : opened;
+  const container = buildContainer(config, stores, logger, { ...overrides, metrics });
   const useCases = container.get(tokens.useCases);
   const { generatedSecret } = await new EnsureAdminKey({
     apiKeys: stores.apiKeys,
@@ -59,6 +64,7 @@ export const composePetstore = async (
     stores,
     generatedAdminKey: generatedSecret,
     webhookWorker,
+    metrics,
     beginDrain: () => container.get(tokens.lifecycle).beginDrain(),
     close: async () => {
       await webhookWorker.stop();

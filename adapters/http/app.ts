@@ -5,7 +5,7 @@ import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { buildOpenApiDocuments } from "./openapi/document.ts";
 import { createPipeline, type Operation } from "./pipeline.ts";
 import { HttpProblem } from "./problem.ts";
-import { requestContext, type AccessLogEntry } from "./request-context.ts";
+import { requestContext, type AccessLogEntry, type ObservedRequest } from "./request-context.ts";
 import { emptyResponse } from "./response.ts";
 import type { Access, Deprecation, Route, RouteServices } from "./route.ts";
 import { routeTable } from "./route-table.ts";
@@ -28,6 +28,10 @@ export interface HttpSettings {
   draining?: () => boolean;
   /** One access-log line per request. */
   log: (entry: AccessLogEntry) => void;
+  /** Called once per request (metrics). */
+  observe?: ((request: ObservedRequest) => void) | undefined;
+  /** Every refusal at admission, by code (metrics). */
+  onRefusal?: ((code: string) => void) | undefined;
   /** Failures that are bugs: logged, and answered 500 without detail. */
   report: ErrorReporter;
 }
@@ -54,7 +58,13 @@ const accessOfPath = (routes: Route[]): Access => {
 /** The service's HTTP adapter: the route table, served through the pipeline, with its OpenAPI documents. */
 export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
   const { report } = settings;
-  const pipeline = createPipeline({ admit: ports.useCases.admitRequest, runIdempotently: ports.useCases.runIdempotently, clock: ports.clock, report });
+  const pipeline = createPipeline({
+    admit: ports.useCases.admitRequest,
+    runIdempotently: ports.useCases.runIdempotently,
+    clock: ports.clock,
+    report,
+    onRefusal: settings.onRefusal,
+  });
   const documents = buildOpenApiDocuments(routeTable, { deprecation: settings.deprecation });
   const services: RouteServices = {
     ...ports,
@@ -86,7 +96,7 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
         : errorResponse(problem, report);
     },
   });
-  app.use(requestContext({ log: settings.log, corsOrigins: settings.corsOrigins }));
+  app.use(requestContext({ log: settings.log, observe: settings.observe, corsOrigins: settings.corsOrigins }));
 
   const byPath = new Map<string, Route[]>();
   for (const route of routeTable) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);

@@ -24,6 +24,8 @@ export interface PipelineDeps {
   runIdempotently: RunIdempotently;
   clock: Clock;
   report: ErrorReporter;
+  /** Called with the code of every refusal at admission (rate_limited, api_key_banned, unauthorized): metrics. */
+  onRefusal?: ((code: string) => void) | undefined;
 }
 
 /** A route, compiled once: the schemas it needs are resolved here, not per request. */
@@ -69,7 +71,7 @@ const unknownQuota = (now: Date, retryAfterSeconds = 60): Quota => ({
  * Every refusal happens before the operation runs, so none is ever kept under an Idempotency-Key. Rate-limit
  * headers go on whatever comes out, errors included.
  */
-export const createPipeline = ({ admit, runIdempotently, clock, report }: PipelineDeps) => {
+export const createPipeline = ({ admit, runIdempotently, clock, report, onRefusal }: PipelineDeps) => {
   const answer = async (run: () => Promise<Answer> | Answer): Promise<Answer> => {
     try {
       return await run();
@@ -105,7 +107,10 @@ export const createPipeline = ({ admit, runIdempotently, clock, report }: Pipeli
     const { actor, refusal, quota } = admission;
     if (actor) noteKeyId(event, actor.keyId);
     const response = await answer(() => {
-      if (refusal) throw refusal;
+      if (refusal) {
+        onRefusal?.(refusal.code);
+        throw refusal;
+      }
       if (keyed && access !== "any-key" && actor) authorize(actor, access);
       return handler(actor);
     });

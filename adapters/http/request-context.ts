@@ -14,8 +14,19 @@ export interface AccessLogEntry {
   keyId?: number;
 }
 
+/** What a metrics observer sees of each request, once, as it is answered. */
+export interface ObservedRequest {
+  method: string;
+  /** The route's template (`/pets/{petId}`), never the raw path; `unmatched` when no route matched. */
+  route: string;
+  status: number;
+  seconds: number;
+}
+
 export interface RequestContextOptions {
   log: (entry: AccessLogEntry) => void;
+  /** Called once per request (metrics). */
+  observe?: ((request: ObservedRequest) => void) | undefined;
   /** Origins allowed to call from a browser; empty: CORS is off (no CORS headers at all). "*" allows any. */
   corsOrigins: readonly string[];
 }
@@ -54,7 +65,14 @@ const exposed = [
  * Wraps every request, probes included: request id in, request id out, protective headers, CORS when configured,
  * and one access-log line. Nothing here reads the API key's secret.
  */
-export const requestContext = ({ log, corsOrigins }: RequestContextOptions): Middleware => {
+/** The matched route's path as a template: `/pets/:petId` → `/pets/{petId}`; the catch-all and no match → `unmatched`. */
+export const routeTemplate = (event: H3Event): string => {
+  const route = (event.context as { matchedRoute?: { route?: string } }).matchedRoute?.route;
+  if (!route || route.includes("*")) return "unmatched";
+  return route.replace(/:(\w+)/g, "{$1}");
+};
+
+export const requestContext = ({ log, observe, corsOrigins }: RequestContextOptions): Middleware => {
   const allowOrigin = (origin: string | null): string | undefined =>
     origin && (corsOrigins.includes("*") || corsOrigins.includes(origin)) ? origin : undefined;
 
@@ -85,14 +103,17 @@ export const requestContext = ({ log, corsOrigins }: RequestContextOptions): Mid
       }
     }
     const keyId = keyIds.get(event);
+    const elapsedMs = performance.now() - started;
+    const status = response.status ?? 200;
     log({
       requestId,
       method: event.req.method,
       path: event.url.pathname,
-      status: response.status ?? 200,
-      durationMs: Math.round((performance.now() - started) * 100) / 100,
+      status,
+      durationMs: Math.round(elapsedMs * 100) / 100,
       ...(keyId === undefined ? {} : { keyId }),
     });
+    observe?.({ method: event.req.method, route: routeTemplate(event), status, seconds: elapsedMs / 1000 });
     return response;
   }
 };

@@ -1,7 +1,9 @@
 import { spawnSync } from "node:child_process";
 import { once } from "node:events";
+import { createServer as createHttpServer } from "node:http";
 import { connect, createServer } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { guardNodeServer } from "../../adapters/http/node-server-errors.ts";
 import { ADMIN_KEY } from "../support/test-petstore.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/service-process.ts";
 
@@ -106,6 +108,11 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     expect(answer.status).toBeLessThan(500);
   });
 
+  it("chunk extensions over Node's limit: 413 payload_too_large", async () => {
+    const head = `POST /categories HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    expectErrorAnswer(await rawExchange(port, `${head}2;ext=${"a".repeat(20_000)}\r\n{}\r\n0\r\n\r\n`), 413, "payload_too_large");
+  });
+
   it("an Expect other than 100-continue: 417 expectation_failed", async () => {
     const answer = await rawExchange(port, "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: teapot\r\n\r\n{}");
     expectErrorAnswer(answer, 417, "expectation_failed");
@@ -143,6 +150,25 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     const answer = await rawExchange(port, get("/pets", `X-API-Key: ${ADMIN_KEY}\r\nConnection: close\r\n`));
     expect(answer.status).toBe(200);
     expect(answer.headers["x-request-id"]).toBeDefined();
+  });
+});
+
+describe("a request that does not arrive in time", () => {
+  it("is answered 408 request_timeout with the Error shape, then closed", async () => {
+    // Node's own time-outs, made short: headers within 300 ms, checked every 50 ms.
+    const server = createHttpServer({ headersTimeout: 300, requestTimeout: 300, connectionsCheckingInterval: 50 });
+    const debug: string[] = [];
+    guardNodeServer(server, (_req, res) => res.end("unexpected"), { debug: (message) => debug.push(message) });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    try {
+      const { port } = server.address() as { port: number };
+      const answer = await rawExchange(port, "GET /pets HTTP/1.1\r\nHost: x\r\nX-Slow: ");
+      expectErrorAnswer(answer, 408, "request_timeout");
+      expect(debug).toContain("request refused by the HTTP parser");
+    } finally {
+      server.close();
+    }
   });
 });
 

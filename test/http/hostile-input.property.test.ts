@@ -188,20 +188,18 @@ const outcomeOf = (op: BodyOperation, bytes: Uint8Array): BodyOutcome => {
   try {
     // Invalid UTF-8 is refused, not replaced; a byte order mark is kept, and JSON.parse refuses it.
     const text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);
-    const exactly = () =>
-      JSON.parse(text, (_key, v: unknown, context?: { source?: string }) =>
-        typeof v === "number" && context?.source !== undefined && (Number.isInteger(v) || !Number.isFinite(v))
-          ? Number.isSafeInteger(v) && denotesExactly(context.source, v)
-            ? v
-            : inexact
-          : v,
-      ) as unknown;
+    const exactly = (_key: string, v: unknown, context?: { source?: string }) =>
+      typeof v === "number" && context?.source !== undefined && (Number.isInteger(v) || !Number.isFinite(v))
+        ? Number.isSafeInteger(v) && denotesExactly(context.source, v)
+          ? v
+          : inexact
+        : v;
     try {
-      value = exactly();
+      value = JSON.parse(text, exactly);
     } catch (error) {
-      // Nested deeper than the reviver's stack: the service then parses plainly and lets the schema refuse it.
+      // Too deep for a reviver's recursion: valid JSON all the same, and too deep for any schema.
       if (!(error instanceof RangeError)) throw error;
-      value = JSON.parse(text) as unknown;
+      value = JSON.parse(text);
     }
   } catch {
     return { kind: "invalid_json" };

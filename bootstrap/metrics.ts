@@ -1,0 +1,108 @@
+import { createServer, type Server } from "node:http";
+import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import type { ObservedRequest } from "../adapters/http/request-context.ts";
+import type { Stores } from "../core/stores.ts";
+
+/** The service's Prometheus metrics: one registry per process (per composed service in tests). */
+export interface Metrics {
+  registry: Registry;
+  observeRequest(request: ObservedRequest): void;
+  countRefusal(reason: string): void;
+  /** The same stores, every port operation timed and its failures counted. */
+  instrument(stores: Stores): Stores;
+}
+
+export const createMetrics = (): Metrics => {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Histogram({
+    name: "http_server_request_duration_seconds",
+    help: "Duration of HTTP requests, by method, route template and status code",
+    labelNames: ["method", "route", "status_code"] as const,
+    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: "petstore_requests_refused_total",
+    help: "Requests refused at admission, by reason (rate_limited, api_key_banned, unauthorized)",
+    labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  const storeDuration = new Histogram({
+    name: "petstore_store_operation_duration_seconds",
+    help: "Duration of store operations, by port and operation",
+    labelNames: ["port", "operation"] as const,
+    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+    registers: [registry],
+  });
+  const storeErrors = new Counter({
+    name: "petstore_store_operation_errors_total",
+    help: "Store operations that failed (store unreachable, time-outs, refusals), by port and operation",
+    labelNames: ["port", "operation"] as const,
+    registers: [registry],
+  });
+
+  /** Wraps each method of a port; `this` stays the port itself (adapters keep private fields). */
+  const instrumentPort = <T extends object>(port: string, target: T): T =>
+    new Proxy(target, {
+      get(object, property, receiver) {
+        const value: unknown = Reflect.get(object, property, receiver);
+        if (typeof value !== "function" || typeof property !== "string") return value;
+        return (...args: unknown[]) => {
+          const end = storeDuration.startTimer({ port, operation: property });
+          try {
+            const result: unknown = value.apply(object, args);
+            if (!(result instanceof Promise)) {
+              end();
+              return result;
+            }
+            return result.then(
+              (ok) => {
+                end();
+                return ok;
+              },
+              (error: unknown) => {
+                end();
+                storeErrors.inc({ port, operation: property });
+                throw error;
+              },
+            );
+          } catch (error) {
+            end();
+            storeErrors.inc({ port, operation: property });
+            throw error;
+          }
+        };
+      },
+    });
+
+  return {
+    registry,
+    observeRequest: ({ method, route, status, seconds }) => requests.observe({ method, route, status_code: status }, seconds),
+    countRefusal: (reason) => refusals.inc({ reason }),
+    instrument: (stores) =>
+      Object.fromEntries(
+        Object.entries(stores).map(([name, port]) => [name, typeof port === "object" && port !== null ? instrumentPort(name, port) : port]),
+      ) as unknown as Stores,
+  };
+};
+
+/** A plain node:http server with GET /metrics only, on its own port: never on the API's. */
+export const startMetricsServer = async (metrics: Metrics, port: number, host: string): Promise<Server> => {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (path !== "/metrics" || (req.method !== "GET" && req.method !== "HEAD")) {
+      res.writeHead(404, { "content-type": "text/plain; charset=utf-8" }).end("Not found: GET /metrics\n");
+      return;
+    }
+    metrics.registry.metrics().then(
+      (text) => res.writeHead(200, { "content-type": metrics.registry.contentType }).end(req.method === "HEAD" ? undefined : text),
+      () => res.writeHead(500).end(),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => resolve());
+  });
+  return server;
+};

@@ -1,0 +1,80 @@
+/** Prometheus metrics on PETSTORE_METRICS_PORT, scraped from a real service process after a few requests. */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freeLoopbackPort } from "../support/free-port.ts";
+import { startServiceProcess, type ServiceProcess } from "../support/service-process.ts";
+import { ADMIN_KEY } from "../support/test-petstore.ts";
+
+describe("metrics", () => {
+  let service: ServiceProcess;
+  let metricsUrl: string;
+  let scrape: string;
+
+  beforeAll(async () => {
+    const port = await freeLoopbackPort();
+    service = await startServiceProcess({ PETSTORE_METRICS_PORT: String(port) });
+    metricsUrl = `http://127.0.0.1:${port}/metrics`;
+    const keyed = { headers: { "x-api-key": ADMIN_KEY } };
+    for (const path of ["/pets/1", "/pets/2", "/pets/999999", "/pets?limit=5", "/categories/1"]) expect((await fetch(`${service.url}${path}`, keyed)).status).toBeLessThan(500);
+    expect((await fetch(`${service.url}/pets`)).status).toBe(401);
+    expect((await fetch(`${service.url}/no/such/path/42`)).status).toBe(404);
+    expect((await fetch(`${service.url}/metrics`)).status).toBe(404);
+    // The free plan's 60 requests a minute per address, on the public reference's area: the 61st is refused.
+    const statuses = [];
+    for (let i = 0; i < 62; i += 1) statuses.push((await fetch(`${service.url}/docs/assets/nothing-${i}.js`)).status);
+    expect(statuses).toContain(429);
+    scrape = await (await fetch(metricsUrl)).text();
+  }, 60_000);
+  afterAll(() => {
+    service?.child.kill("SIGKILL");
+  });
+
+  const series = (name: string) => scrape.split("\n").filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
+  const value = (line: string | undefined) => Number(line?.split(" ").at(-1));
+
+  it("times every request by method, route template and status code", () => {
+    const count = (labels: string) => value(series("http_server_request_duration_seconds_count").find((l) => l.includes(labels)));
+    expect(count('method="GET",route="/pets/{petId}",status_code="200"')).toBe(2);
+    expect(count('method="GET",route="/pets/{petId}",status_code="404"')).toBe(1);
+    expect(count('method="GET",route="/pets",status_code="200"')).toBe(1);
+    expect(count('method="GET",route="/pets",status_code="401"')).toBe(1);
+    expect(count('method="GET",route="unmatched",status_code="404"')).toBeGreaterThanOrEqual(1);
+  });
+
+  it("labels routes with templates only, never a raw path", () => {
+    const routes = new Set(series("http_server_request_duration_seconds_count").map((l) => /route="([^"]*)"/.exec(l)?.[1]));
+    expect(routes.size).toBeGreaterThan(3);
+    for (const route of routes) expect(route).toMatch(/^(unmatched|\/[a-z/._-]*(\{[A-Za-z]+\}[a-z/]*)*)$/);
+    expect(scrape).not.toMatch(/\/pets\/1"|\/no\/such|nothing-\d/);
+  });
+
+  it("counts refusals by reason", () => {
+    const refused = (reason: string) => value(series("petstore_requests_refused_total").find((l) => l.includes(`reason="${reason}"`)));
+    expect(refused("unauthorized")).toBe(1);
+    expect(refused("rate_limited")).toBeGreaterThanOrEqual(1);
+  });
+
+  it("times store operations by port and operation, and has process metrics", () => {
+    expect(series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="pets",operation="ofId"'))).toBe(true);
+    expect(series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="apiKeys"'))).toBe(true);
+    expect(scrape).toContain("# TYPE petstore_store_operation_errors_total counter");
+    expect(series("process_cpu_user_seconds_total")).toHaveLength(1);
+    expect(series("nodejs_heap_size_used_bytes")).toHaveLength(1);
+  });
+
+  it("serves only GET /metrics on its port", async () => {
+    expect((await fetch(metricsUrl.replace("/metrics", "/pets"))).status).toBe(404);
+    expect((await fetch(metricsUrl, { method: "POST" })).status).toBe(404);
+  });
+
+  it("is off without PETSTORE_METRICS_PORT, and never on the API port", async () => {
+    expect((await fetch(`${service.url}/metrics`)).status).toBe(404);
+    expect(service.output.some((line) => line.includes('"metricsUrl"'))).toBe(true);
+    const plain = await startServiceProcess();
+    try {
+      expect(plain.output.some((line) => line.includes('"metricsUrl"'))).toBe(false);
+      expect((await fetch(`${plain.url}/metrics`)).status).toBe(404);
+    } finally {
+      plain.child.kill("SIGKILL");
+    }
+  });
+});
