@@ -2,11 +2,11 @@
  * Store round trips per HTTP operation on MongoDB, counted with the driver's command monitoring (as
  * test/mongo/mongo-adapters.test.ts counts them per use case). The server: MONGODB_URL, or the test engine started
  * by the tests' own global setup (test/support/mongo-global-setup.ts, same settings). Each operation is measured on
- * its second run, so one-off work (a minute's first sweep) is not counted.
+ * its second run, so one-off work (creating a day's rate-limit document) is not counted.
  */
 import { randomBytes } from "node:crypto";
 import { MongoClient, type CommandStartedEvent } from "mongodb";
-import { createMongoIndexes, mongoClientOptions, mongoStoresFor } from "../adapters/mongo/mongo-stores.ts";
+import { prepareMongoDatabase, mongoClientOptions, mongoStoresFor } from "../adapters/mongo/mongo-stores.ts";
 import startTestEngine from "../test/support/mongo-global-setup.ts";
 import { startTestPetstore } from "../test/support/test-petstore.ts";
 
@@ -29,7 +29,7 @@ export const mongoRoundTrips = async (): Promise<Array<{ operation: string; comm
   try {
     await client.connect();
     const db = client.db(dbName);
-    await createMongoIndexes(db);
+    await prepareMongoDatabase(db);
     const t = await startTestPetstore({ stores: mongoStoresFor(db, async () => {}) });
     try {
       const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };

@@ -9,7 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { MongoClient } from "mongodb";
-import { createMongoIndexes, mongoStoresFor } from "../adapters/mongo/mongo-stores.ts";
+import { prepareMongoDatabase, mongoStoresFor } from "../adapters/mongo/mongo-stores.ts";
 import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
 import type { Stores } from "../core/stores.ts";
 import { loadConfig } from "../bootstrap/config.ts";
@@ -88,7 +88,7 @@ if (process.argv.includes("--mongo")) {
     await client.connect();
     for (const pollMs of [500, 50]) {
       const db = client.db(`bench_webhooks_${randomBytes(4).toString("hex")}`);
-      await createMongoIndexes(db);
+      await prepareMongoDatabase(db);
       try {
         report(`MongoDB, ${pollMs} ms`, await measure(mongoStoresFor(db, async () => {}), pollMs));
       } finally {

@@ -84,6 +84,7 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
             readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
             draining: lifecycle.isDraining,
             onRefusal: overrides.metrics?.countRefusal,
+            trustProxy: c.trustProxy,
             observe: overrides.metrics?.observeRequest,
             log: (entry) => log.info("request", { ...entry }),
             report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),

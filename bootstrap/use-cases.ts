@@ -26,6 +26,7 @@ import { ListPets } from "../core/pets/list-pets.ts";
 import { UpdatePet } from "../core/pets/update-pet.ts";
 import { RunIdempotently } from "../core/idempotency/run-idempotently.ts";
 import { AdmitRequest } from "../core/rate-limiting/admit-request.ts";
+import { CachedApiKeys } from "../core/access/cached-api-keys.ts";
 import type { BanPolicy } from "../core/rate-limiting/ban-policy.ts";
 import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
@@ -46,7 +47,8 @@ interface WebhookDeps {
 
 /** Every use case, wired to its ports once. */
 export const buildUseCases = (s: Stores, clock: Clock, secrets: Secrets, ban: BanPolicy, webhook: WebhookDeps): UseCases => {
-  const { pets, categories, orders, inventory, ids, apiKeys, adminGuard, limiter, idempotency, webhooks } = s;
+  const { pets, categories, orders, inventory, ids, adminGuard, limiter, idempotency, webhooks } = s;
+  const apiKeys = new CachedApiKeys(s.apiKeys, clock);
   const { signer, resolver, allowPrivateTargets } = webhook;
   return {
     listPets: new ListPets(pets),

@@ -1,6 +1,7 @@
 import { H3, type H3Event, type HTTPError } from "h3";
 import type { Clock } from "../../core/shared/clock.port.ts";
 import type { StoreHealth } from "../../core/shared/store-health.port.ts";
+import { clientAddressOf, noTrustedProxies, type TrustedProxies } from "./client-address.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { buildOpenApiDocuments } from "./openapi/document.ts";
 import { createPipeline, type Operation } from "./pipeline.ts";
@@ -32,6 +33,8 @@ export interface HttpSettings {
   observe?: ((request: ObservedRequest) => void) | undefined;
   /** Every refusal at admission, by code (metrics). */
   onRefusal?: ((code: string) => void) | undefined;
+  /** Proxies whose X-Forwarded-For is believed (PETSTORE_TRUST_PROXY); none by default. */
+  trustProxy?: TrustedProxies | undefined;
   /** Failures that are bugs: logged, and answered 500 without detail. */
   report: ErrorReporter;
 }
@@ -58,11 +61,14 @@ const accessOfPath = (routes: Route[]): Access => {
 /** The service's HTTP adapter: the route table, served through the pipeline, with its OpenAPI documents. */
 export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
   const { report } = settings;
+  const trusted = settings.trustProxy ?? noTrustedProxies;
+  const clientAddress = (event: H3Event) => clientAddressOf(event, trusted);
   const pipeline = createPipeline({
     admit: ports.useCases.admitRequest,
     runIdempotently: ports.useCases.runIdempotently,
     clock: ports.clock,
     report,
+    clientAddress,
     onRefusal: settings.onRefusal,
   });
   const documents = buildOpenApiDocuments(routeTable, { deprecation: settings.deprecation });
@@ -96,7 +102,7 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
         : errorResponse(problem, report);
     },
   });
-  app.use(requestContext({ log: settings.log, observe: settings.observe, corsOrigins: settings.corsOrigins }));
+  app.use(requestContext({ log: settings.log, observe: settings.observe, clientAddress, corsOrigins: settings.corsOrigins }));
 
   const byPath = new Map<string, Route[]>();
   for (const route of routeTable) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);

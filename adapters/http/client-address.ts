@@ -1,4 +1,5 @@
 import { BlockList, isIP } from "node:net";
+import { getRequestIP, type H3Event } from "h3";
 
 /** The proxies whose `X-Forwarded-For` is believed (PETSTORE_TRUST_PROXY). */
 export interface TrustedProxies {
@@ -80,3 +81,7 @@ export const resolveClientAddress = (
   }
   return client;
 };
+
+/** The request's client address under these trusted proxies: what limits, logs and metrics use. */
+export const clientAddressOf = (event: H3Event, trusted: TrustedProxies): string =>
+  resolveClientAddress(getRequestIP(event), event.req.headers.get("x-forwarded-for"), trusted) ?? "unknown";

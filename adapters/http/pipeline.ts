@@ -1,4 +1,4 @@
-import { getRequestIP, type H3Event } from "h3";
+import type { H3Event } from "h3";
 import { z } from "zod";
 import { authorize, type Actor } from "../../core/access/permissions.ts";
 import type { Admission, AdmitRequest, Quota } from "../../core/rate-limiting/admit-request.ts";
@@ -24,6 +24,8 @@ export interface PipelineDeps {
   runIdempotently: RunIdempotently;
   clock: Clock;
   report: ErrorReporter;
+  /** The client's address (limits for requests without a key). */
+  clientAddress: (event: H3Event) => string;
   /** Called with the code of every refusal at admission (rate_limited, api_key_banned, unauthorized): metrics. */
   onRefusal?: ((code: string) => void) | undefined;
 }
@@ -71,7 +73,7 @@ const unknownQuota = (now: Date, retryAfterSeconds = 60): Quota => ({
  * Every refusal happens before the operation runs, so none is ever kept under an Idempotency-Key. Rate-limit
  * headers go on whatever comes out, errors included.
  */
-export const createPipeline = ({ admit, runIdempotently, clock, report, onRefusal }: PipelineDeps) => {
+export const createPipeline = ({ admit, runIdempotently, clock, report, clientAddress, onRefusal }: PipelineDeps) => {
   const answer = async (run: () => Promise<Answer> | Answer): Promise<Answer> => {
     try {
       return await run();
@@ -93,7 +95,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, onRefusa
     try {
       admission = await admit.execute({
         secret: event.req.headers.get("x-api-key") ?? undefined,
-        address: getRequestIP(event) ?? "unknown",
+        address: clientAddress(event),
         keyRequired: keyed,
       });
     } catch (error) {

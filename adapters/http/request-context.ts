@@ -12,6 +12,8 @@ export interface AccessLogEntry {
   durationMs: number;
   /** The API key's id (never its secret), when one was admitted. */
   keyId?: number;
+  /** The client's address (behind trusted proxies: from X-Forwarded-For). */
+  client?: string;
 }
 
 /** What a metrics observer sees of each request, once, as it is answered. */
@@ -25,6 +27,8 @@ export interface ObservedRequest {
 
 export interface RequestContextOptions {
   log: (entry: AccessLogEntry) => void;
+  /** The client's address of a request, for the access log. */
+  clientAddress?: (event: H3Event) => string;
   /** Called once per request (metrics). */
   observe?: ((request: ObservedRequest) => void) | undefined;
   /** Origins allowed to call from a browser; empty: CORS is off (no CORS headers at all). "*" allows any. */
@@ -72,7 +76,7 @@ export const routeTemplate = (event: H3Event): string => {
   return route.replace(/:(\w+)/g, "{$1}");
 };
 
-export const requestContext = ({ log, observe, corsOrigins }: RequestContextOptions): Middleware => {
+export const requestContext = ({ log, observe, clientAddress, corsOrigins }: RequestContextOptions): Middleware => {
   const allowOrigin = (origin: string | null): string | undefined =>
     origin && (corsOrigins.includes("*") || corsOrigins.includes(origin)) ? origin : undefined;
 
@@ -112,6 +116,7 @@ export const requestContext = ({ log, observe, corsOrigins }: RequestContextOpti
       status,
       durationMs: Math.round(elapsedMs * 100) / 100,
       ...(keyId === undefined ? {} : { keyId }),
+      ...(clientAddress ? { client: clientAddress(event) } : {}),
     });
     observe?.({ method: event.req.method, route: routeTemplate(event), status, seconds: elapsedMs / 1000 });
     return response;

@@ -13,7 +13,7 @@ const idempotencyHeader = {
     .max(255)
     .optional()
     .meta({
-      description: `Makes retries safe: a retry with the same key and body (within ${retentionHours} hours, per API key) replays the first response with \`Idempotent-Replayed: true\` instead of acting again. While the first request runs, its key is locked for at most ${lockSeconds} seconds: a retry then gets 409 \`idempotency_request_in_progress\` with \`Retry-After\` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those ${lockSeconds} seconds only; a retry after them runs the operation again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts.`,
+      description: `Makes retries safe: a retry with the same key and body (within ${retentionHours} hours, per API key) replays the first response with \`Idempotent-Replayed: true\` instead of acting again. While the first request runs, its key is locked for at most ${lockSeconds} seconds: a retry then gets 409 \`idempotency_request_in_progress\` with \`Retry-After\` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those ${lockSeconds} seconds only; a retry after them runs the operation again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts.`,
     }),
 };
 

@@ -6,56 +6,107 @@ import type {
 } from "../../core/idempotency/idempotency-records.port.ts";
 
 interface Entry {
+  /** The lock's owner: only it may complete or release the record. */
   token: string;
   fingerprint: string;
-  leaseUntil: Date;
-  expiresAt: Date;
-  response: RecordedResponse | undefined;
+  leaseUntil: number;
+  expiresAt: number;
+  /** Frozen: handed out as is on every replay, never copied. */
+  response: Readonly<RecordedResponse> | undefined;
 }
 
+/** Records kept per scope (API key) unless told otherwise: the most recently claimed ones. */
+export const DEFAULT_RECORDS_PER_SCOPE = 1_000;
+
+const frozen = (response: RecordedResponse): Readonly<RecordedResponse> =>
+  Object.freeze({ status: response.status, body: response.body, headers: Object.freeze({ ...response.headers }) });
+
+/**
+ * Idempotency records in process memory, at most `perScope` per scope: claiming a new key in a full scope forgets
+ * the scope's oldest claimed key that is not in progress (a retry with a forgotten key acts afresh). Keys still in
+ * progress are never forgotten, so a scope may briefly hold more while that many of its requests are in flight.
+ */
 export class MemoryIdempotencyRecords implements IdempotencyRecords {
-  readonly #entries = new Map<string, Entry>();
+  /** Per scope, in claim order (a Map keeps insertion order): the oldest first. */
+  readonly #scopes = new Map<string, Map<string, Entry>>();
+  readonly #perScope: number;
   #lastSweep = 0;
   #lastToken = 0;
 
+  constructor(options: { perScope?: number } = {}) {
+    this.#perScope = options.perScope ?? DEFAULT_RECORDS_PER_SCOPE;
+  }
+
   claim(claim: IdempotencyClaim): Promise<Claim> {
-    const id = `${claim.scope}\u0000${claim.key}`;
-    const existing = this.#entries.get(id);
-    const stale = !existing || existing.expiresAt <= claim.now || (!existing.response && existing.leaseUntil <= claim.now);
-    if (stale) {
-      this.#sweep(claim.now);
-      const token = String(++this.#lastToken);
-      this.#entries.set(id, { token, fingerprint: claim.fingerprint, leaseUntil: claim.leaseUntil, expiresAt: claim.expiresAt, response: undefined });
-      return Promise.resolve({ outcome: "claimed", token });
+    const now = claim.now.getTime();
+    const existing = this.#scopes.get(claim.scope)?.get(claim.key);
+    if (existing && !isStale(existing, now)) {
+      return Promise.resolve(
+        existing.response
+          ? { outcome: "completed", fingerprint: existing.fingerprint, response: existing.response }
+          : { outcome: "in-progress", fingerprint: existing.fingerprint, leaseUntil: new Date(existing.leaseUntil) },
+      );
     }
-    return Promise.resolve(
-      existing.response
-        ? { outcome: "completed", fingerprint: existing.fingerprint, response: structuredClone(existing.response) }
-        : { outcome: "in-progress", fingerprint: existing.fingerprint, leaseUntil: new Date(existing.leaseUntil) },
-    );
+    this.#sweep(now);
+    let entries = this.#scopes.get(claim.scope);
+    if (!entries) {
+      entries = new Map();
+      this.#scopes.set(claim.scope, entries);
+    }
+    entries.delete(claim.key); // a stale record: claimed anew, it becomes the newest
+    if (entries.size >= this.#perScope) forgetOldest(entries, now);
+    const token = String(++this.#lastToken);
+    entries.set(claim.key, {
+      token,
+      fingerprint: claim.fingerprint,
+      leaseUntil: claim.leaseUntil.getTime(),
+      expiresAt: claim.expiresAt.getTime(),
+      response: undefined,
+    });
+    return Promise.resolve({ outcome: "claimed", token });
   }
 
   complete(scope: string, key: string, token: string, response: RecordedResponse): Promise<boolean> {
     const entry = this.#owned(scope, key, token);
-    if (entry) entry.response = structuredClone(response);
+    if (entry) entry.response = frozen(response);
     return Promise.resolve(entry !== undefined);
   }
 
   release(scope: string, key: string, token: string): Promise<void> {
-    if (this.#owned(scope, key, token)) this.#entries.delete(`${scope}\u0000${key}`);
+    if (this.#owned(scope, key, token)) {
+      const entries = this.#scopes.get(scope)!;
+      entries.delete(key);
+      if (entries.size === 0) this.#scopes.delete(scope);
+    }
     return Promise.resolve();
   }
 
   /** The record, while `token` owns it unfinished. */
   #owned(scope: string, key: string, token: string): Entry | undefined {
-    const entry = this.#entries.get(`${scope}\u0000${key}`);
+    const entry = this.#scopes.get(scope)?.get(key);
     return entry && entry.token === token && !entry.response ? entry : undefined;
   }
 
   /** Forgets expired records, at most once a minute. */
-  #sweep(now: Date): void {
-    if (now.getTime() - this.#lastSweep < 60_000) return;
-    this.#lastSweep = now.getTime();
-    for (const [id, entry] of this.#entries) if (entry.expiresAt <= now) this.#entries.delete(id);
+  #sweep(now: number): void {
+    if (now - this.#lastSweep < 60_000) return;
+    this.#lastSweep = now;
+    for (const [scope, entries] of this.#scopes) {
+      for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
+      if (entries.size === 0) this.#scopes.delete(scope);
+    }
   }
 }
+
+/** Expired, or never completed and its lease ran out. */
+const isStale = (entry: Entry, now: number): boolean => entry.expiresAt <= now || (!entry.response && entry.leaseUntil <= now);
+
+/** The oldest record that is not in progress; none when every record is. */
+const forgetOldest = (entries: Map<string, Entry>, now: number): void => {
+  for (const [key, entry] of entries) {
+    if (entry.response || isStale(entry, now)) {
+      entries.delete(key);
+      return;
+    }
+  }
+};

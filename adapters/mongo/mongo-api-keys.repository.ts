@@ -21,6 +21,11 @@ interface ApiKeyDocument {
   activeSecretHash?: string;
   createdAt: Date;
   revokedAt?: Date;
+  /**
+   * The ban lives on the key, not in a collection of its own with a TTL index: the look-up that finds the key on
+   * every request reads it at no extra round trip, and an ended ban needs no deletion (a past `bannedUntil` is no
+   * ban; a TTL index could only delete the whole key). `recentBans` holds the starts of the last 24 h's bans.
+   */
   bannedUntil?: Date;
   recentBans: Date[];
 }
@@ -115,8 +120,7 @@ export class MongoApiKeys implements ApiKeys {
 
   /**
    * One update sets the ban and appends its start; a second one, only when needed, drops starts up to
-   * `forgetBefore`. FerretDB 1.x silently ignores `$push` modifiers (`$slice`, `$sort`) and conditions in `$pull`
-   * (`{$lte: date}`), so the stale dates are named exactly with `$pullAll`, which both servers honour.
+   * `forgetBefore` (one update cannot both push to and pull from an array), naming the stale dates exactly.
    */
   ban(id: number, ban: { at: Date; until: Date; forgetBefore: Date }): Promise<boolean> {
     return guarded(async () => {

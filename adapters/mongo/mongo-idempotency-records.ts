@@ -7,6 +7,7 @@ import type {
 } from "../../core/idempotency/idempotency-records.port.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
+import { createTtlIndex, deleteAtAfter } from "./ttl-index.ts";
 
 interface IdempotencyDocument {
   _id: string;
@@ -15,14 +16,16 @@ interface IdempotencyDocument {
   fingerprint: string;
   leaseUntil: Date;
   expiresAt: Date;
+  /** When the server deletes the record (TTL index): `expiresAt`, measured on the wall clock. */
+  deleteAt: Date;
   response?: RecordedResponse;
 }
 
 const ATTEMPTS = 3;
 
+/** The server deletes a record once it has expired; until it does, a claim treats an expired record as absent. */
 export const createIdempotencyIndexes = async (db: Db): Promise<void> => {
-  // No TTL index is needed (or available on FerretDB): the adapter sweeps expired records itself.
-  await db.collection("idempotency_records").createIndex({ expiresAt: 1 });
+  await createTtlIndex(db, "idempotency_records", 0);
 };
 
 /**
@@ -34,17 +37,21 @@ export const createIdempotencyIndexes = async (db: Db): Promise<void> => {
  */
 export class MongoIdempotencyRecords implements IdempotencyRecords {
   readonly #records: Collection<IdempotencyDocument>;
-  #lastSweep = 0;
   constructor(db: Db) {
     this.#records = db.collection<IdempotencyDocument>("idempotency_records");
   }
 
   claim(claim: IdempotencyClaim): Promise<Claim> {
     return guarded(async () => {
-      this.#sweepOncePerMinute(claim.now);
       const _id = idOf(claim.scope, claim.key);
       const token = new ObjectId().toHexString();
-      const fresh = { token, fingerprint: claim.fingerprint, leaseUntil: claim.leaseUntil, expiresAt: claim.expiresAt };
+      const fresh = {
+        token,
+        fingerprint: claim.fingerprint,
+        leaseUntil: claim.leaseUntil,
+        expiresAt: claim.expiresAt,
+        deleteAt: deleteAtAfter(claim.expiresAt.getTime() - claim.now.getTime()),
+      };
       for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
         try {
           await this.#records.insertOne({ _id, ...fresh });
@@ -80,12 +87,6 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
     return guarded(async () => {
       await this.#records.deleteOne({ _id: idOf(scope, key), token, response: { $exists: false } });
     });
-  }
-
-  #sweepOncePerMinute(now: Date): void {
-    if (now.getTime() - this.#lastSweep < 60_000) return;
-    this.#lastSweep = now.getTime();
-    this.#records.deleteMany({ expiresAt: { $lt: now } }).catch(() => undefined);
   }
 }
 

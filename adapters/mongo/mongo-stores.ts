@@ -3,7 +3,7 @@ import type { Stores } from "../../core/stores.ts";
 import { MongoAdminGuard } from "./mongo-admin-guard.ts";
 import { createApiKeyIndexes, MongoApiKeys } from "./mongo-api-keys.repository.ts";
 import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repository.ts";
-import { MongoIdAllocator } from "./mongo-id-allocator.ts";
+import { createCounters, MongoIdAllocator } from "./mongo-id-allocator.ts";
 import { createIdempotencyIndexes, MongoIdempotencyRecords } from "./mongo-idempotency-records.ts";
 import { MongoInventory } from "./mongo-inventory.repository.ts";
 import { createOrderIndexes, MongoOrders } from "./mongo-orders.repository.ts";
@@ -63,11 +63,12 @@ const startUpError = (options: MongoStoresOptions, error: unknown): MongoStartUp
 };
 
 /**
- * Every index the adapters' queries rely on. Idempotent: creating an index that exists with the same options does
- * nothing, so every instance runs it at start-up.
+ * Every index the adapters' queries rely on, and the id counters. Idempotent (an index that exists with the same
+ * options, or a counter that exists, is left as it is), so every instance runs it at start-up.
  */
-export const createMongoIndexes = async (db: Db): Promise<void> => {
+export const prepareMongoDatabase = async (db: Db): Promise<void> => {
   await Promise.all([
+    createCounters(db),
     createPetIndexes(db),
     createCategoryIndexes(db),
     createOrderIndexes(db),
@@ -80,7 +81,7 @@ export const createMongoIndexes = async (db: Db): Promise<void> => {
   ]);
 };
 
-/** The adapters over one database whose indexes exist; `close` releases what the caller owns (the client). */
+/** The adapters over one prepared database (prepareMongoDatabase); `close` releases what the caller owns (the client). */
 export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
   pets: new MongoPets(db),
   categories: new MongoCategories(db),
@@ -99,7 +100,7 @@ export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
 });
 
 /**
- * Connects, creates the indexes and hands out the stores; `close()` closes the client. No multi-document
+ * Connects, prepares the database (indexes, counters) and hands out the stores; `close()` closes the client. No multi-document
  * transactions anywhere: every guarantee rests on single-document atomic updates and unique indexes.
  * Rejects with a MongoStartUpError (its cause the driver's error) when the server does not answer in time or refuses
  * (a start-up failure, not a request).
@@ -109,7 +110,7 @@ export const connectMongoStores = async (options: MongoStoresOptions): Promise<S
   try {
     await client.connect();
     const db = client.db(options.dbName);
-    await createMongoIndexes(db);
+    await prepareMongoDatabase(db);
     return mongoStoresFor(db, () => client.close());
   } catch (error) {
     await client.close().catch(() => undefined);

@@ -35,7 +35,8 @@ export interface AdmissionRequest {
 }
 
 interface Ports {
-  apiKeys: ApiKeys;
+  /** `mayBeStale`: see CachedApiKeys. */
+  apiKeys: ApiKeys & { mayBeStale?(key: ApiKey): boolean };
   secrets: Secrets;
   limiter: RateLimiter;
   clock: Clock;
@@ -66,15 +67,14 @@ export class AdmitRequest {
   async #admitKey(key: ApiKey, now: Date): Promise<Admission> {
     const limits = limitsOf(key);
     const actor: Actor = { keyId: key.id, role: key.role };
-    if (key.bannedUntil && key.bannedUntil > now) {
-      const retryAfter = secondsUntil(now, key.bannedUntil);
-      return {
-        actor,
-        quota: { limit: limits.perMinute, remaining: 0, resetsAt: key.bannedUntil, limits },
-        refusal: new DomainError("api_key_banned", `This API key is banned for ${retryAfter} more seconds`, retryAfter),
-      };
-    }
+    if (key.bannedUntil && key.bannedUntil > now) return banned(actor, limits, key.bannedUntil, now);
     const { quota, refusal, consumption } = await this.#consume(`key:${key.id}`, limits, now);
+    if (refusal && consumption.strikes > this.#banPolicy.strikes && this.#ports.apiKeys.mayBeStale?.(key)) {
+      // Past the strikes that earn a ban, one may be running that another instance started after this remembered key
+      // was read (validated keys are remembered for up to a second): ask the store.
+      const stored = await this.#ports.apiKeys.ofId(key.id);
+      if (stored?.bannedUntil && stored.bannedUntil > now) return banned(actor, limits, stored.bannedUntil, now);
+    }
     if (refusal && earnsBan(this.#banPolicy, consumption.strikes)) {
       // The request that earns the ban is still answered 429; the ban shows from the next request on.
       await this.#ports.apiKeys.ban(key.id, banFrom(this.#banPolicy, now, key.recentBans));
@@ -98,3 +98,12 @@ export class AdmitRequest {
     return { quota, refusal, consumption };
   }
 }
+
+const banned = (actor: Actor, limits: RateLimits, bannedUntil: Date, now: Date): Admission => {
+  const retryAfter = secondsUntil(now, bannedUntil);
+  return {
+    actor,
+    quota: { limit: limits.perMinute, remaining: 0, resetsAt: bannedUntil, limits },
+    refusal: new DomainError("api_key_banned", `This API key is banned for ${retryAfter} more seconds`, retryAfter),
+  };
+};

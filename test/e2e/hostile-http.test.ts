@@ -113,6 +113,22 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     expectErrorAnswer(await rawExchange(port, `${head}2;ext=${"a".repeat(20_000)}\r\n{}\r\n0\r\n\r\n`), 413, "payload_too_large");
   });
 
+  it("a body declared over 64 KiB: 413, and the connection closes instead of waiting for a gigabyte", async () => {
+    const socket = connect({ host: "127.0.0.1", port });
+    socket.write(
+      `POST /categories HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 1000000000\r\n\r\n{`,
+    );
+    let received = "";
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+    const closed = once(socket, "close").then(() => true);
+    const timedOut = new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 5_000).unref());
+    const didClose = await Promise.race([closed, timedOut]);
+    socket.destroy();
+    expect(received).toMatch(/^HTTP\/1\.1 413 /);
+    expect(received).toContain('"code":"payload_too_large"');
+    expect(didClose).toBe(true);
+  });
+
   it("an Expect other than 100-continue: 417 expectation_failed", async () => {
     const answer = await rawExchange(port, "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: teapot\r\n\r\n{}");
     expectErrorAnswer(answer, 417, "expectation_failed");

@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { HmacWebhookSigner } from "../../adapters/crypto/hmac-webhook-signer.ts";
-import { createMongoIndexes, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
+import { prepareMongoDatabase, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
 import type { Stores } from "../../core/stores.ts";
 import { describeMongo, freshMongoDatabase, mongoUrl, type FreshMongoDatabase } from "../support/mongo.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/service-process.ts";
@@ -31,7 +31,7 @@ describeMongo("webhook delivery across kill -9 (service processes on MongoDB)", 
 
   beforeAll(async () => {
     mongo = await freshMongoDatabase("webhook_crash");
-    await createMongoIndexes(mongo.db);
+    await prepareMongoDatabase(mongo.db);
     stores = mongoStoresFor(mongo.db, async () => {});
   });
   afterEach(async () => {

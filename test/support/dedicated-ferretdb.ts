@@ -1,7 +1,8 @@
 /**
- * A FerretDB container of a test file's own (petstore/ferretdb:1.24), for tests that stop, kill or freeze the
- * database, which the run's shared server (test/support/mongo-global-setup.ts) must never be. Host networking,
- * bound to 127.0.0.1 on a free port; never pulled; data in the container's /data, which outlives stop and start.
+ * A container of the MongoDB test image of a test file's own (petstore/test-mongo:latest: FerretDB v2 on PostgreSQL
+ * + DocumentDB, see test/support/test-mongo-image.ts), for tests that stop, kill or freeze the database, which the
+ * run's shared server (test/support/mongo-global-setup.ts) must never be. Host networking, bound to 127.0.0.1 on a
+ * free port; never pulled; data inside the container, which outlives stop and start.
  *
  *   const reason = await dedicatedFerretDbUnavailable();   // at collection time
  *   describeWithDedicatedFerretDb('…', reason, () => { … startDedicatedFerretDb() … });
@@ -10,8 +11,9 @@ import { MongoClient } from "mongodb";
 import { describe } from "vitest";
 import { GenericContainer, ImageName, PullPolicy, Wait, getContainerRuntimeClient, type StartedTestContainer } from "testcontainers";
 import { freeLoopbackPort } from "./free-port.ts";
+import { TEST_MONGO_IMAGE, TEST_MONGO_READY_LOG, testMongoEnvironment } from "./test-mongo-image.ts";
 
-export const DEDICATED_FERRETDB_IMAGE = "petstore/ferretdb:1.24";
+const DEDICATED_FERRETDB_IMAGE = TEST_MONGO_IMAGE;
 /** .ci/stop-docker.sh removes leftovers by this label, as it does the shared server's. */
 const CONTAINER_LABEL = "petstore.test";
 
@@ -27,7 +29,7 @@ export const dedicatedFerretDbUnavailable = async (): Promise<string> => {
   try {
     const runtime = await getContainerRuntimeClient();
     if (await runtime.image.exists(ImageName.fromString(DEDICATED_FERRETDB_IMAGE))) return "";
-    return `image ${DEDICATED_FERRETDB_IMAGE} does not exist locally (.ci/build-ferretdb-image.sh builds it)`;
+    return `image ${DEDICATED_FERRETDB_IMAGE} does not exist locally (.ci/build-test-mongo-image.sh builds it)`;
   } catch (error) {
     return `no container runtime reachable (${error instanceof Error ? error.message : String(error)})`;
   }
@@ -48,11 +50,11 @@ export const describeWithDedicatedFerretDb = (name: string, unavailable: string,
 export interface DedicatedFerretDb {
   /** mongodb://127.0.0.1:PORT/?directConnection=true */
   url: string;
-  /** docker stop: FerretDB shuts down on SIGTERM; its port refuses connections. */
+  /** docker stop: FerretDB and PostgreSQL shut down on SIGTERM; the port refuses connections. */
   stop(): Promise<void>;
   /** docker kill: SIGKILL, no shutdown at all (a crash). */
   kill(): Promise<void>;
-  /** docker start of the same container (same port, same /data); resolves once it answers ping. */
+  /** docker start of the same container (same port, same data); resolves once it answers ping. */
   start(): Promise<void>;
   /** docker pause: the process is frozen; connections are accepted by the kernel but never answered. */
   freeze(): Promise<void>;
@@ -72,11 +74,11 @@ export const startDedicatedFerretDb = async (unavailable: string): Promise<Dedic
   try {
     started = await new GenericContainer(DEDICATED_FERRETDB_IMAGE)
       .withNetworkMode("host")
-      .withCommand([`--listen-addr=127.0.0.1:${port}`])
+      .withEnvironment(testMongoEnvironment(port))
       .withLabels({ [CONTAINER_LABEL]: "dedicated-ferretdb" })
       .withPullPolicy(PullPolicy.neverPull())
       // Port wait strategies do not work with host networking: wait for the log line.
-      .withWaitStrategy(Wait.forLogMessage(/petstore-ferretdb ready/))
+      .withWaitStrategy(Wait.forLogMessage(TEST_MONGO_READY_LOG))
       .withStartupTimeout(60_000)
       .start();
   } catch (error) {

@@ -5,10 +5,11 @@
  *  - MONGODB_URL set: that server is used as is; nothing is started.
  *  - otherwise one container is started with testcontainers, host networking,
  *    bound to 127.0.0.1 on a free port:
- *      PETSTORE_TEST_MONGO_IMAGE  image (default: mongo:8 when present locally,
- *                                 else petstore/ferretdb:1.24 when present;
- *                                 .ci/build-ferretdb-image.sh builds the latter)
- *      PETSTORE_TEST_MONGO_KIND   ferretdb | mongo (default: guessed from the image name)
+ *      PETSTORE_TEST_MONGO_IMAGE  image (default: petstore/test-mongo:latest, FerretDB v2
+ *                                 on PostgreSQL + DocumentDB, built by .ci/build-test-mongo-image.sh;
+ *                                 else mongo:8 when present locally)
+ *      PETSTORE_TEST_MONGO_KIND   ferretdb | mongo (default: guessed from the image name:
+ *                                 "test-mongo" or "ferretdb" in it means ferretdb)
  *      PETSTORE_TEST_MONGO_PULL   "true" to let a missing image be pulled; off by
  *                                 default because this machine reaches no registry.
  *  - no container runtime / no image: under CI=true the run fails with the
@@ -26,6 +27,7 @@ import {
 } from 'testcontainers';
 import type { TestProject } from 'vitest/node';
 import { freeLoopbackPort } from './free-port.ts';
+import { TEST_MONGO_IMAGE, TEST_MONGO_READY_LOG, testMongoEnvironment } from './test-mongo-image.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -39,7 +41,6 @@ declare module 'vitest' {
 type MongoKind = 'ferretdb' | 'mongo';
 
 const DEFAULT_MONGO_IMAGE = 'mongo:8';
-const DEFAULT_FERRETDB_IMAGE = 'petstore/ferretdb:1.24';
 /** Containers started here carry this label; .ci/stop-docker.sh removes leftovers by it. */
 const CONTAINER_LABEL = 'petstore.test';
 const STARTUP_TIMEOUT_MS = 60_000;
@@ -73,7 +74,7 @@ export default async function setup(project: TestProject): Promise<(() => Promis
       throw new Error(`MongoDB test server could not be started: ${reason}`, { cause: error });
     }
     console.warn(
-      `MongoDB suites SKIPPED: ${reason}; set MONGODB_URL or start Docker (bash .ci/ensure-docker.sh && bash .ci/build-ferretdb-image.sh) to run them.`,
+      `MongoDB suites SKIPPED: ${reason}; set MONGODB_URL or start Docker (bash .ci/ensure-docker.sh && bash .ci/build-test-mongo-image.sh) to run them.`,
     );
     project.provide('mongoUrl', '');
     project.provide('mongoUnavailable', reason);
@@ -117,33 +118,30 @@ async function startContainer(): Promise<{ container: StartedTestContainer; url:
 
   let image = process.env.PETSTORE_TEST_MONGO_IMAGE?.trim();
   if (!image) {
-    if (await imageExists(DEFAULT_MONGO_IMAGE)) image = DEFAULT_MONGO_IMAGE;
-    else if (await imageExists(DEFAULT_FERRETDB_IMAGE)) image = DEFAULT_FERRETDB_IMAGE;
+    if (await imageExists(TEST_MONGO_IMAGE)) image = TEST_MONGO_IMAGE;
+    else if (await imageExists(DEFAULT_MONGO_IMAGE)) image = DEFAULT_MONGO_IMAGE;
     else if (allowPull) image = DEFAULT_MONGO_IMAGE;
     else {
       throw new MongoUnavailableError(
-        `neither ${DEFAULT_MONGO_IMAGE} nor ${DEFAULT_FERRETDB_IMAGE} exists locally and pulling is off (PETSTORE_TEST_MONGO_PULL)`,
+        `neither ${TEST_MONGO_IMAGE} (.ci/build-test-mongo-image.sh builds it) nor ${DEFAULT_MONGO_IMAGE} exists locally and pulling is off (PETSTORE_TEST_MONGO_PULL)`,
       );
     }
   } else if (!allowPull && !(await imageExists(image))) {
     throw new MongoUnavailableError(
-      `image ${image} does not exist locally and pulling is off (set PETSTORE_TEST_MONGO_IMAGE=${DEFAULT_FERRETDB_IMAGE} after .ci/build-ferretdb-image.sh, or PETSTORE_TEST_MONGO_PULL=true)`,
+      `image ${image} does not exist locally and pulling is off (.ci/build-test-mongo-image.sh builds ${TEST_MONGO_IMAGE}; or set PETSTORE_TEST_MONGO_PULL=true)`,
     );
   }
 
   const kind = mongoKind(image);
   const port = await freeLoopbackPort();
-  const command =
-    kind === 'ferretdb'
-      ? [`--listen-addr=127.0.0.1:${port}`]
-      : ['mongod', '--bind_ip', '127.0.0.1', '--port', String(port)];
   // Port wait strategies do not work with host networking: wait for the log line.
-  const readyLog = kind === 'ferretdb' ? /petstore-ferretdb ready/ : /Waiting for connections/;
+  const readyLog = kind === 'ferretdb' ? TEST_MONGO_READY_LOG : /Waiting for connections/;
 
   let containerLog = '';
-  const definition = new GenericContainer(image)
-    .withNetworkMode('host')
-    .withCommand(command)
+  const definition = new GenericContainer(image).withNetworkMode('host');
+  if (kind === 'ferretdb') definition.withEnvironment(testMongoEnvironment(port));
+  else definition.withCommand(['mongod', '--bind_ip', '127.0.0.1', '--port', String(port)]);
+  definition
     .withLabels({ [CONTAINER_LABEL]: 'mongo' })
     .withLogConsumer((stream) => {
       stream.on('data', (chunk: Buffer | string) => {
@@ -174,7 +172,7 @@ function mongoKind(image: string): MongoKind {
   const explicit = process.env.PETSTORE_TEST_MONGO_KIND?.trim();
   if (explicit === 'ferretdb' || explicit === 'mongo') return explicit;
   if (explicit) throw new Error(`PETSTORE_TEST_MONGO_KIND must be "ferretdb" or "mongo", got "${explicit}"`);
-  return /ferretdb/i.test(image) ? 'ferretdb' : 'mongo';
+  return /test-mongo|ferretdb/i.test(image) ? 'ferretdb' : 'mongo';
 }
 
 

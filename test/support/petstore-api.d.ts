@@ -679,7 +679,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2078,7 +2078,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -3409,7 +3409,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
                 "Idempotency-Key"?: string;
             };
             path?: never;

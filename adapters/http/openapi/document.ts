@@ -161,7 +161,7 @@ const tagDescriptions: Record<DocTag, string> = {
 const publicDescription = `The petstore: pets, their categories, orders and stock, as JSON over HTTP.
 
 **Authentication.** Every operation needs an API key in the \`X-API-Key\` header; its role (\`customer\`, \`staff\` or \`admin\`)
-decides what it may do (each operation names the roles it allows). Missing, unknown or revoked key: 401 \`unauthorized\`; wrong role: 403 \`forbidden\`.
+decides what it may do (each operation names the roles it allows). Missing, unknown or revoked key: 401 \`unauthorized\`; wrong role: 403 \`forbidden\`. A revocation or a change of plan or role takes effect within 1 second on every instance of the service.
 
 **Rate limits.** Each key's plan allows requests per UTC minute and per UTC day (free 60/1,000, pro 300/10,000, business
 1,000/100,000, enterprise as agreed). Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and

@@ -1,0 +1,113 @@
+import type { Clock } from "../shared/clock.port.ts";
+import type { PageRequest } from "../shared/page.ts";
+import type { ApiKey } from "./api-key.ts";
+import type { ApiKeys } from "./api-keys.port.ts";
+
+/** How long a validated key (or an unknown hash) is believed without asking the store again. */
+export const KEY_CACHE_MS = 1_000;
+/** Hashes remembered at most: a flood of made-up keys cannot grow the cache past it. */
+const MAX_ENTRIES = 10_000;
+
+interface Entry {
+  key: ApiKey | undefined;
+  until: number;
+}
+
+/**
+ * The look-up every request makes (secret hash → active key), remembered for KEY_CACHE_MS. Every change made
+ * through this instance (create, settings, revoke, ban, unban) clears it at once; a change made by another
+ * instance of the service is seen within KEY_CACHE_MS. Everything else passes through. `ofId` always asks the
+ * store, and forgets what is remembered under that key's hash: a caller that needs the key as stored now (a refused
+ * request looking for a ban made elsewhere) gets it, and so do the look-ups after it. Remembered keys are frozen.
+ */
+export class CachedApiKeys implements ApiKeys {
+  readonly #store: ApiKeys;
+  readonly #clock: Clock;
+  readonly #entries = new Map<string, Entry>();
+  /** Bumped by every change: a look-up that started before one does not remember what it read. */
+  #generation = 0;
+  /** Keys handed out from memory, with the generation they were remembered in. */
+  readonly #served = new WeakMap<ApiKey, number>();
+
+  constructor(store: ApiKeys, clock: Clock) {
+    this.#store = store;
+    this.#clock = clock;
+  }
+
+  async activeOfSecretHash(secretHash: string): Promise<ApiKey | undefined> {
+    const now = this.#clock.now().getTime();
+    const cached = this.#entries.get(secretHash);
+    if (cached && cached.until > now) {
+      if (cached.key) this.#served.set(cached.key, this.#generation);
+      return cached.key;
+    }
+    const generation = this.#generation;
+    const key = await this.#store.activeOfSecretHash(secretHash);
+    if (generation === this.#generation) this.#remember(secretHash, key, now);
+    return key;
+  }
+
+  /**
+   * True when `key` came from memory and nothing changed through this instance since: it may predate a change made
+   * by another instance (a ban, say). False for keys read from the store, or overtaken by a change made here (which
+   * that request then saw as a request racing the change always has).
+   */
+  mayBeStale(key: ApiKey): boolean {
+    return this.#served.get(key) === this.#generation;
+  }
+
+  async ofId(id: number): Promise<ApiKey | undefined> {
+    const key = await this.#store.ofId(id);
+    if (key) this.#entries.delete(key.secretHash);
+    return key;
+  }
+
+  list(page: PageRequest): Promise<ApiKey[]> {
+    return this.#store.list(page);
+  }
+
+  anyActiveWithRole(role: ApiKey["role"]): Promise<boolean> {
+    return this.#store.anyActiveWithRole(role);
+  }
+
+  add(key: ApiKey): Promise<void> {
+    return this.#changing(() => this.#store.add(key));
+  }
+
+  replaceSettings(key: Pick<ApiKey, "id" | "label" | "role" | "plan" | "limits">): Promise<boolean> {
+    return this.#changing(() => this.#store.replaceSettings(key));
+  }
+
+  revoke(id: number, at: Date): Promise<boolean> {
+    return this.#changing(() => this.#store.revoke(id, at));
+  }
+
+  ban(id: number, ban: { at: Date; until: Date; forgetBefore: Date }): Promise<boolean> {
+    return this.#changing(() => this.#store.ban(id, ban));
+  }
+
+  unban(id: number): Promise<boolean> {
+    return this.#changing(() => this.#store.unban(id));
+  }
+
+  /** Forgets everything before and after the change, so no read that overlapped it is remembered. */
+  async #changing<T>(change: () => Promise<T>): Promise<T> {
+    this.#forget();
+    try {
+      return await change();
+    } finally {
+      this.#forget();
+    }
+  }
+
+  #forget(): void {
+    this.#generation += 1;
+    this.#entries.clear();
+  }
+
+  #remember(secretHash: string, key: ApiKey | undefined, now: number): void {
+    this.#entries.delete(secretHash);
+    if (this.#entries.size >= MAX_ENTRIES) this.#entries.delete(this.#entries.keys().next().value!);
+    this.#entries.set(secretHash, { key: key && Object.freeze(key), until: now + KEY_CACHE_MS });
+  }
+}

@@ -1,0 +1,129 @@
+import { describe, expect, it } from "vitest";
+import { MemoryIdempotencyRecords } from "../../adapters/memory/memory-idempotency-records.ts";
+import { MemoryRateLimiter } from "../../adapters/memory/memory-rate-limiter.ts";
+import type { IdempotencyClaim, RecordedResponse } from "../../core/idempotency/idempotency-records.port.ts";
+import type { WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
+
+const start = Date.parse("2026-11-21T00:00:00.000Z");
+const MINUTE = 60_000;
+const DAY = 86_400_000;
+/** The minute window `n` minutes after day 0 starts, and the day window it lies in. */
+const windowsAt = (n: number, limits = { perMinute: 5, perDay: 100 }): [WindowSpec, WindowSpec] => {
+  const dayIndex = Math.floor((n * MINUTE) / DAY);
+  return [
+    { key: `m${n}`, limit: limits.perMinute, resetsAt: new Date(start + (n + 1) * MINUTE) },
+    { key: `d${dayIndex}`, limit: limits.perDay, resetsAt: new Date(start + (dayIndex + 1) * DAY) },
+  ];
+};
+const minutesPerDay = DAY / MINUTE;
+
+describe("MemoryRateLimiter: memory bounded by day", () => {
+  it("keeps the previous day's counters for requests that read the clock before midnight", async () => {
+    const limiter = new MemoryRateLimiter();
+    const lastMinute = windowsAt(minutesPerDay - 1, { perMinute: 5, perDay: 3 });
+    for (let i = 0; i < 3; i++) await limiter.consume("address:10.0.0.1", ...lastMinute);
+    await limiter.consume("address:10.0.0.2", ...windowsAt(minutesPerDay + 1)); // the new day has begun
+
+    expect(await limiter.consume("address:10.0.0.1", ...lastMinute)).toEqual({ admitted: false, minuteCount: 3, dayCount: 3, strikes: 1 });
+  });
+
+  it("forgets a subject unseen in the new day two minutes after its day ended", async () => {
+    const limiter = new MemoryRateLimiter();
+    const lastMinute = windowsAt(minutesPerDay - 1, { perMinute: 5, perDay: 3 });
+    for (let i = 0; i < 3; i++) await limiter.consume("address:10.0.0.1", ...lastMinute);
+    await limiter.consume("address:10.0.0.2", ...windowsAt(minutesPerDay + 2));
+
+    // Its counters are gone: the day that ended is counted afresh (a request that late is one no client sends).
+    expect(await limiter.consume("address:10.0.0.1", ...lastMinute)).toMatchObject({ admitted: true, dayCount: 1 });
+  });
+
+  it("keeps counting a subject seen in the new day, from zero", async () => {
+    const limiter = new MemoryRateLimiter();
+    for (let i = 0; i < 3; i++) await limiter.consume("key:1", ...windowsAt(minutesPerDay - 1));
+    await limiter.consume("key:1", ...windowsAt(minutesPerDay));
+    await limiter.consume("key:2", ...windowsAt(minutesPerDay + 3));
+
+    expect(await limiter.consume("key:1", ...windowsAt(minutesPerDay + 3))).toEqual({ admitted: true, minuteCount: 1, dayCount: 2, strikes: 0 });
+  });
+
+  it("counts a straggler of the previous minute in that minute, not the current one", async () => {
+    const limiter = new MemoryRateLimiter();
+    for (let i = 0; i < 5; i++) await limiter.consume("key:1", ...windowsAt(10));
+    await limiter.consume("key:1", ...windowsAt(11));
+
+    expect(await limiter.consume("key:1", ...windowsAt(10))).toEqual({ admitted: false, minuteCount: 5, dayCount: 6, strikes: 1 });
+    expect(await limiter.consume("key:1", ...windowsAt(11))).toEqual({ admitted: true, minuteCount: 2, dayCount: 7, strikes: 0 });
+  });
+});
+
+const aResponse: RecordedResponse = { status: 201, body: '{"id":1}', headers: { location: "/store/orders/1" } };
+const now = new Date("2026-11-21T12:00:00.000Z");
+const aClaim = (key: string, overrides: Partial<IdempotencyClaim> = {}): IdempotencyClaim => ({
+  scope: "key:1",
+  key,
+  fingerprint: `fp-${key}`,
+  now,
+  leaseUntil: new Date(now.getTime() + MINUTE),
+  expiresAt: new Date(now.getTime() + DAY),
+  ...overrides,
+});
+const completed = async (records: MemoryIdempotencyRecords, key: string, overrides: Partial<IdempotencyClaim> = {}) => {
+  const claim = await records.claim(aClaim(key, overrides));
+  if (claim.outcome !== "claimed") throw new Error(`expected to claim ${key}, got ${claim.outcome}`);
+  expect(await records.complete(overrides.scope ?? "key:1", key, claim.token, aResponse)).toBe(true);
+};
+
+describe("MemoryIdempotencyRecords: a cap per scope", () => {
+  it("keeps 1,000 records per API key by default and forgets the oldest past it", async () => {
+    const records = new MemoryIdempotencyRecords();
+    for (let i = 1; i <= 1_001; i++) await completed(records, `k${i}`);
+
+    expect(await records.claim(aClaim("k2"))).toMatchObject({ outcome: "completed" });
+    expect(await records.claim(aClaim("k1001"))).toMatchObject({ outcome: "completed" });
+    expect(await records.claim(aClaim("k1"))).toMatchObject({ outcome: "claimed" }); // forgotten: a retry acts afresh
+  });
+
+  it("forgets the oldest claimed first, a re-claimed stale key counting as new", async () => {
+    const records = new MemoryIdempotencyRecords({ perScope: 3 });
+    await records.claim(aClaim("lost")); // never completed
+    await completed(records, "a");
+    await completed(records, "b");
+    const later = { now: new Date(now.getTime() + 2 * MINUTE), leaseUntil: new Date(now.getTime() + 3 * MINUTE) };
+    await completed(records, "lost", later); // its lease ran out: claimed anew, now the newest
+    await completed(records, "c", later);
+
+    expect(await records.claim(aClaim("a", later))).toMatchObject({ outcome: "claimed" });
+    expect(await records.claim(aClaim("lost", later))).toMatchObject({ outcome: "completed" });
+  });
+
+  it("never forgets a key still in progress, even past the cap", async () => {
+    const records = new MemoryIdempotencyRecords({ perScope: 2 });
+    await records.claim(aClaim("running-1"));
+    await records.claim(aClaim("running-2"));
+    await completed(records, "done");
+
+    expect(await records.claim(aClaim("running-1", { fingerprint: "other" }))).toMatchObject({ outcome: "in-progress", fingerprint: "fp-running-1" });
+    expect(await records.claim(aClaim("running-2", { fingerprint: "other" }))).toMatchObject({ outcome: "in-progress", fingerprint: "fp-running-2" });
+  });
+
+  it("caps each API key on its own", async () => {
+    const records = new MemoryIdempotencyRecords({ perScope: 2 });
+    await completed(records, "a", { scope: "key:1" });
+    for (const key of ["b", "c", "d"]) await completed(records, key, { scope: "key:2" });
+
+    expect(await records.claim(aClaim("a", { scope: "key:1" }))).toMatchObject({ outcome: "completed" });
+    expect(await records.claim(aClaim("b", { scope: "key:2" }))).toMatchObject({ outcome: "claimed" });
+  });
+
+  it("hands out recorded responses that cannot be changed", async () => {
+    const records = new MemoryIdempotencyRecords();
+    await completed(records, "a");
+    const claim = await records.claim(aClaim("a"));
+    if (claim.outcome !== "completed") throw new Error(`expected a completed record, got ${claim.outcome}`);
+
+    expect(() => {
+      claim.response.headers.location = "/elsewhere";
+    }).toThrow(TypeError);
+    expect(await records.claim(aClaim("a"))).toMatchObject({ response: aResponse });
+  });
+});
