@@ -3,7 +3,9 @@ import type { Clock } from "../../core/shared/clock.port.ts";
 import type { StoreHealth } from "../../core/shared/store-health.port.ts";
 import { clientAddressOf, noTrustedProxies, type TrustedProxies } from "./client-address.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
+import { compressAsset, type CompressedAsset } from "./compressed-asset.ts";
 import { buildOpenApiDocuments } from "./openapi/document.ts";
+import { DOCUMENT_CACHE_CONTROL, JSON_TYPE } from "./openapi/reference.ts";
 import { createPipeline, type Operation } from "./pipeline.ts";
 import { HttpProblem } from "./problem.ts";
 import { requestContext, type AccessLogEntry, type ObservedRequest } from "./request-context.ts";
@@ -72,12 +74,13 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
     onRefusal: settings.onRefusal,
   });
   const documents = buildOpenApiDocuments(routeTable, { deprecation: settings.deprecation });
+  let publicDocument: CompressedAsset | undefined;
   const services: RouteServices = {
     ...ports,
     deprecation: settings.deprecation,
     readinessTimeoutMs: settings.readinessTimeoutMs ?? 2_000,
     draining: settings.draining ?? (() => false),
-    documents: { public: JSON.stringify(documents.public), admin: JSON.stringify(documents.admin) },
+    documents: { public: () => (publicDocument ??= compressAsset(JSON.stringify(documents.public), JSON_TYPE, DOCUMENT_CACHE_CONTROL)), admin: JSON.stringify(documents.admin) },
   };
 
   const notFound = (event: H3Event) => {

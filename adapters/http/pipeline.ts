@@ -6,6 +6,7 @@ import type { RunIdempotently } from "../../core/idempotency/run-idempotently.ts
 import { planLimits } from "../../core/rate-limiting/plans.ts";
 import type { Clock } from "../../core/shared/clock.port.ts";
 import { isDomainError } from "../../core/shared/domain-error.ts";
+import { respondWithAsset } from "./compressed-asset.ts";
 import { expectedRevisionOf, matchesNoneMatch } from "./conditional.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { idempotently } from "./idempotency.ts";
@@ -146,6 +147,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
 
     const serialise = (result: unknown, event: H3Event): Answer => {
       const reply = result instanceof Reply ? result : new Reply({ body: result });
+      if (reply.asset) return respondWithAsset(reply.asset, event.req, reply.headers);
       const headers = { ...reply.headers };
       if (reply.nextAfter !== undefined) {
         const next = new URLSearchParams(event.url.searchParams);

@@ -3,6 +3,7 @@ import type { Actor, Permission } from "../../core/access/permissions.ts";
 import type { Clock } from "../../core/shared/clock.port.ts";
 import type { Page } from "../../core/shared/page.ts";
 import type { StoreHealth } from "../../core/shared/store-health.port.ts";
+import type { CompressedAsset } from "./compressed-asset.ts";
 import type { ErrorCode } from "./problem.ts";
 import type { UseCases } from "./use-cases.ts";
 
@@ -51,6 +52,8 @@ export interface RouteOutput {
   mediaType?: string;
   /** `Location` on creates, `Link` (rel="next") on lists. */
   headers?: readonly ("Location" | "Link")[];
+  /** A static document or asset: compressed by `Accept-Encoding`, `ETag`, `If-None-Match` → 304. */
+  cacheable?: true;
 }
 
 /** A single resource with a strong ETag: `letter` + id + `r` + revision, e.g. `"p7r3"`. */
@@ -119,8 +122,8 @@ export interface RouteServices {
   /** True once the process is shutting down. */
   draining: () => boolean;
   deprecation: Deprecation;
-  /** The OpenAPI documents, serialised once. */
-  documents: { public: string; admin: string };
+  /** The OpenAPI documents, serialised once; the public one compressed on first use. */
+  documents: { public: () => CompressedAsset; admin: string };
 }
 
 /** Declares a route; the type parameter ties the handler's input to the declared schemas. */
@@ -140,12 +143,22 @@ export class Reply {
   readonly nextAfter: number | undefined;
   /** Sent as is, with this content type, instead of JSON. */
   readonly raw: { text: string; contentType: string } | undefined;
-  constructor(parts: { body?: unknown; headers?: Record<string, string>; etag?: string; nextAfter?: number; raw?: Reply["raw"] }) {
+  /** A static document or asset, in the encoding the client accepts. */
+  readonly asset: CompressedAsset | undefined;
+  constructor(parts: {
+    body?: unknown;
+    headers?: Record<string, string>;
+    etag?: string;
+    nextAfter?: number;
+    raw?: Reply["raw"];
+    asset?: CompressedAsset;
+  }) {
     this.body = parts.body;
     this.headers = parts.headers ?? {};
     this.etag = parts.etag;
     this.nextAfter = parts.nextAfter;
     this.raw = parts.raw;
+    this.asset = parts.asset;
   }
 }
 
@@ -159,3 +172,5 @@ export const paged = <T>(page: Page<T>, present: (item: T) => unknown): Reply =>
 
 export const rawText = (text: string, contentType: string, headers: Record<string, string> = {}): Reply =>
   new Reply({ raw: { text, contentType }, headers });
+
+export const assetReply = (asset: CompressedAsset, headers: Record<string, string> = {}): Reply => new Reply({ asset, headers });

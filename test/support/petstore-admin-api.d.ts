@@ -465,6 +465,16 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description Strong entity tag of this representation (each content encoding has its own); send it back in `If-None-Match`.
+         * @example "q1w2e3r4t5y6u7i8o9p0aa-br"
+         */
+        "ETag-Encoded": string;
+        /**
+         * @description `Accept-Encoding`: the body is br- or gzip-compressed when the request accepts it (`Content-Encoding` says which).
+         * @example Accept-Encoding
+         */
+        "Vary-Accept-Encoding": string;
+        /**
          * @description Requests allowed in the window (current UTC minute or UTC day) with the fewest requests left; the minute window on a tie.
          * @example 1000
          */
@@ -2087,6 +2097,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2106,6 +2118,20 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Bad Request.
@@ -2298,6 +2324,22 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2718,11 +2760,27 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Bad Request.
@@ -2915,6 +2973,22 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2988,11 +3062,27 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/javascript": string;
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Bad Request.
@@ -3185,6 +3275,22 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3258,11 +3364,27 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/css": string;
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Bad Request.
@@ -3455,6 +3577,22 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3528,11 +3666,27 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/javascript": string;
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Bad Request.
@@ -3725,6 +3879,22 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3798,11 +3968,27 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/css": string;
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Bad Request.
@@ -3995,6 +4181,22 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -46,8 +46,23 @@ export const API_VERSION = "1.0.0";
 
 const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 
+/** Static documents and assets: compressed by Accept-Encoding, with an ETag per representation. */
+const cacheableHeaders: Record<string, Ref> = { ETag: headerRef("ETag-Encoded"), Vary: headerRef("Vary-Accept-Encoding") };
+
 /** Shared response headers (components.headers). `required` is what the drift check enforces. */
 const headers: Record<string, HeaderObject> = {
+  "ETag-Encoded": {
+    description: "Strong entity tag of this representation (each content encoding has its own); send it back in `If-None-Match`.",
+    required: true,
+    schema: { type: "string" },
+    example: '"q1w2e3r4t5y6u7i8o9p0aa-br"',
+  },
+  "Vary-Accept-Encoding": {
+    description: "`Accept-Encoding`: the body is br- or gzip-compressed when the request accepts it (`Content-Encoding` says which).",
+    required: true,
+    schema: { type: "string" },
+    example: "Accept-Encoding",
+  },
   "X-RateLimit-Limit": {
     description:
       "Requests allowed in the window (current UTC minute or UTC day) with the fewest requests left; the minute window on a tie.",
@@ -282,7 +297,14 @@ class DocumentBuilder {
     for (const name of output.headers ?? []) successHeaders[name] = headerRef(name === "Link" ? "Link-Next" : name);
     if (deprecated) Object.assign(successHeaders, deprecationHeaders);
     if (route.versioned && output.status === 200) successHeaders.ETag = headerRef("ETag");
+    if (output.cacheable) Object.assign(successHeaders, cacheableHeaders);
     responses[String(output.status)] = this.#response(output.description, successHeaders, head ? undefined : output.body, output.mediaType);
+    if (output.cacheable) {
+      responses["304"] = this.#response("Not Modified: the `If-None-Match` tag is current; no body.", {
+        ...(limited ? rateLimitHeaders : {}),
+        ...cacheableHeaders,
+      });
+    }
     if (route.versioned && route.method === "GET") {
       const notModified = { ...(limited ? rateLimitHeaders : {}), ETag: headerRef("ETag"), ...(deprecated ? deprecationHeaders : {}) };
       responses["304"] = this.#response("Not Modified: the `If-None-Match` tag is current; no body.", notModified);

@@ -3,7 +3,8 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import { rawText, route } from "../route.ts";
+import { compressAsset, type CompressedAsset } from "../compressed-asset.ts";
+import { assetReply, rawText, route } from "../route.ts";
 
 const OpenApiJson = z.looseObject({
   openapi: z.string().meta({ description: "3.0.3" }),
@@ -27,15 +28,32 @@ const assets: Record<string, Asset> = {
   "docs.css": { type: "text/css; charset=utf-8", file: () => join(here, "assets", "docs.css") },
 };
 
-/** Read once per process, on first use: ~1.5 MB that most test runs never ask for. */
-const fileCache = new Map<string, string>();
-const readCached = (path: string): string => {
-  let content = fileCache.get(path);
-  if (content === undefined) {
-    content = readFileSync(path, "utf8");
-    fileCache.set(path, content);
+/** Assets change only with a release, yet their names carry no version: cached a day, then revalidated (ETag). */
+const ASSET_CACHE_CONTROL = "public, max-age=86400";
+/** The document and the page: revalidated on every use (a 304 when unchanged). */
+export const DOCUMENT_CACHE_CONTROL = "public, no-cache";
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * Files read and compressed (br, gzip) once per process: at start-up by `precompressReferenceAssets`
+ * (bootstrap/main.ts), else on first use, so the ~1.7 MB that most test runs never ask for costs them nothing.
+ * They are the package's own files, the same for every app.
+ */
+const fileCache = new Map<string, CompressedAsset>();
+const compressedFile = (path: string, type: string, cacheControl: string): CompressedAsset => {
+  let asset = fileCache.get(path);
+  if (asset === undefined) {
+    asset = compressAsset(readFileSync(path), type, cacheControl);
+    fileCache.set(path, asset);
   }
-  return content;
+  return asset;
+};
+const pagePath = () => join(here, "assets", "docs.html");
+const pageType = "text/html; charset=utf-8";
+
+export const precompressReferenceAssets = (): void => {
+  compressedFile(pagePath(), pageType, DOCUMENT_CACHE_CONTROL);
+  for (const asset of Object.values(assets)) compressedFile(asset.file(), asset.type, ASSET_CACHE_CONTROL);
 };
 
 /** Only our own origin: the page loads and calls nothing else, whatever the bundle might try. */
@@ -51,7 +69,6 @@ const docsPagePolicy = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-const documentHeaders = { "cache-control": "no-cache" };
 
 /** The reference: both OpenAPI documents (built once, from the route table) and the interactive page with its assets. */
 export const referenceRoutes = [
@@ -63,8 +80,8 @@ export const referenceRoutes = [
     summary: "The public OpenAPI document",
     description: "The OpenAPI 3.0.3 document of the public API (tags Pets and Store).",
     access: "public",
-    output: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson },
-    handle: (_input, _actor, { documents }) => rawText(documents.public, "application/json; charset=utf-8", documentHeaders),
+    output: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson, cacheable: true },
+    handle: (_input, _actor, { documents }) => assetReply(documents.public()),
   }),
   route({
     method: "GET",
@@ -75,7 +92,7 @@ export const referenceRoutes = [
     description: "This document: admin operations, probes and the reference endpoints.",
     access: "api-keys:manage",
     output: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson },
-    handle: (_input, _actor, { documents }) => rawText(documents.admin, "application/json; charset=utf-8", documentHeaders),
+    handle: (_input, _actor, { documents }) => rawText(documents.admin, JSON_TYPE),
   }),
   route({
     method: "GET",
@@ -85,12 +102,8 @@ export const referenceRoutes = [
     summary: "The interactive API reference",
     description: "An HTML page (Swagger UI) that loads everything from this server.",
     access: "public",
-    output: { status: 200, description: "The page.", body: z.string(), mediaType: "text/html" },
-    handle: () =>
-      rawText(readCached(join(here, "assets", "docs.html")), "text/html; charset=utf-8", {
-        "content-security-policy": docsPagePolicy,
-        "cache-control": "no-cache",
-      }),
+    output: { status: 200, description: "The page.", body: z.string(), mediaType: "text/html", cacheable: true },
+    handle: () => assetReply(compressedFile(pagePath(), pageType, DOCUMENT_CACHE_CONTROL), { "content-security-policy": docsPagePolicy }),
   }),
   ...Object.entries(assets).map(([name, asset]) =>
     route({
@@ -100,8 +113,8 @@ export const referenceRoutes = [
       tag: "Reference",
       summary: `Reference page asset ${name}`,
       access: "public",
-      output: { status: 200, description: "The file.", body: z.string(), mediaType: asset.type.split(";")[0] as string },
-      handle: () => rawText(readCached(asset.file()), asset.type, { "cache-control": "public, max-age=3600" }),
+      output: { status: 200, description: "The file.", body: z.string(), mediaType: asset.type.split(";")[0] as string, cacheable: true },
+      handle: () => assetReply(compressedFile(asset.file(), asset.type, ASSET_CACHE_CONTROL)),
     }),
   ),
 ];
