@@ -1,5 +1,6 @@
 import type { Server as NodeServer } from "node:http";
 import { serve } from "h3";
+import { precompressReferenceAssets } from "../adapters/http/openapi/reference.ts";
 import { guardNodeServer } from "../adapters/http/node-server-errors.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { stopGracefully } from "./graceful-stop.ts";
@@ -50,6 +51,7 @@ if (petstore.generatedAdminKey) {
   );
 }
 
+precompressReferenceAssets();
 const server = serve(petstore.app, { port: config!.port, hostname: config!.host, silent: true, gracefulShutdown: false });
 guardNodeServer(server.node!.server as NodeServer, server.node!.handler as Parameters<typeof guardNodeServer>[1], logger);
 await server.ready().catch(async (error: unknown) => {

@@ -351,6 +351,16 @@ export interface components {
     requestBodies: never;
     headers: {
         /**
+         * @description Strong entity tag of this representation (each content encoding has its own); send it back in `If-None-Match`.
+         * @example "q1w2e3r4t5y6u7i8o9p0aa-br"
+         */
+        "ETag-Encoded": string;
+        /**
+         * @description `Accept-Encoding`: the body is br- or gzip-compressed when the request accepts it (`Content-Encoding` says which).
+         * @example Accept-Encoding
+         */
+        "Vary-Accept-Encoding": string;
+        /**
          * @description Requests allowed in the window (current UTC minute or UTC day) with the fewest requests left; the minute window on a tie.
          * @example 1000
          */
@@ -1584,6 +1594,8 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1603,6 +1615,20 @@ export interface operations {
                         [key: string]: unknown;
                     };
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Too Many Requests.
@@ -1679,11 +1705,27 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Too Many Requests.
@@ -1760,11 +1802,27 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/javascript": string;
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Too Many Requests.
@@ -1841,11 +1899,27 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/css": string;
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Too Many Requests.
@@ -1922,11 +1996,27 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/javascript": string;
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Too Many Requests.
@@ -2003,11 +2093,27 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
                     [name: string]: unknown;
                 };
                 content: {
                     "text/css": string;
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Too Many Requests.

@@ -58,8 +58,23 @@ export const API_VERSION = "1.0.0";
 
 const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 
+/** Static documents and assets: compressed by Accept-Encoding, with an ETag per representation. */
+const cacheableHeaders: Record<string, Ref> = { ETag: headerRef("ETag-Encoded"), Vary: headerRef("Vary-Accept-Encoding") };
+
 /** Shared response headers (components.headers). `required` is what the drift check enforces. */
 const headers: Record<string, HeaderObject> = {
+  "ETag-Encoded": {
+    description: "Strong entity tag of this representation (each content encoding has its own); send it back in `If-None-Match`.",
+    required: true,
+    schema: { type: "string" },
+    example: '"q1w2e3r4t5y6u7i8o9p0aa-br"',
+  },
+  "Vary-Accept-Encoding": {
+    description: "`Accept-Encoding`: the body is br- or gzip-compressed when the request accepts it (`Content-Encoding` says which).",
+    required: true,
+    schema: { type: "string" },
+    example: "Accept-Encoding",
+  },
   "X-RateLimit-Limit": {
     description:
       "Requests allowed in the window (current UTC minute or UTC day) with the fewest requests left; the minute window on a tie.",
@@ -263,7 +278,12 @@ class DocumentBuilder {
     const successHeaders: Record<string, Ref> = { ...(limited ? rateLimitHeaders : {}) };
     for (const name of success.headers ?? []) successHeaders[name] = headerRef(name === "Link" ? "Link-Next" : name);
     if (deprecated) Object.assign(successHeaders, deprecationHeaders);
+    if (success.cacheable) Object.assign(successHeaders, cacheableHeaders);
     responses[String(success.status)] = this.#response(success.description, successHeaders, success.body, success.mediaTypes);
+    if (success.cacheable) {
+      const notModified = { ...(limited ? rateLimitHeaders : {}), ...cacheableHeaders };
+      responses["304"] = this.#response("Not Modified: the `If-None-Match` tag is current; no body.", notModified);
+    }
 
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of errorCodesOf(op)) byStatus.set(statusOfCode[code], [...(byStatus.get(statusOfCode[code]) ?? []), code]);

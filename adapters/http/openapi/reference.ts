@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import type { PublicEndpoint } from "../app.ts";
+import { compressAsset, respondWithAsset, type CompressedAsset } from "../compressed-asset.ts";
 import type { Route } from "../route.ts";
 import { buildOpenApiDocuments, type DescribedOperation, type DocumentOptions, type OpenApiDocuments } from "./document.ts";
 
@@ -67,15 +68,30 @@ const assets: Record<string, Asset> = {
   "docs.css": { type: "text/css; charset=utf-8", file: () => join(here, "assets", "docs.css") },
 };
 
-/** Read once per process, on first use: ~1.5 MB that most test runs never ask for. */
-const fileCache = new Map<string, string>();
-const readCached = (path: string): string => {
-  let content = fileCache.get(path);
-  if (content === undefined) {
-    content = readFileSync(path, "utf8");
-    fileCache.set(path, content);
+/** Assets change only with a release, yet their names carry no version: cached a day, then revalidated (ETag). */
+const ASSET_CACHE_CONTROL = "public, max-age=86400";
+/** The document and the page: revalidated on every use (a 304 when unchanged). */
+const DOCUMENT_CACHE_CONTROL = "public, no-cache";
+
+/**
+ * Read and compressed (br, gzip) once per process: at start-up by `precompressReferenceAssets` (bootstrap/main.ts),
+ * else on first use, so the ~1.7 MB that most test runs never ask for costs them nothing.
+ */
+const fileCache = new Map<string, CompressedAsset>();
+const compressedFile = (path: string, type: string, cacheControl: string): CompressedAsset => {
+  let asset = fileCache.get(path);
+  if (asset === undefined) {
+    asset = compressAsset(readFileSync(path), type, cacheControl);
+    fileCache.set(path, asset);
   }
-  return content;
+  return asset;
+};
+const pagePath = () => join(here, "assets", "docs.html");
+const pageType = "text/html; charset=utf-8";
+
+export const precompressReferenceAssets = (): void => {
+  compressedFile(pagePath(), pageType, DOCUMENT_CACHE_CONTROL);
+  for (const asset of Object.values(assets)) compressedFile(asset.file(), asset.type, ASSET_CACHE_CONTROL);
 };
 
 /** Only our own origin: the page loads and calls nothing else, whatever the bundle might try. */
@@ -93,9 +109,11 @@ const docsPagePolicy = [
 
 const jsonText = (text: string): Response =>
   new Response(text, { headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-cache" } });
+const jsonType = "application/json; charset=utf-8";
 
 /** Documents are built once per process and per deprecation dates: every test app reuses them. */
 const documentCache = new Map<string, OpenApiDocuments>();
+const compressedDocuments = new Map<string, CompressedAsset>();
 
 /**
  * Builds the OpenAPI documents from the route table (plus this module's own endpoints and the probes),
@@ -103,7 +121,7 @@ const documentCache = new Map<string, OpenApiDocuments>();
  */
 export const createApiReference = (apiRoutes: Route[], options: DocumentOptions): ApiReference => {
   let adminJson = "";
-  let publicJson = "";
+  let publicDocument: CompressedAsset | undefined;
   const adminDocumentRoute: Route = {
     method: "GET",
     path: "/admin/openapi.json",
@@ -125,9 +143,9 @@ export const createApiReference = (apiRoutes: Route[], options: DocumentOptions)
         tag: "Reference",
         summary: "The public OpenAPI document",
         description: "The OpenAPI 3.0.3 document of the public API (tags Pets and Store).",
-        success: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson },
+        success: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson, cacheable: true },
       },
-      handle: () => jsonText(publicJson),
+      handle: (event) => respondWithAsset(publicDocument!, event.req),
     },
     {
       path: "/docs",
@@ -136,16 +154,11 @@ export const createApiReference = (apiRoutes: Route[], options: DocumentOptions)
         tag: "Reference",
         summary: "The interactive API reference",
         description: "An HTML page (Swagger UI) that loads everything from this server.",
-        success: { status: 200, description: "The page.", body: z.string(), mediaTypes: ["text/html"] },
+        success: { status: 200, description: "The page.", body: z.string(), mediaTypes: ["text/html"], cacheable: true },
       },
-      handle: () =>
-        new Response(readCached(join(here, "assets", "docs.html")), {
-          headers: {
-            "content-type": "text/html; charset=utf-8",
-            "content-security-policy": docsPagePolicy,
-            "x-content-type-options": "nosniff",
-            "cache-control": "no-cache",
-          },
+      handle: (event) =>
+        respondWithAsset(compressedFile(pagePath(), pageType, DOCUMENT_CACHE_CONTROL), event.req, {
+          "content-security-policy": docsPagePolicy,
         }),
     },
     ...Object.entries(assets).map(
@@ -155,12 +168,9 @@ export const createApiReference = (apiRoutes: Route[], options: DocumentOptions)
         docs: {
           tag: "Reference",
           summary: `Reference page asset ${name}`,
-          success: { status: 200, description: "The file.", body: z.string(), mediaTypes: [asset.type.split(";")[0] as string] },
+          success: { status: 200, description: "The file.", body: z.string(), mediaTypes: [asset.type.split(";")[0] as string], cacheable: true },
         },
-        handle: () =>
-          new Response(readCached(asset.file()), {
-            headers: { "content-type": asset.type, "x-content-type-options": "nosniff", "cache-control": "public, max-age=3600" },
-          }),
+        handle: (event) => respondWithAsset(compressedFile(asset.file(), asset.type, ASSET_CACHE_CONTROL), event.req),
       }),
     ),
   ];
@@ -178,7 +188,11 @@ export const createApiReference = (apiRoutes: Route[], options: DocumentOptions)
     );
     documentCache.set(key, documents);
   }
-  publicJson = JSON.stringify(documents.public);
+  publicDocument = compressedDocuments.get(key);
+  if (!publicDocument) {
+    publicDocument = compressAsset(JSON.stringify(documents.public), jsonType, DOCUMENT_CACHE_CONTROL);
+    compressedDocuments.set(key, publicDocument);
+  }
   adminJson = JSON.stringify(documents.admin);
   return { documents, publicEndpoints, routes: [adminDocumentRoute] };
 };

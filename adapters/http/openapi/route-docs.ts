@@ -42,4 +42,6 @@ export interface SuccessDocs {
   mediaTypes?: readonly string[];
   /** `Location` on creates, `Link` (rel="next") on lists. */
   headers?: readonly ("Location" | "Link")[];
+  /** A static document or asset: compressed by `Accept-Encoding`, `ETag`, `If-None-Match` → 304. */
+  cacheable?: true;
 }
