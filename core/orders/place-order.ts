@@ -1,7 +1,7 @@
 import type { Actor } from "../access/permissions.ts";
 import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { release, reserve, type ReserveOutcome } from "../pets/stock-writes.ts";
+import { explainReserve, release, reserve, type ReserveOutcome } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
@@ -24,7 +24,8 @@ const refusal = (outcome: Exclude<ReserveOutcome, "reserved" | "already-held">, 
   })[outcome];
 
 /**
- * place order: 1 allocate the id                              crash → nothing written (the id is skipped)
+ * place order: 0 read the pet: one that plainly cannot be ordered is refused, nothing written
+ *              1 allocate the id                              crash → nothing written (the id is skipped)
  *              2 reserve on the pet, keyed by the order id     crash → a hold without its order: recovery (after the
  *                (stock, hold, status in one write: decisive)  grace period) writes an `abandoned` order under the id
  *                                                              and releases the hold
@@ -40,8 +41,13 @@ export class PlaceOrder {
 
   async execute(input: NewOrder, actor: Actor): Promise<Order> {
     const { orders, pets, ids, clock } = this.#ports;
+    // Refuses early without writing (a rush on the last units then costs the hot pet document no writes); the
+    // reservation still decides.
+    const seen = await pets.ofId(input.petId);
+    const foreseen = explainReserve(seen, 0, input.quantity);
+    if (foreseen && foreseen !== "already-held") throw refusal(foreseen, input);
     const id = await ids.next("orders");
-    const outcome = await reserve(pets, clock, input.petId, id, input.quantity);
+    const outcome = await reserve(pets, clock, input.petId, id, input.quantity, seen);
     if (outcome !== "reserved" && outcome !== "already-held") throw refusal(outcome, input);
     const order: OrderRecord = {
       id,

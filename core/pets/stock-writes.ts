@@ -36,7 +36,7 @@ export const reserveVariants = (clock: Clock, petId: number, orderId: number, un
 };
 
 /** Why no reserve variant applies, or undefined when one would apply now (the pet changed meanwhile: retry). */
-const explainReserve = (pet: PetRecord | undefined, orderId: number, units: number): Exclude<ReserveOutcome, "reserved"> | undefined => {
+export const explainReserve = (pet: PetRecord | undefined, orderId: number, units: number): Exclude<ReserveOutcome, "reserved"> | undefined => {
   if (!pet || pet.lifecycle !== undefined) return "unknown-pet";
   if (pet.holds.some((h) => h.orderId === orderId)) return "already-held";
   if (pet.status !== "available") return "not-available";
@@ -44,8 +44,17 @@ const explainReserve = (pet: PetRecord | undefined, orderId: number, units: numb
   return undefined;
 };
 
-export const reserve = async (pets: Pets, clock: Clock, petId: number, orderId: number, units: number): Promise<ReserveOutcome> => {
+/** `seen`: the pet as read just before; when it shows the last units being taken, that variant is tried first. */
+export const reserve = async (
+  pets: Pets,
+  clock: Clock,
+  petId: number,
+  orderId: number,
+  units: number,
+  seen?: PetRecord,
+): Promise<ReserveOutcome> => {
   const variants = reserveVariants(clock, petId, orderId, units);
+  if (seen?.stock === units) variants.reverse();
   for (;;) {
     const result = await pets.write(petId, variants);
     if (result.applied !== undefined) return "reserved";
