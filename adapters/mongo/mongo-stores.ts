@@ -26,6 +26,8 @@ export interface MongoStoresOptions {
 }
 
 const DEFAULT_TIMEOUT_MS = 2_000;
+/** How long one command of the start-up preparation may take to answer (see connectMongoStores). */
+const PREPARE_TIMEOUT_MS = 30_000;
 
 /** The client's options: every wait bounded by `timeoutMs`, and the write concern. */
 export const mongoClientOptions = (options: MongoStoresOptions): MongoClientOptions => {
@@ -107,13 +109,22 @@ export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
  */
 export const connectMongoStores = async (options: MongoStoresOptions): Promise<Stores> => {
   const client = new MongoClient(options.url, mongoClientOptions(options));
+  // Preparing a new database creates its collections and indexes, which on a loaded server takes longer than a
+  // request may wait: its commands get their own client with a longer read bound. Reaching the server (selection,
+  // connecting) stays bounded by `timeoutMs`, so a server that is down still fails start-up as quickly.
+  const preparer = new MongoClient(options.url, {
+    ...mongoClientOptions(options),
+    socketTimeoutMS: Math.max(PREPARE_TIMEOUT_MS, options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
+    maxPoolSize: 8,
+  });
   try {
-    await client.connect();
-    const db = client.db(options.dbName);
-    await prepareMongoDatabase(db);
-    return mongoStoresFor(db, () => client.close());
+    await Promise.all([client.connect(), preparer.connect()]);
+    await prepareMongoDatabase(preparer.db(options.dbName));
+    return mongoStoresFor(client.db(options.dbName), () => client.close());
   } catch (error) {
     await client.close().catch(() => undefined);
     throw startUpError(options, error);
+  } finally {
+    await preparer.close().catch(() => undefined);
   }
 };
