@@ -1,5 +1,7 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
+import { HTTPResponse } from "h3";
+import { emptyResponse, type Answer } from "./response.ts";
 
 type Encoding = "br" | "gzip" | "identity";
 
@@ -45,7 +47,7 @@ const matches = (ifNoneMatch: string, etag: string): boolean =>
   ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 
 /** 200 with the chosen encoding, or 304 when the client's copy is current. `extra`: headers such as a CSP. */
-export const respondWithAsset = (asset: CompressedAsset, request: Request, extra: Record<string, string> = {}): Response => {
+export const respondWithAsset = (asset: CompressedAsset, request: Request, extra: Record<string, string> = {}): Answer => {
   const encoding = chooseEncoding(request.headers.get("accept-encoding"));
   const etag = asset.etags[encoding];
   const headers: Record<string, string> = {
@@ -54,12 +56,11 @@ export const respondWithAsset = (asset: CompressedAsset, request: Request, extra
     "cache-control": asset.cacheControl,
     etag,
     vary: "Accept-Encoding",
-    "x-content-type-options": "nosniff",
   };
   const ifNoneMatch = request.headers.get("if-none-match");
-  if (ifNoneMatch !== null && matches(ifNoneMatch, etag)) return new Response(null, { status: 304, headers });
+  if (ifNoneMatch !== null && matches(ifNoneMatch, etag)) return emptyResponse(304, headers);
   const body = asset.bodies[encoding];
   if (encoding !== "identity") headers["content-encoding"] = encoding;
   headers["content-length"] = String(body.length);
-  return new Response(request.method === "HEAD" ? null : new Uint8Array(body), { status: 200, headers });
+  return new HTTPResponse(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { status: 200, headers });
 };

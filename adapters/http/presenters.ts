@@ -1,13 +1,22 @@
+import type { z } from "zod";
 import type { ApiKey } from "../../core/access/api-key.ts";
 import type { Category } from "../../core/categories/category.ts";
+import type { InventoryItem } from "../../core/inventory/inventory-item.ts";
 import type { Order } from "../../core/orders/order.ts";
+import type { Pet } from "../../core/pets/pet.ts";
 import { limitsOf } from "../../core/rate-limiting/plans.ts";
+import type { ApiKeyView, CategoryView, InventoryItemView, OrderView, PetView } from "./schemas.ts";
 
-/** Domain objects → response bodies. Internal fields (order owner, key hashes) stop here. */
+/** Domain objects → wire shapes, field by field: internal fields (order owner, key hashes, revisions) stop here. */
 
-export const categoryJson = (c: Category) => (c.description === undefined ? { id: c.id, name: c.name } : { ...c });
+type View<S extends z.ZodType> = z.input<S>;
 
-export const orderJson = (o: Order) => ({
+export const presentPet = (p: Pet): View<typeof PetView> => ({ id: p.id, name: p.name, categoryId: p.categoryId, status: p.status });
+
+export const presentCategory = (c: Category): View<typeof CategoryView> =>
+  c.description === undefined ? { id: c.id, name: c.name } : { id: c.id, name: c.name, description: c.description };
+
+export const presentOrder = (o: Order): View<typeof OrderView> => ({
   id: o.id,
   petId: o.petId,
   quantity: o.quantity,
@@ -15,7 +24,9 @@ export const orderJson = (o: Order) => ({
   complete: o.complete,
 });
 
-export const apiKeyJson = (k: ApiKey, now: Date) => ({
+export const presentInventoryItem = (i: InventoryItem): View<typeof InventoryItemView> => ({ petId: i.petId, quantity: i.quantity, status: i.status });
+
+export const presentApiKey = (k: ApiKey, now: Date): View<typeof ApiKeyView> => ({
   id: k.id,
   label: k.label,
   role: k.role,

@@ -1,6 +1,6 @@
 /**
- * Request and response schemas: the single source for request parsing and for the OpenAPI document.
- * Names registered with `.meta({ id })` are the seed's schema names.
+ * Wire shapes: request schemas (`…Body`, `…Param`, `…Query`) and response schemas (`…View`). The single source
+ * for request parsing and for the OpenAPI document; `.meta({ id })` gives the seed's component names.
  */
 import { z } from "zod";
 import { roles } from "../../core/access/permissions.ts";
@@ -87,7 +87,7 @@ export const dateTime = z
   .refine((d) => !Number.isNaN(d.getTime()), "Expected a real date-time")
   .meta({ type: "string", format: "date-time" });
 
-export const NewPet = z
+export const PetBody = z
   .strictObject({
     name: name.meta({ description: "The animal's name" }),
     categoryId: int64.meta({ description: "Identifier of the category the animal belongs to" }),
@@ -95,7 +95,7 @@ export const NewPet = z
   })
   .meta({ id: "NewPet" });
 
-export const Pet = z
+export const PetView = z
   .object({
     id: int64.meta({ description: "Unique identifier assigned on creation" }),
     name: z.string(),
@@ -104,16 +104,16 @@ export const Pet = z
   })
   .meta({ id: "Pet" });
 
-export const Pets = z.array(Pet).meta({ id: "Pets" });
+export const PetListView = z.array(PetView).meta({ id: "Pets" });
 
-export const NewCategory = z
+export const CategoryBody = z
   .strictObject({
     name: name.meta({ description: "Category name (for example a kind of animal)" }),
     description: text(0, 500).optional().meta({ description: "Short description of the category" }),
   })
   .meta({ id: "NewCategory" });
 
-export const Category = z
+export const CategoryView = z
   .object({
     id: int64.meta({ description: "Unique identifier assigned on creation" }),
     name: z.string(),
@@ -121,7 +121,7 @@ export const Category = z
   })
   .meta({ id: "Category" });
 
-export const NewOrder = z
+export const OrderBody = z
   .strictObject({
     petId: int64.meta({ description: "Identifier of the animal in the order" }),
     quantity: z.number().int().min(1).max(1000).meta({ description: "Number of units ordered", format: "int32" }),
@@ -129,14 +129,14 @@ export const NewOrder = z
   })
   .meta({ id: "NewOrder" });
 
-export const OrderUpdate = z
+export const OrderChangesBody = z
   .strictObject({
     complete: z.literal(true).optional().meta({ description: "Set to true to complete the order (staff)" }),
     shipDate: dateTime.optional(),
   })
   .meta({ id: "OrderUpdate" });
 
-export const Order = z
+export const OrderView = z
   .object({
     id: int64.optional(),
     petId: int64.optional(),
@@ -146,7 +146,7 @@ export const Order = z
   })
   .meta({ id: "Order" });
 
-export const InventoryItem = z
+export const InventoryItemView = z
   .object({
     petId: int64.meta({ description: "Identifier of the animal the entry tracks" }),
     quantity: z.number().int().min(0).max(1_000_000).meta({ format: "int32", description: "Current stock count" }),
@@ -154,11 +154,11 @@ export const InventoryItem = z
   })
   .meta({ id: "InventoryItem" });
 
-export const InventoryUpdate = z
+export const InventoryBody = z
   .strictObject({ quantity: z.number().int().min(0).max(1_000_000).meta({ description: "The new stock count", format: "int32" }) })
   .meta({ id: "InventoryUpdate" });
 
-export const ErrorSchema = z
+export const ErrorView = z
   .object({
     code: z.string().meta({ description: "Machine-readable error code" }),
     message: z.string().meta({ description: "Human-readable description" }),
@@ -169,28 +169,28 @@ export const ErrorSchema = z
 
 // --- Admin -------------------------------------------------------------------------------------------------
 
-const RateLimitsSchema = z
+const RateLimitsBody = z
   .strictObject({
     perMinute: z.number().int().min(1).max(1_000_000),
     perDay: z.number().int().min(1).max(1_000_000_000),
   })
   .meta({ id: "RateLimits" });
 
-export const NewApiKey = z
+export const ApiKeyBody = z
   .strictObject({
     label: name,
     role: z.enum(roles),
     plan: z.enum(plans),
-    limits: RateLimitsSchema.optional(),
+    limits: RateLimitsBody.optional(),
   })
   .meta({ id: "NewApiKey" });
 
-export const ApiKeyUpdate = z
+export const ApiKeyChangesBody = z
   .strictObject({
     label: name.optional(),
     role: z.enum(roles).optional(),
     plan: z.enum(plans).optional(),
-    limits: RateLimitsSchema.optional(),
+    limits: RateLimitsBody.optional(),
   })
   .meta({ id: "ApiKeyUpdate" });
 
@@ -200,27 +200,37 @@ export const ApiKeyView = z
     label: z.string(),
     role: z.enum(roles),
     plan: z.enum(plans),
-    limits: RateLimitsSchema,
+    limits: RateLimitsBody,
     createdAt: z.string().meta({ format: "date-time" }),
     revoked: z.boolean(),
     bannedUntil: z.string().optional().meta({ format: "date-time" }),
   })
   .meta({ id: "ApiKey" });
 
-export const IssuedApiKey = ApiKeyView.extend({
+export const IssuedApiKeyView = ApiKeyView.extend({
   key: z.string().meta({ description: "The secret: shown only in this response" }),
 }).meta({ id: "IssuedApiKey" });
 
 // --- Parameters --------------------------------------------------------------------------------------------
 
+/** Paging, declared once: `limit` 1-100 (default 20) and `after`. */
+export const PAGE_SIZE = { default: 20, max: 100 } as const;
+
 const limit = z
   .string()
-  .regex(/^\d{1,3}$/, "Expected an integer from 1 to 100")
+  .regex(/^\d{1,3}$/, `Expected an integer from 1 to ${PAGE_SIZE.max}`)
   .transform(Number)
-  .pipe(z.number().min(1).max(100))
-  .optional()
+  .pipe(z.number().min(1).max(PAGE_SIZE.max))
+  .default(PAGE_SIZE.default)
   // Documented as what it is on the wire once parsed: an integer 1-100.
-  .meta({ description: "Page size, 1-100 (default 20)", type: "integer", format: "int32", minimum: 1, maximum: 100, default: 20 });
+  .meta({
+    description: `Page size, 1-${PAGE_SIZE.max} (default ${PAGE_SIZE.default})`,
+    type: "integer",
+    format: "int32",
+    minimum: 1,
+    maximum: PAGE_SIZE.max,
+    default: PAGE_SIZE.default,
+  });
 const after = int64String.optional().meta({ description: "Return only items with an id greater than this" });
 const paging = { limit, after };
 
@@ -250,7 +260,13 @@ export const InventoryListQuery = z.strictObject({
   status: commaList(PetStatus, 3).optional().meta({ description: "Only items whose pet has one of these statuses (comma-separated)" }),
 });
 
-export const EmptyQuery = z.strictObject({});
+/** What a route without a query declaration accepts: no parameters at all. */
+export const NoQuery = z.strictObject({});
 
-export const idParam = <K extends string>(name: K, description?: string) =>
-  z.strictObject({ [name]: description ? int64PathId.meta({ description }) : int64PathId } as Record<K, typeof int64PathId>);
+const idParam = <K extends string>(name: K, description: string) =>
+  z.strictObject({ [name]: int64PathId.meta({ description }) } as Record<K, typeof int64PathId>);
+
+export const PetIdParam = idParam("petId", "Identifier of the pet");
+export const CategoryIdParam = idParam("categoryId", "Identifier of the category");
+export const OrderIdParam = idParam("orderId", "Identifier of the order");
+export const KeyIdParam = idParam("keyId", "Identifier of the API key");
