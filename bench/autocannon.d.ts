@@ -8,6 +8,9 @@ declare module "autocannon" {
     method?: string;
     headers?: Record<string, string>;
     body?: string;
+    /** Total requests to send instead of a duration. */
+    amount?: number;
+    requests?: Array<{ setupRequest?: (request: { headers: Record<string, string> }) => { headers: Record<string, string> } }>;
   }
   interface Histogram {
     p50: number;
@@ -21,6 +24,7 @@ declare module "autocannon" {
     timeouts: number;
     non2xx: number;
     "2xx": number;
+    statusCodeStats: Record<string, { count: number }>;
     duration: number;
   }
   function autocannon(options: Options): Promise<Result>;

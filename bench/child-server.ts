@@ -15,6 +15,8 @@ export interface ChildServer {
   url: string;
   /** The server process's CPU time so far, user + system, in µs. */
   cpuMicros(): Promise<number>;
+  /** Its RSS and heap in MiB (after a full GC when started with --expose-gc). */
+  memory(): Promise<{ rss: number; heap: number }>;
   stop(): Promise<void>;
 }
 
@@ -33,28 +35,36 @@ export const startChildServer = async (
     env: { ...process.env, ...env, PORT: String(port) },
     stdio: ["ignore", "ignore", "inherit", "ipc"],
   });
-  const pending = new Map<number, (micros: number) => void>();
+  const pending = new Map<number, (reply: ControlReply) => void>();
   let nextId = 1;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
   await new Promise<void>((resolve, reject) => {
     child.once("exit", (code) => reject(new Error(`${file} exited with ${code} before it was ready`)));
     child.on("message", (reply: ControlReply) => {
       if (reply.type === "ready") resolve();
-      else pending.get(reply.id)?.(reply.micros);
+      else pending.get(reply.id)?.(reply);
     });
   });
   const send = (request: ControlRequest) => child.send(request);
+  const ask = (type: "cpu" | "memory") =>
+    new Promise<ControlReply>((resolve) => {
+      const id = nextId++;
+      pending.set(id, (reply) => {
+        pending.delete(id);
+        resolve(reply);
+      });
+      send({ type, id });
+    });
   return {
     url: `http://127.0.0.1:${port}`,
-    cpuMicros: () =>
-      new Promise<number>((resolve) => {
-        const id = nextId++;
-        pending.set(id, (micros) => {
-          pending.delete(id);
-          resolve(micros);
-        });
-        send({ type: "cpu", id });
-      }),
+    cpuMicros: async () => {
+      const reply = await ask("cpu");
+      return reply.type === "cpu" ? reply.micros : Number.NaN;
+    },
+    memory: async () => {
+      const reply = await ask("memory");
+      return reply.type === "memory" ? { rss: reply.rss, heap: reply.heap } : { rss: Number.NaN, heap: Number.NaN };
+    },
     async stop() {
       if (child.exitCode !== null) return;
       send({ type: "stop" });

@@ -3,8 +3,9 @@
  * load on one store, driven in process on the adapter every request reaches:
  *   idempotency N — N distinct Idempotency-Keys from one API key, each a completed order record;
  *   addresses N   — N distinct client addresses, one admission each (the limiter's per-address windows).
- * Driven in process because the service takes the client address from the socket (no trusted X-Forwarded-For), and
- * one machine cannot open 200k source addresses. Prints one JSON line. Run with --expose-gc.
+ * In process, so the figure is the adapter's own cost (bench/run.ts also sends distinct addresses over HTTP, through a
+ * trusted X-Forwarded-For, for the whole service's; Idempotency-Keys over HTTP would also store an order each).
+ * Prints one JSON line. Run with --expose-gc.
  */
 import { randomUUID } from "node:crypto";
 import { loadConfig } from "../bootstrap/config.ts";

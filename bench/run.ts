@@ -119,6 +119,39 @@ const memoryProbe = async (kind: string, count: number): Promise<Probe> => {
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as Probe;
 };
 
+/**
+ * `count` keyless requests, each from its own client address (X-Forwarded-For from a proxy the service is told to
+ * trust, PETSTORE_TRUST_PROXY), to a fresh service process: each is counted in its address's windows, then 401.
+ */
+const addressesOverHttp = async (count: number): Promise<Probe & { answered401: number }> => {
+  const server = await startChildServer(
+    here("./service-server.ts"),
+    await freeLoopbackPort(),
+    { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info", PETSTORE_TRUST_PROXY: "127.0.0.1" },
+    { prefix: place.server, nodeArgs: ["--expose-gc"] },
+  );
+  try {
+    const before = await server.memory();
+    let next = 0;
+    const result = await autocannon({
+      url: `${server.url}/pets`,
+      connections,
+      amount: count,
+      requests: [
+        {
+          setupRequest: (request) => {
+            const i = next++;
+            return { ...request, headers: { ...request.headers, "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` } };
+          },
+        },
+      ],
+    });
+    return { before, after: await server.memory(), answered401: result.statusCodeStats["401"]?.count ?? 0 };
+  } finally {
+    await server.stop();
+  }
+};
+
 const place = pinning();
 const adminKey = randomBytes(24).toString("base64url");
 const [servicePort, baselinePort] = [await freeLoopbackPort(), await freeLoopbackPort()];
@@ -179,6 +212,7 @@ try {
 
 const idempotency = await memoryProbe("idempotency", memoryLoads.idempotency);
 const addresses = await memoryProbe("addresses", memoryLoads.addresses);
+const addressesHttp = await addressesOverHttp(memoryLoads.addresses);
 const mib = (n: number) => `${n.toFixed(0)} MiB`;
 const memoryRow = (load: string, count: number, probe: Probe) => [
   load,
@@ -186,12 +220,20 @@ const memoryRow = (load: string, count: number, probe: Probe) => [
   mib(probe.after.rss),
   fixed(((probe.after.heap - probe.before.heap) * 2 ** 20) / count),
 ];
-out(`\nmemory store: a fresh service process (memory store), its adapter driven in process, after GC:`);
+out(
+  "\nmemory store, a fresh service process each, after GC: the Idempotency-Keys and limiter rows drive the adapter in process;" +
+    "\nthe HTTP row sends keyless GET /pets, each from its own address (X-Forwarded-For from a trusted 127.0.0.1):",
+);
 out(
   table([
     ["load", "RSS before", "RSS after", "heap bytes per entry"],
     memoryRow(`${memoryLoads.idempotency.toLocaleString("en")} distinct Idempotency-Keys, one API key`, memoryLoads.idempotency, idempotency),
-    memoryRow(`${memoryLoads.addresses.toLocaleString("en")} distinct client addresses`, memoryLoads.addresses, addresses),
+    memoryRow(`${memoryLoads.addresses.toLocaleString("en")} distinct client addresses, limiter adapter`, memoryLoads.addresses, addresses),
+    memoryRow(
+      `${memoryLoads.addresses.toLocaleString("en")} distinct client addresses over HTTP (${addressesHttp.answered401.toLocaleString("en")} answered 401)`,
+      memoryLoads.addresses,
+      addressesHttp,
+    ),
   ]),
 );
 

@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { apiKeyJson } from "../adapters/http/presenters.ts";
+import { presentApiKey } from "../adapters/http/presenters.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { plans, type ApiKey, type ApiKeyDraft } from "../core/access/api-key.ts";
 import { roles } from "../core/access/permissions.ts";
@@ -106,7 +106,7 @@ const allKeys = async (useCases: AdminUseCases): Promise<ApiKey[]> => {
 
 /** Runs one admin command through the use cases; the lines to print on stdout (JSON each). */
 export const runAdminCommand = async (command: AdminCommand, useCases: AdminUseCases, clock: Clock): Promise<string[]> => {
-  const show = (key: ApiKey) => apiKeyJson(key, clock.now());
+  const show = (key: ApiKey) => presentApiKey(key, clock.now());
   switch (command.name) {
     case "create-key": {
       const { key, secret } = await useCases.createApiKey.execute(command.draft);

@@ -2,9 +2,8 @@
 // factories (toResolvedValue), so this import only satisfies inversify's own expectations.
 import "reflect-metadata";
 import { Container } from "inversify";
-import { apiRoutes, createHttpApp, type HttpAppDeps } from "../adapters/http/app.ts";
+import { createHttpApp } from "../adapters/http/app.ts";
 import { currentRequestId } from "../adapters/http/request-context.ts";
-import { createApiReference } from "../adapters/http/openapi/reference.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { SystemClock } from "../adapters/clock/system-clock.ts";
 import { NodeSecrets } from "../adapters/crypto/node-secrets.ts";
@@ -76,27 +75,21 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
   container
     .bind(tokens.httpApp)
     .toResolvedValue(
-      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger, lifecycle: Lifecycle) => {
-        const deps: HttpAppDeps = {
-          useCases,
-          clock,
-          health: s.health,
-          deprecation: c.getPetDeprecation,
-          report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
-          readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
-          draining: lifecycle.isDraining,
-          onRefusal: overrides.metrics?.countRefusal,
-          trustProxy: c.trustProxy,
-          requestContext: {
-            log: (entry) => log.info("request", { ...entry }),
-            observe: overrides.metrics?.observeRequest,
+      (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger, lifecycle: Lifecycle) =>
+        createHttpApp(
+          { useCases, clock, health: s.health },
+          {
+            deprecation: c.getPetDeprecation,
             corsOrigins: c.corsOrigins,
+            readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
+            draining: lifecycle.isDraining,
+            onRefusal: overrides.metrics?.countRefusal,
+            trustProxy: c.trustProxy,
+            observe: overrides.metrics?.observeRequest,
+            log: (entry) => log.info("request", { ...entry }),
+            report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
           },
-        };
-        // The OpenAPI documents are built here, once, from the same route table the app serves.
-        const reference = createApiReference(apiRoutes(deps), { deprecation: c.getPetDeprecation });
-        return createHttpApp(deps, reference.publicEndpoints, reference.routes);
-      },
+        ),
       [tokens.useCases, tokens.clock, tokens.stores, tokens.config, tokens.logger, tokens.lifecycle],
     )
     .inSingletonScope();

@@ -18,7 +18,47 @@ const redacted = (value: unknown, depth = 0): unknown => {
   );
 };
 
-export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Logger => {
+/** Where lines go: written in batches by the caller's choice of `flush`. */
+export interface LineSink {
+  write(line: string): void;
+  /** Writes every pending line now. */
+  flush(): void;
+}
+
+/**
+ * Lines gathered during one turn of the event loop and written in one call at its end (or once 64 KiB are waiting),
+ * instead of one write per line. Nothing is lost on a clean stop: pending lines are written on `flush()` and when the
+ * process exits (process.exit included), as stdout writes to files and pipes are synchronous.
+ */
+export const batchedLines = (out: { write(chunk: string): unknown } = process.stdout, onExit: (flush: () => void) => void = (f) => process.once("exit", f)): LineSink => {
+  let pending = "";
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    if (pending === "") return;
+    const chunk = pending;
+    pending = "";
+    out.write(chunk);
+  };
+  onExit(flush);
+  return {
+    write(line) {
+      pending += `${line}\n`;
+      if (pending.length >= 65_536) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    },
+    flush,
+  };
+};
+
+let stdoutLines: LineSink | undefined;
+/** The process's one batched stdout. */
+export const stdoutSink = (): LineSink => (stdoutLines ??= batchedLines());
+
+export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (l) => stdoutSink().write(l)): Logger => {
   const at = (name: "debug" | "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
     if (levels[name] < levels[level]) return;
     write(JSON.stringify({ time: new Date().toISOString(), level: name, message, ...(redacted(fields) as object) }));

@@ -1,9 +1,10 @@
 import type { Server as NodeServer } from "node:http";
 import { serve } from "h3";
+import { precompressReferenceAssets } from "../adapters/http/openapi/reference.ts";
 import { guardNodeServer } from "../adapters/http/node-server-errors.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { stopGracefully } from "./graceful-stop.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, stdoutSink } from "./logger.ts";
 import { startMetricsServer } from "./metrics.ts";
 import { composePetstore } from "./petstore.ts";
 
@@ -44,11 +45,13 @@ const logger = createLogger(config!.logLevel);
 const petstore = await composePetstore(config!, logger).catch(startUpFailure);
 
 if (petstore.generatedAdminKey) {
+  stdoutSink().flush(); // after the log lines before it
   process.stdout.write(
     `\nNo PETSTORE_ADMIN_KEY was set, so an admin API key was created. It is shown only this once:\n\n    ${petstore.generatedAdminKey}\n\n`,
   );
 }
 
+precompressReferenceAssets();
 const server = serve(petstore.app, { port: config!.port, hostname: config!.host, silent: true, gracefulShutdown: false });
 guardNodeServer(server.node!.server as NodeServer, server.node!.handler as Parameters<typeof guardNodeServer>[1], logger);
 await server.ready().catch(async (error: unknown) => {

@@ -1,72 +1,62 @@
 import type { H3Event } from "h3";
-import { authorize, type Actor, type Permission } from "../../core/access/permissions.ts";
+import { z } from "zod";
+import { authorize, type Actor } from "../../core/access/permissions.ts";
 import type { Admission, AdmitRequest, Quota } from "../../core/rate-limiting/admit-request.ts";
-import { isDomainError } from "../../core/shared/domain-error.ts";
+import type { RunIdempotently } from "../../core/idempotency/run-idempotently.ts";
 import { planLimits } from "../../core/rate-limiting/plans.ts";
 import type { Clock } from "../../core/shared/clock.port.ts";
+import { isDomainError } from "../../core/shared/domain-error.ts";
+import { respondWithAsset } from "./compressed-asset.ts";
+import { expectedRevisionOf, matchesNoneMatch } from "./conditional.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
+import { idempotently } from "./idempotency.ts";
+import { headerShapeOf } from "./request-headers.ts";
+import { readJsonBody } from "./json-body.ts";
+import { HttpProblem, type ProblemDetail } from "./problem.ts";
 import { setRateLimitHeaders } from "./rate-limit-headers.ts";
 import { noteKeyId } from "./request-context.ts";
-
-/** Who may call: any valid API key, one whose role has a permission, or anyone (limited per client address). */
-export type Access = { permission?: Permission } | "public";
-
-export type Handler = (event: H3Event, actor: Actor | undefined) => Promise<Response> | Response;
+import { emptyResponse, jsonResponse, textResponse, type Answer } from "./response.ts";
+import { Reply, type Access, type Parsed, type Route, type RouteInput, type RouteServices } from "./route.ts";
+import { NoQuery } from "./schemas.ts";
+import { parseInto, type InputPart } from "./validation.ts";
 
 export interface PipelineDeps {
   admit: AdmitRequest;
+  runIdempotently: RunIdempotently;
   clock: Clock;
   report: ErrorReporter;
   /** The client's address (limits for requests without a key). */
   clientAddress: (event: H3Event) => string;
   /** Called with the code of every refusal at admission (rate_limited, api_key_banned, unauthorized): metrics. */
-  onRefusal?: (code: string) => void;
+  onRefusal?: ((code: string) => void) | undefined;
 }
 
+/** A route, compiled once: the schemas it needs are resolved here, not per request. */
+export type Operation = (event: H3Event) => Promise<Answer>;
+
 /**
- * The request pipeline every limited route runs through, once: admission (key, ban, quota), permission,
- * handler, errors → Error body. Rate-limit headers go on whatever comes out, errors included.
+ * The query as an object: one string per name, an array for a repeated name. Built with Object.fromEntries so
+ * that every name, `__proto__` included, is an own property the schema sees (and refuses), never a prototype.
  */
-export const createPipeline = ({ admit, clock, report, clientAddress, onRefusal }: PipelineDeps) => {
-  return async (event: H3Event, access: Access, handler: Handler): Promise<Response> => {
-    let admission: Admission;
-    try {
-      admission = await admit.execute({
-        secret: event.req.headers.get("x-api-key") ?? undefined,
-        address: clientAddress(event),
-        keyRequired: access !== "public",
-      });
-    } catch (error) {
-      // The store behind keys and limits is not answering. Public documents need neither: serve them. Everything
-      // else waits; either way the headers say "nothing left until Retry-After".
-      const retryAfter = isDomainError(error) ? error.retryAfterSeconds : undefined;
-      const unknown = unknownQuota(clock.now(), retryAfter);
-      const outage = isDomainError(error) && error.code === "service_unavailable";
-      return withQuota(outage && access === "public" ? await answer(() => handler(event, undefined)) : errorResponse(error, report), unknown);
-    }
-    if (admission.actor) noteKeyId(event, admission.actor.keyId);
-    const response = await answer(() => {
-      if (admission.refusal) {
-        onRefusal?.(admission.refusal.code);
-        throw admission.refusal;
-      }
-      if (access !== "public" && access.permission && admission.actor) authorize(admission.actor, access.permission);
-      return handler(event, admission.actor);
-    });
-    return withQuota(response, admission.quota);
-  };
+const queryOf = (event: H3Event): Record<string, string | string[]> => {
+  const grouped = new Map<string, string[]>();
+  for (const [key, value] of event.url.searchParams) grouped.set(key, [...(grouped.get(key) ?? []), value]);
+  return Object.fromEntries([...grouped].map(([key, values]) => [key, values.length === 1 ? values[0]! : values]));
+};
 
-  async function answer(run: () => Promise<Response> | Response): Promise<Response> {
-    try {
-      return await run();
-    } catch (error) {
-      return errorResponse(error, report);
-    }
-  }
+const invalid = (details: ProblemDetail[]): HttpProblem => {
+  const parts = new Set(details.map((d) => d.path.split(".")[0]));
+  const where = parts.size === 1 ? ` ${[...parts][0]}` : "";
+  return new HttpProblem("validation_failed", `The request${where} is not valid`, { details });
+};
 
-  function withQuota(response: Response, quota: Quota): Response {
-    setRateLimitHeaders(response.headers, quota, clock.now());
-    return response;
+/** The body's JSON value; a body that cannot be read (415, 413, invalid JSON) yields to problems already found. */
+const readBody = async (event: H3Event, details: ProblemDetail[]): Promise<unknown> => {
+  try {
+    return await readJsonBody(event);
+  } catch (error) {
+    if (details.length) throw invalid(details);
+    throw error;
   }
 };
 
@@ -77,5 +67,134 @@ const unknownQuota = (now: Date, retryAfterSeconds = 60): Quota => ({
   resetsAt: new Date(now.getTime() + retryAfterSeconds * 1000),
   limits: planLimits.free,
 });
+
+/**
+ * The request pipeline, once per request: admission (key, ban, quota), permission, input (path, query, headers,
+ * body) parsed by the route's schemas, preconditions, the handler, and one serialisation of what it returns.
+ * Every refusal happens before the operation runs, so none is ever kept under an Idempotency-Key. Rate-limit
+ * headers go on whatever comes out, errors included.
+ */
+export const createPipeline = ({ admit, runIdempotently, clock, report, clientAddress, onRefusal }: PipelineDeps) => {
+  const answer = async (run: () => Promise<Answer> | Answer): Promise<Answer> => {
+    try {
+      return await run();
+    } catch (error) {
+      return errorResponse(error, report);
+    }
+  };
+
+  const withQuota = (response: Answer, quota: Quota): Answer => {
+    setRateLimitHeaders(response.headers, quota, clock.now());
+    return response;
+  };
+
+  /** Admits the request under `access`, then runs `handler`; `"unlimited"` skips admission altogether. */
+  const admitted = async (event: H3Event, access: Access, handler: (actor: Actor | undefined) => Promise<Answer> | Answer): Promise<Answer> => {
+    if (access === "unlimited") return answer(() => handler(undefined));
+    const keyed = access !== "public";
+    let admission: Admission;
+    try {
+      admission = await admit.execute({
+        secret: event.req.headers.get("x-api-key") ?? undefined,
+        address: clientAddress(event),
+        keyRequired: keyed,
+      });
+    } catch (error) {
+      // The store behind keys and limits is not answering. Public documents need neither: serve them. Everything
+      // else waits; either way the headers say "nothing left until Retry-After".
+      const retryAfter = isDomainError(error) ? error.retryAfterSeconds : undefined;
+      const outage = isDomainError(error) && error.code === "service_unavailable";
+      const response = outage && !keyed ? await answer(() => handler(undefined)) : errorResponse(error, report);
+      return withQuota(response, unknownQuota(clock.now(), retryAfter));
+    }
+    const { actor, refusal, quota } = admission;
+    if (actor) noteKeyId(event, actor.keyId);
+    const response = await answer(() => {
+      if (refusal) {
+        onRefusal?.(refusal.code);
+        throw refusal;
+      }
+      if (keyed && access !== "any-key" && actor) authorize(actor, access);
+      return handler(actor);
+    });
+    return withQuota(response, quota);
+  };
+
+  /** Compiles a route into what the router calls. */
+  const operation = (route: Route, services: RouteServices): Operation => {
+    const input: RouteInput = route.input ?? {};
+    const querySchema = input.query ?? NoQuery;
+    const writes = route.method !== "GET";
+    const headerShape = headerShapeOf(route);
+    const headerNames = Object.keys(headerShape);
+    const headerSchema = headerNames.length ? z.object(headerShape) : undefined;
+    const versioned = route.versioned;
+
+    const parse = async (event: H3Event): Promise<Parsed<RouteInput>> => {
+      const details: ProblemDetail[] = [];
+      const part = <T>(schema: z.ZodType<T> | undefined, value: () => unknown, where: InputPart): T =>
+        (schema ? parseInto(schema, value(), where, details) : {}) as T;
+      const path = part(input.path, () => event.context.params ?? {}, "path") as Record<string, unknown>;
+      // Most requests have no query: a route without query parameters then parses nothing.
+      const query = !input.query && event.url.search === "" ? {} : part(querySchema, () => queryOf(event), "query");
+      const headers = part(headerSchema, () => Object.fromEntries(headerNames.map((name) => [name, event.req.headers.get(name) ?? undefined])), "header");
+      const body = input.body ? parseInto(input.body, await readBody(event, details), "body", details) : undefined;
+      if (details.length) throw invalid(details);
+      const expectedRevision =
+        versioned && writes ? expectedRevisionOf(event.req.headers.get("if-match"), versioned, path[versioned.idParam] as number) : undefined;
+      return { path, query, headers, body, expectedRevision } as Parsed<RouteInput>;
+    };
+
+    const serialise = (result: unknown, event: H3Event): Answer => {
+      const reply = result instanceof Reply ? result : new Reply({ body: result });
+      if (reply.asset) return respondWithAsset(reply.asset, event.req, reply.headers);
+      const headers = { ...reply.headers };
+      if (reply.nextAfter !== undefined) {
+        const next = new URLSearchParams(event.url.searchParams);
+        next.set("after", String(reply.nextAfter));
+        headers.link = `<${event.url.pathname}?${next}>; rel="next"`;
+      }
+      if (reply.etag) {
+        headers.etag = reply.etag;
+        if (!writes && matchesNoneMatch(event.req.headers.get("if-none-match"), reply.etag)) return emptyResponse(304, headers);
+      }
+      if (route.output.status === 204) return emptyResponse(204, headers);
+      if (reply.raw) return textResponse(reply.raw.text, route.output.status, { "content-type": reply.raw.contentType, ...headers });
+      return jsonResponse(reply.body, route.output.status, headers);
+    };
+
+    // Keyed routes always have an actor once admitted; open routes never get one.
+    const handle = route.handle as (parsed: Parsed<RouteInput>, actor: Actor | undefined, app: RouteServices) => unknown;
+    const run = async (event: H3Event, actor: Actor | undefined): Promise<Answer> => {
+      const parsed = await parse(event);
+      const act = async () => serialise(await handle(parsed, actor, services), event);
+      const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
+      return key !== undefined && actor ? idempotently(runIdempotently, report, event, actor, key, act) : act();
+    };
+    const { deprecated } = route;
+    if (!deprecated) return (event) => admitted(event, route.access, (actor) => run(event, actor));
+
+    // Every answer of a deprecated operation says so; after its sunset it is gone, whatever was asked.
+    const { deprecatedAt, sunsetAt } = services.deprecation;
+    const successor = deprecated.successor.replace(/^[A-Z]+ /, "");
+    return (event) =>
+      admitted(event, route.access, async (actor) => {
+        const params = event.context.params ?? {};
+        const headers = {
+          deprecation: `@${Math.floor(deprecatedAt.getTime() / 1000)}`,
+          sunset: sunsetAt.toUTCString(),
+          link: `<${successor.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? "")}>; rel="successor-version"`,
+        };
+        const response =
+          clock.now() >= sunsetAt
+            ? errorResponse(new HttpProblem("gone", `${route.method} ${route.path} reached its sunset; use ${deprecated.successor}`), report)
+            : await answer(() => run(event, actor));
+        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+        return response;
+      });
+  };
+
+  return { admitted, operation };
+};
 
 export type Pipeline = ReturnType<typeof createPipeline>;

@@ -1,13 +1,24 @@
+import type { z } from "zod";
 import type { ApiKey } from "../../core/access/api-key.ts";
 import type { Category } from "../../core/categories/category.ts";
+import type { InventoryItem } from "../../core/inventory/inventory-item.ts";
 import type { Order } from "../../core/orders/order.ts";
+import type { Pet } from "../../core/pets/pet.ts";
 import { limitsOf } from "../../core/rate-limiting/plans.ts";
+import type { DeliveryAttempt } from "../../core/webhooks/delivery-attempt.ts";
+import type { WebhookSubscription } from "../../core/webhooks/webhook-subscription.ts";
+import type { ApiKeyView, CategoryView, DeliveryAttemptView, InventoryItemView, OrderView, PetView, WebhookView } from "./schemas.ts";
 
-/** Domain objects → response bodies. Internal fields (order owner, key hashes) stop here. */
+/** Domain objects → wire shapes, field by field: internal fields (order owner, key hashes, revisions) stop here. */
 
-export const categoryJson = (c: Category) => (c.description === undefined ? { id: c.id, name: c.name } : { ...c });
+type View<S extends z.ZodType> = z.input<S>;
 
-export const orderJson = (o: Order) => ({
+export const presentPet = (p: Pet): View<typeof PetView> => ({ id: p.id, name: p.name, categoryId: p.categoryId, status: p.status });
+
+export const presentCategory = (c: Category): View<typeof CategoryView> =>
+  c.description === undefined ? { id: c.id, name: c.name } : { id: c.id, name: c.name, description: c.description };
+
+export const presentOrder = (o: Order): View<typeof OrderView> => ({
   id: o.id,
   petId: o.petId,
   quantity: o.quantity,
@@ -15,7 +26,9 @@ export const orderJson = (o: Order) => ({
   complete: o.complete,
 });
 
-export const apiKeyJson = (k: ApiKey, now: Date) => ({
+export const presentInventoryItem = (i: InventoryItem): View<typeof InventoryItemView> => ({ petId: i.petId, quantity: i.quantity, status: i.status });
+
+export const presentApiKey = (k: ApiKey, now: Date): View<typeof ApiKeyView> => ({
   id: k.id,
   label: k.label,
   role: k.role,
@@ -24,4 +37,27 @@ export const apiKeyJson = (k: ApiKey, now: Date) => ({
   createdAt: k.createdAt.toISOString(),
   revoked: k.revokedAt !== undefined,
   ...(k.bannedUntil && k.bannedUntil > now ? { bannedUntil: k.bannedUntil.toISOString() } : {}),
+});
+
+export const presentWebhook = (s: WebhookSubscription, now: Date): View<typeof WebhookView> => {
+  const previous = s.secrets[1];
+  return {
+    id: s.id,
+    url: s.url,
+    events: [...s.events],
+    ...(s.description !== undefined && { description: s.description }),
+    createdAt: s.createdAt.toISOString(),
+    ...(previous?.expiresAt && previous.expiresAt > now && { previousSecretExpiresAt: previous.expiresAt.toISOString() }),
+  };
+};
+
+export const presentDeliveryAttempt = (a: DeliveryAttempt): View<typeof DeliveryAttemptView> => ({
+  messageId: a.messageId,
+  type: a.type,
+  attempt: a.attempt,
+  at: a.at.toISOString(),
+  ...(a.status !== undefined && { status: a.status }),
+  ...(a.error !== undefined && { error: a.error }),
+  ...(a.responseBody !== undefined && { response: a.responseBody }),
+  durationMs: a.durationMs,
 });

@@ -11,6 +11,7 @@ export type HttpOnlyCode =
   | "unsupported_media_type"
   | "payload_too_large"
   | "method_not_allowed"
+  | "precondition_failed"
   | "internal_error";
 
 export type ErrorCode = DomainErrorCode | HttpOnlyCode;
@@ -36,6 +37,7 @@ export const statusOfCode: Readonly<Record<ErrorCode, number>> = {
   last_admin_key: 409,
   idempotency_request_in_progress: 409,
   gone: 410,
+  precondition_failed: 412,
   payload_too_large: 413,
   uri_too_long: 414,
   unsupported_media_type: 415,

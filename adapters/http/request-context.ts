@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import type { H3Event, Middleware } from "h3";
+import { HTTPResponse, type H3Event, type Middleware } from "h3";
 import { HttpProblem } from "./problem.ts";
+import type { Answer } from "./response.ts";
 
 export interface AccessLogEntry {
   requestId: string;
@@ -29,7 +30,7 @@ export interface RequestContextOptions {
   /** The client's address of a request, for the access log. */
   clientAddress?: (event: H3Event) => string;
   /** Called once per request (metrics). */
-  observe?: (request: ObservedRequest) => void;
+  observe?: ((request: ObservedRequest) => void) | undefined;
   /** Origins allowed to call from a browser; empty: CORS is off (no CORS headers at all). "*" allows any. */
   corsOrigins: readonly string[];
 }
@@ -60,6 +61,8 @@ const exposed = [
   "Deprecation",
   "Sunset",
   "Idempotent-Replayed",
+  "ETag",
+  "Allow",
 ].join(", ");
 
 /**
@@ -83,26 +86,11 @@ export const requestContext = ({ log, observe, clientAddress, corsOrigins }: Req
     return currentRequest.run(requestId, () => handle(event, next, requestId));
   };
 
-  async function handle(event: H3Event, next: () => unknown, requestId: string): Promise<Response> {
+  async function handle(event: H3Event, next: () => unknown, requestId: string): Promise<Answer> {
     const started = performance.now();
     const origin = allowOrigin(event.req.headers.get("origin"));
-
-    let response: Response;
-    if (origin && event.req.method === "OPTIONS" && event.req.headers.has("access-control-request-method")) {
-      response = new Response(null, {
-        status: 204,
-        headers: {
-          "access-control-allow-methods": "GET, POST, PUT, PATCH, DELETE",
-          "access-control-allow-headers": "Content-Type, X-API-Key, Idempotency-Key, X-Request-Id",
-          "access-control-max-age": "600",
-        },
-      });
-    } else {
-      const result = await next();
-      if (!(result instanceof Response)) throw new HttpProblem("internal_error", "A handler answered without a Response");
-      response = withMutableHeaders(result);
-    }
-
+    const result = await next();
+    const response = result instanceof HTTPResponse ? result : fromWebResponse(result);
     const headers = response.headers;
     headers.set("x-request-id", requestId);
     headers.set("x-content-type-options", "nosniff");
@@ -111,29 +99,32 @@ export const requestContext = ({ log, observe, clientAddress, corsOrigins }: Req
       headers.set("access-control-allow-origin", origin);
       headers.set("access-control-expose-headers", exposed);
       headers.append("vary", "Origin");
+      // A preflight is the OPTIONS answer of the path (204 with Allow), plus what the browser asks about.
+      if (event.req.method === "OPTIONS" && response.status === 204 && event.req.headers.has("access-control-request-method")) {
+        headers.set("access-control-allow-methods", headers.get("allow") ?? "");
+        headers.set("access-control-allow-headers", "Content-Type, X-API-Key, Idempotency-Key, If-Match, If-None-Match, X-Request-Id");
+        headers.set("access-control-max-age", "600");
+      }
     }
     const keyId = keyIds.get(event);
     const elapsedMs = performance.now() - started;
+    const status = response.status ?? 200;
     log({
       requestId,
       method: event.req.method,
       path: event.url.pathname,
-      status: response.status,
+      status,
       durationMs: Math.round(elapsedMs * 100) / 100,
       ...(keyId === undefined ? {} : { keyId }),
       ...(clientAddress ? { client: clientAddress(event) } : {}),
     });
-    observe?.({ method: event.req.method, route: routeTemplate(event), status: response.status, seconds: elapsedMs / 1000 });
+    observe?.({ method: event.req.method, route: routeTemplate(event), status, seconds: elapsedMs / 1000 });
     return response;
   }
 };
 
-/** Some responses (redirects, fetched ones) have immutable headers: copy those once. */
-const withMutableHeaders = (response: Response): Response => {
-  try {
-    response.headers.set("x-request-id", "");
-    return response;
-  } catch {
-    return new Response(response.body, response);
-  }
+/** Every route answers h3's plain responses; anything else is a bug, answered as one. */
+const fromWebResponse = (result: unknown): Answer => {
+  if (result instanceof Response) return new HTTPResponse(result.body, { status: result.status, headers: result.headers });
+  throw new HttpProblem("internal_error", "A handler answered without a response");
 };

@@ -1,57 +1,189 @@
-import type { H3Event } from "h3";
-import type { Actor } from "../../core/access/permissions.ts";
+import type { z } from "zod";
+import type { Actor, Permission } from "../../core/access/permissions.ts";
+import type { Clock } from "../../core/shared/clock.port.ts";
 import type { Page } from "../../core/shared/page.ts";
-import { json } from "./json.ts";
-import type { Access } from "./pipeline.ts";
-import type { RouteDocs } from "./openapi/route-docs.ts";
+import type { StoreHealth } from "../../core/shared/store-health.port.ts";
+import type { CompressedAsset } from "./compressed-asset.ts";
+import type { ErrorCode } from "./problem.ts";
+import type { UseCases } from "./use-cases.ts";
 
 export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** One operation: what the router, the pipeline and the OpenAPI document need to know about it. */
-export interface Route {
-  method: Method;
-  /** h3 syntax, e.g. /pets/:petId */
-  path: string;
-  operationId: string;
-  access: Exclude<Access, "public">;
-  /** What the OpenAPI document says about it (summary, tag, schemas, the errors it can answer). */
-  docs: RouteDocs;
-  /** Honours an `Idempotency-Key` header: a retry replays the first response instead of acting again. */
-  idempotent?: true;
-  handle(event: H3Event, actor: Actor): Promise<Response> | Response;
+/**
+ * Who may call: a valid API key whose role holds the permission (`"any-key"`: any valid key), anyone limited per
+ * client address (`"public"`), or anyone without admission at all (`"unlimited"`: the probes).
+ */
+export type Access = Permission | "any-key" | "public" | "unlimited";
+
+/** `Pets` and `Store` make the public reference; the other tags go to the operators' document. */
+export type DocTag = "Pets" | "Store" | "API keys" | "Webhooks" | "Reference" | "Health";
+
+export const publicTags: readonly DocTag[] = ["Pets", "Store"];
+
+/** What a route takes: parsed by the pipeline before the handler runs, and read by the OpenAPI document. */
+export interface RouteInput {
+  /** The path parameters; their names must match the path. */
+  path?: z.ZodObject;
+  /** The query string, one property a parameter. Absent: no parameter is accepted. */
+  query?: z.ZodObject;
+  /** Request headers beyond `X-API-Key` and those the flags add (`Idempotency-Key`, `If-Match`). */
+  headers?: z.ZodObject;
+  /** A JSON request body. */
+  body?: z.ZodType;
 }
 
-/** The caller of a keyed route: the pipeline admitted it, so it is there. */
-export const requireActor = (actor: Actor | undefined): Actor => {
-  if (!actor) throw new Error("A keyed route ran without an actor");
-  return actor;
-};
+type Out<S, Else> = S extends z.ZodType ? z.output<S> : Else;
 
-export const pathParams = (event: H3Event): Record<string, string> => event.context.params ?? {};
+/** What a handler receives: every part of the input, parsed. */
+export interface Parsed<I extends RouteInput> {
+  path: Out<I["path"], Record<string, never>>;
+  query: Out<I["query"], Record<string, never>>;
+  headers: Out<I["headers"], Record<string, never>>;
+  body: Out<I["body"], undefined>;
+  /** The revision an `If-Match` named, on a `conditional` route; undefined when none was sent (or `*`). */
+  expectedRevision: number | undefined;
+}
+
+export interface RouteOutput {
+  status: 200 | 201 | 204;
+  description: string;
+  /** The body's wire shape; JSON unless `mediaType` says otherwise. */
+  body?: z.ZodType;
+  mediaType?: string;
+  /** `Location` on creates, `Link` (rel="next") on lists. */
+  headers?: readonly ("Location" | "Link")[];
+  /** A static document or asset: compressed by `Accept-Encoding`, `ETag`, `If-None-Match` → 304. */
+  cacheable?: true;
+}
+
+/** A single resource with a strong ETag: `letter` + id + `r` + revision, e.g. `"p7r3"`. */
+export interface Versioned {
+  /** Tags of this resource kind start with it. */
+  letter: string;
+  /** Which path parameter names the resource. */
+  idParam: string;
+}
+
+/** One operation: what the router, the pipeline and the OpenAPI document need to know about it. */
+interface RouteDeclaration<I extends RouteInput> {
+  method: Method;
+  /** OpenAPI syntax: /pets/{petId} */
+  path: string;
+  operationId: string;
+  tag: DocTag;
+  summary: string;
+  description?: string;
+  /** Honours an `Idempotency-Key` header: a retry replays the first response instead of acting again. */
+  idempotent?: true;
+  /** GET answers a strong ETag (If-None-Match → 304); PUT, PATCH and DELETE honour If-Match (stale → 412). */
+  versioned?: Versioned;
+  input?: I;
+  output: RouteOutput;
+  /** Error codes this operation can answer beyond the ones that follow from its access, input and flags. */
+  errors?: readonly ErrorCode[];
+  /** Deprecated in favour of another operation: `deprecated: true`, `x-sunset` and the RFC 9745/8594 headers. */
+  deprecated?: { successor: string };
+  /** Shown as a stability mark (`x-stability`) and a badge (`x-badges`). */
+  stability?: "beta" | "experimental";
+  /** Turns off the interactive try-out of this operation in the reference (`x-hideTryItPanel`). */
+  hideTryItPanel?: boolean;
+  /** Requests the service sends because of this operation (webhooks), by name: OpenAPI `callbacks`. */
+  callbacks?: Readonly<Record<string, Callback>>;
+}
+
+/** One request the service sends to a URL given in the operation's request body. */
+export interface Callback {
+  summary: string;
+  description: string;
+  /** A JSON Pointer into the request body naming the URL, as in `{$request.body#/url}`. */
+  urlField: string;
+  body: z.ZodType;
+  /** Request headers it carries, with what each means. */
+  headers: Readonly<Record<string, string>>;
+}
 
 /**
- * The query as an object: one string per name, an array for a repeated name. Built with Object.fromEntries so
- * that every name, `__proto__` included, is an own property the schema sees (and refuses), never a prototype.
+ * A handler gets its parsed input, the caller and what the app was built with; it returns plain data (the
+ * output's body, presented) or a Reply. It never sees the request itself.
  */
-export const queryOf = (event: H3Event): Record<string, string | string[]> => {
-  const grouped = new Map<string, string[]>();
-  for (const [key, value] of event.url.searchParams) grouped.set(key, [...(grouped.get(key) ?? []), value]);
-  return Object.fromEntries([...grouped].map(([key, values]) => [key, values.length === 1 ? values[0]! : values]));
-};
+type Handler<I extends RouteInput, A> = (input: Parsed<I>, actor: A, app: RouteServices) => Promise<unknown> | unknown;
 
-/** A bare JSON array, with an RFC 8288 `Link: <…>; rel="next"` when more items exist. */
-export const pageResponse = <T>(event: H3Event, page: Page<T>, present: (item: T) => unknown): Response => {
-  const response = json(page.items.map(present));
-  if (page.nextAfter !== undefined) {
-    const next = new URLSearchParams(event.url.searchParams);
-    next.set("after", String(page.nextAfter));
-    response.headers.set("link", `<${event.url.pathname}?${next}>; rel="next"`);
+export interface KeyedRoute<I extends RouteInput = RouteInput> extends RouteDeclaration<I> {
+  access: Permission | "any-key";
+  handle: Handler<I, Actor>;
+}
+
+export interface OpenRoute<I extends RouteInput = RouteInput> extends RouteDeclaration<I> {
+  access: "public" | "unlimited";
+  handle: Handler<I, undefined>;
+}
+
+export type Route<I extends RouteInput = RouteInput> = KeyedRoute<I> | OpenRoute<I>;
+
+export interface Deprecation {
+  deprecatedAt: Date;
+  sunsetAt: Date;
+}
+
+/** What handlers may use, given once when the app is built: the route table itself needs none of it. */
+export interface RouteServices {
+  useCases: UseCases;
+  clock: Clock;
+  health: StoreHealth;
+  /** How long /readyz waits for the store. */
+  readinessTimeoutMs: number;
+  /** True once the process is shutting down. */
+  draining: () => boolean;
+  deprecation: Deprecation;
+  /** The OpenAPI documents, serialised once; the public one compressed on first use. */
+  documents: { public: () => CompressedAsset; admin: string };
+}
+
+/** Declares a route; the type parameter ties the handler's input to the declared schemas. */
+// The table holds routes of many input types; each is checked here, where it is declared.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const route = <I extends RouteInput = Record<never, never>>(declaration: Route<I>): Route<any> => declaration as Route<any>;
+
+/**
+ * What a handler returns when plain data is not enough: extra headers, an ETag, a page, raw text. The pipeline
+ * serialises it once, with Content-Length.
+ */
+export class Reply {
+  readonly body: unknown;
+  readonly headers: Record<string, string>;
+  readonly etag: string | undefined;
+  /** A list page's next `after`: the pipeline answers the `Link: <…>; rel="next"` header. */
+  readonly nextAfter: number | undefined;
+  /** Sent as is, with this content type, instead of JSON. */
+  readonly raw: { text: string; contentType: string } | undefined;
+  /** A static document or asset, in the encoding the client accepts. */
+  readonly asset: CompressedAsset | undefined;
+  constructor(parts: {
+    body?: unknown;
+    headers?: Record<string, string>;
+    etag?: string;
+    nextAfter?: number;
+    raw?: Reply["raw"];
+    asset?: CompressedAsset;
+  }) {
+    this.body = parts.body;
+    this.headers = parts.headers ?? {};
+    this.etag = parts.etag;
+    this.nextAfter = parts.nextAfter;
+    this.raw = parts.raw;
+    this.asset = parts.asset;
   }
-  return response;
-};
+}
 
-export const created = (body: unknown, location: string): Response => {
-  const response = json(body, 201);
-  response.headers.set("location", location);
-  return response;
-};
+export const created = (body: unknown, location: string): Reply => new Reply({ body, headers: { location } });
+
+export const withHeaders = (body: unknown, headers: Record<string, string>): Reply => new Reply({ body, headers });
+
+/** A bare JSON array of the page's items, presented; `Link: <…>; rel="next"` when more exist. */
+export const paged = <T>(page: Page<T>, present: (item: T) => unknown): Reply =>
+  new Reply({ body: page.items.map(present), ...(page.nextAfter === undefined ? {} : { nextAfter: page.nextAfter }) });
+
+export const rawText = (text: string, contentType: string, headers: Record<string, string> = {}): Reply =>
+  new Reply({ raw: { text, contentType }, headers });
+
+export const assetReply = (asset: CompressedAsset, headers: Record<string, string> = {}): Reply => new Reply({ asset, headers });

@@ -1,11 +1,12 @@
 /**
- * Request and response schemas: the single source for request parsing and for the OpenAPI document.
- * Names registered with `.meta({ id })` are the seed's schema names.
+ * Wire shapes: request schemas (`…Body`, `…Param`, `…Query`) and response schemas (`…View`). The single source
+ * for request parsing and for the OpenAPI document; `.meta({ id })` gives the seed's component names.
  */
 import { z } from "zod";
 import { roles } from "../../core/access/permissions.ts";
 import { plans } from "../../core/access/api-key.ts";
 import { petStatuses } from "../../core/pets/pet.ts";
+import { webhookEventTypes } from "../../core/webhooks/webhook-event.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -87,7 +88,7 @@ export const dateTime = z
   .refine((d) => !Number.isNaN(d.getTime()), "Expected a real date-time")
   .meta({ type: "string", format: "date-time" });
 
-export const NewPet = z
+export const PetBody = z
   .strictObject({
     name: name.meta({ description: "The animal's name" }),
     categoryId: int64.meta({ description: "Identifier of the category the animal belongs to" }),
@@ -95,7 +96,7 @@ export const NewPet = z
   })
   .meta({ id: "NewPet" });
 
-export const Pet = z
+export const PetView = z
   .object({
     id: int64.meta({ description: "Unique identifier assigned on creation" }),
     name: z.string(),
@@ -104,16 +105,16 @@ export const Pet = z
   })
   .meta({ id: "Pet" });
 
-export const Pets = z.array(Pet).meta({ id: "Pets" });
+export const PetListView = z.array(PetView).meta({ id: "Pets" });
 
-export const NewCategory = z
+export const CategoryBody = z
   .strictObject({
     name: name.meta({ description: "Category name (for example a kind of animal)" }),
     description: text(0, 500).optional().meta({ description: "Short description of the category" }),
   })
   .meta({ id: "NewCategory" });
 
-export const Category = z
+export const CategoryView = z
   .object({
     id: int64.meta({ description: "Unique identifier assigned on creation" }),
     name: z.string(),
@@ -121,7 +122,7 @@ export const Category = z
   })
   .meta({ id: "Category" });
 
-export const NewOrder = z
+export const OrderBody = z
   .strictObject({
     petId: int64.meta({ description: "Identifier of the animal in the order" }),
     quantity: z.number().int().min(1).max(1000).meta({ description: "Number of units ordered", format: "int32" }),
@@ -129,14 +130,14 @@ export const NewOrder = z
   })
   .meta({ id: "NewOrder" });
 
-export const OrderUpdate = z
+export const OrderChangesBody = z
   .strictObject({
     complete: z.literal(true).optional().meta({ description: "Set to true to complete the order (staff)" }),
     shipDate: dateTime.optional(),
   })
   .meta({ id: "OrderUpdate" });
 
-export const Order = z
+export const OrderView = z
   .object({
     id: int64.optional(),
     petId: int64.optional(),
@@ -146,7 +147,7 @@ export const Order = z
   })
   .meta({ id: "Order" });
 
-export const InventoryItem = z
+export const InventoryItemView = z
   .object({
     petId: int64.meta({ description: "Identifier of the animal the entry tracks" }),
     quantity: z.number().int().min(0).max(1_000_000).meta({ format: "int32", description: "Current stock count" }),
@@ -154,11 +155,11 @@ export const InventoryItem = z
   })
   .meta({ id: "InventoryItem" });
 
-export const InventoryUpdate = z
+export const InventoryBody = z
   .strictObject({ quantity: z.number().int().min(0).max(1_000_000).meta({ description: "The new stock count", format: "int32" }) })
   .meta({ id: "InventoryUpdate" });
 
-export const ErrorSchema = z
+export const ErrorView = z
   .object({
     code: z.string().meta({ description: "Machine-readable error code" }),
     message: z.string().meta({ description: "Human-readable description" }),
@@ -169,28 +170,28 @@ export const ErrorSchema = z
 
 // --- Admin -------------------------------------------------------------------------------------------------
 
-const RateLimitsSchema = z
+const RateLimitsBody = z
   .strictObject({
     perMinute: z.number().int().min(1).max(1_000_000),
     perDay: z.number().int().min(1).max(1_000_000_000),
   })
   .meta({ id: "RateLimits" });
 
-export const NewApiKey = z
+export const ApiKeyBody = z
   .strictObject({
     label: name,
     role: z.enum(roles),
     plan: z.enum(plans),
-    limits: RateLimitsSchema.optional(),
+    limits: RateLimitsBody.optional(),
   })
   .meta({ id: "NewApiKey" });
 
-export const ApiKeyUpdate = z
+export const ApiKeyChangesBody = z
   .strictObject({
     label: name.optional(),
     role: z.enum(roles).optional(),
     plan: z.enum(plans).optional(),
-    limits: RateLimitsSchema.optional(),
+    limits: RateLimitsBody.optional(),
   })
   .meta({ id: "ApiKeyUpdate" });
 
@@ -200,27 +201,37 @@ export const ApiKeyView = z
     label: z.string(),
     role: z.enum(roles),
     plan: z.enum(plans),
-    limits: RateLimitsSchema,
+    limits: RateLimitsBody,
     createdAt: z.string().meta({ format: "date-time" }),
     revoked: z.boolean(),
     bannedUntil: z.string().optional().meta({ format: "date-time" }),
   })
   .meta({ id: "ApiKey" });
 
-export const IssuedApiKey = ApiKeyView.extend({
+export const IssuedApiKeyView = ApiKeyView.extend({
   key: z.string().meta({ description: "The secret: shown only in this response" }),
 }).meta({ id: "IssuedApiKey" });
 
 // --- Parameters --------------------------------------------------------------------------------------------
 
+/** Paging, declared once: `limit` 1-100 (default 20) and `after`. */
+export const PAGE_SIZE = { default: 20, max: 100 } as const;
+
 const limit = z
   .string()
-  .regex(/^\d{1,3}$/, "Expected an integer from 1 to 100")
+  .regex(/^\d{1,3}$/, `Expected an integer from 1 to ${PAGE_SIZE.max}`)
   .transform(Number)
-  .pipe(z.number().min(1).max(100))
-  .optional()
+  .pipe(z.number().min(1).max(PAGE_SIZE.max))
+  .default(PAGE_SIZE.default)
   // Documented as what it is on the wire once parsed: an integer 1-100.
-  .meta({ description: "Page size, 1-100 (default 20)", type: "integer", format: "int32", minimum: 1, maximum: 100, default: 20 });
+  .meta({
+    description: `Page size, 1-${PAGE_SIZE.max} (default ${PAGE_SIZE.default})`,
+    type: "integer",
+    format: "int32",
+    minimum: 1,
+    maximum: PAGE_SIZE.max,
+    default: PAGE_SIZE.default,
+  });
 const after = int64String.optional().meta({ description: "Return only items with an id greater than this" });
 const paging = { limit, after };
 
@@ -250,7 +261,83 @@ export const InventoryListQuery = z.strictObject({
   status: commaList(PetStatus, 3).optional().meta({ description: "Only items whose pet has one of these statuses (comma-separated)" }),
 });
 
-export const EmptyQuery = z.strictObject({});
+/** What a route without a query declaration accepts: no parameters at all. */
+export const NoQuery = z.strictObject({});
 
-export const idParam = <K extends string>(name: K, description?: string) =>
-  z.strictObject({ [name]: description ? int64PathId.meta({ description }) : int64PathId } as Record<K, typeof int64PathId>);
+const idParam = <K extends string>(name: K, description: string) =>
+  z.strictObject({ [name]: int64PathId.meta({ description }) } as Record<K, typeof int64PathId>);
+
+export const PetIdParam = idParam("petId", "Identifier of the pet");
+export const CategoryIdParam = idParam("categoryId", "Identifier of the category");
+export const OrderIdParam = idParam("orderId", "Identifier of the order");
+export const KeyIdParam = idParam("keyId", "Identifier of the API key");
+
+// --- Webhooks ----------------------------------------------------------------------------------------------
+
+export const WebhookEventType = z.enum(webhookEventTypes).meta({ id: "WebhookEventType", description: "A kind of event a subscription receives" });
+
+export const NewWebhookBody = z
+  .strictObject({
+    url: z
+      .url({ error: "Expected an absolute URL" })
+      .max(2048)
+      .meta({ description: "Where the events are POSTed: http or https, on a public address", format: "uri", maxLength: 2048 }),
+    events: z.array(WebhookEventType).min(1).max(webhookEventTypes.length).meta({ description: "The events to receive" }),
+    description: text(0, 500).optional().meta({ description: "What the subscription is for" }),
+  })
+  .meta({ id: "NewWebhook" });
+
+const webhookFields = {
+  id: int64.meta({ description: "Unique identifier assigned on creation" }),
+  url: z.string().meta({ format: "uri" }),
+  events: z.array(WebhookEventType),
+  description: z.string().optional(),
+  createdAt: z.string().meta({ format: "date-time" }),
+  previousSecretExpiresAt: z
+    .string()
+    .optional()
+    .meta({ format: "date-time", description: "After a rotation: until when the previous secret still signs (a second signature)" }),
+};
+
+export const WebhookView = z.strictObject(webhookFields).meta({ id: "Webhook" });
+
+export const IssuedWebhookView = z
+  .strictObject({
+    ...webhookFields,
+    secret: z.string().meta({ description: "The signing secret (`whsec_` + base64): shown only in this response" }),
+  })
+  .meta({ id: "IssuedWebhook" });
+
+export const DeliveryAttemptView = z
+  .strictObject({
+    messageId: z.string().meta({ description: "The `webhook-id` of the message, the same on every attempt" }),
+    type: WebhookEventType,
+    attempt: z.number().int().min(1).meta({ format: "int32", description: "1 for the first try" }),
+    at: z.string().meta({ format: "date-time", description: "When it was sent" }),
+    status: z.number().int().optional().meta({ format: "int32", description: "The receiver's HTTP status, when it answered" }),
+    error: z.string().optional().meta({ description: "Why there was no answer: time-out, refused target, connection error" }),
+    response: z.string().optional().meta({ description: "The first kilobyte of the receiver's answer" }),
+    durationMs: z.number().int().min(0).meta({ format: "int32", description: "From sending to the answer or the error" }),
+  })
+  .meta({ id: "WebhookDeliveryAttempt" });
+
+export const WebhookIdParam = idParam("webhookId", "Identifier of the webhook subscription");
+
+const timestamp = z.string().meta({ format: "date-time", description: "When it happened (UTC)" });
+const eventOf = <T extends string, D extends z.ZodType>(type: T, id: string, data: D) =>
+  z.strictObject({ type: z.literal(type), timestamp, data }).meta({ id });
+
+const PetStatusChange = z.strictObject({ petId: int64, from: PetStatus, to: PetStatus });
+const InventoryChange = z.union([
+  z.strictObject({ petId: int64, delta: z.number().int().meta({ format: "int32", description: "Units an order took (negative) or gave back" }) }),
+  z.strictObject({ petId: int64, quantity: z.number().int().min(0).meta({ format: "int32", description: "The stock staff set" }) }),
+]);
+
+/** The request bodies webhooks carry, one per event type. */
+export const webhookEventBodies = {
+  "order.placed": eventOf("order.placed", "OrderPlacedEvent", OrderView),
+  "order.completed": eventOf("order.completed", "OrderCompletedEvent", OrderView),
+  "order.cancelled": eventOf("order.cancelled", "OrderCancelledEvent", OrderView),
+  "pet.status_changed": eventOf("pet.status_changed", "PetStatusChangedEvent", PetStatusChange),
+  "inventory.changed": eventOf("inventory.changed", "InventoryChangedEvent", InventoryChange),
+} as const;

@@ -1,16 +1,22 @@
 import type { z } from "zod";
-import { HttpProblem, type ProblemDetail } from "./problem.ts";
+import type { ProblemDetail } from "./problem.ts";
 
-const pathOf = (where: string, path: readonly PropertyKey[]): string =>
-  [where, ...path.map(String)].filter(Boolean).join(".");
+export type InputPart = "path" | "query" | "header" | "body";
 
-/** Parses with a schema or throws 400 validation_failed listing every problem. */
-export const parseOrReject = <S extends z.ZodType>(schema: S, input: unknown, where: "body" | "query" | "path"): z.output<S> => {
+const pathOf = (where: InputPart, path: readonly PropertyKey[]): string => [where, ...path.map(String)].filter(Boolean).join(".");
+
+/** Parses one part of the input; problems are added to `details`, each named by where it is (`body.name`). */
+export const parseInto = <S extends z.ZodType>(schema: S, input: unknown, where: InputPart, details: ProblemDetail[]): z.output<S> | undefined => {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const details: ProblemDetail[] = result.error.issues.map((issue) => ({
-    path: pathOf(where, issue.code === "unrecognized_keys" ? [...issue.path, issue.keys.join(",")] : issue.path),
-    message: issue.code === "unrecognized_keys" ? `Unknown ${issue.keys.length > 1 ? "properties" : "property"}: ${issue.keys.join(", ")}` : issue.message,
-  }));
-  throw new HttpProblem("validation_failed", `The request ${where} is not valid`, { details });
+  for (const issue of result.error.issues) {
+    const unknownKeys = issue.code === "unrecognized_keys";
+    details.push({
+      path: pathOf(where, unknownKeys ? [...issue.path, issue.keys.join(",")] : issue.path),
+      message: unknownKeys
+        ? `Unknown ${issue.keys.length > 1 ? (where === "body" ? "properties" : "parameters") : where === "body" ? "property" : "parameter"}: ${issue.keys.join(", ")}`
+        : issue.message,
+    });
+  }
+  return undefined;
 };

@@ -3,6 +3,7 @@ import type { DeliveryAttempt } from "../../core/webhooks/delivery-attempt.ts";
 import type { DeliveryAttempts } from "../../core/webhooks/delivery-attempts.port.ts";
 import type { WebhookEventType } from "../../core/webhooks/webhook-event.ts";
 import { guarded } from "./store-unavailable.ts";
+import { deleteAtAfter } from "./ttl-index.ts";
 
 interface DeliveryAttemptDocument {
   subscriptionId: number;
@@ -14,7 +15,8 @@ interface DeliveryAttemptDocument {
   error?: string;
   responseBody?: string;
   durationMs: number;
-  expiresAt: Date;
+  /** The server's TTL monitor deletes the attempt after this (wall clock). */
+  deleteAt: Date;
 }
 
 /** How long attempts are kept: the log is bounded by age, and every read by its limit. */
@@ -23,20 +25,17 @@ const KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 export const createDeliveryAttemptIndexes = async (db: Db): Promise<void> => {
   const attempts = db.collection("webhook_attempts");
   await attempts.createIndex({ subscriptionId: 1, at: -1 });
-  // Swept by the adapter (FerretDB 1.x has no TTL indexes).
-  await attempts.createIndex({ expiresAt: 1 });
+  await attempts.createIndex({ deleteAt: 1 }, { expireAfterSeconds: 0 });
 };
 
 export class MongoDeliveryAttempts implements DeliveryAttempts {
   readonly #attempts: Collection<DeliveryAttemptDocument>;
-  #lastSweep = 0;
   constructor(db: Db) {
     this.#attempts = db.collection<DeliveryAttemptDocument>("webhook_attempts");
   }
 
   record(a: DeliveryAttempt): Promise<void> {
     return guarded(async () => {
-      this.#sweepOncePerMinute(a.at);
       await this.#attempts.insertOne({
         subscriptionId: a.subscriptionId,
         messageId: a.messageId,
@@ -47,7 +46,7 @@ export class MongoDeliveryAttempts implements DeliveryAttempts {
         ...(a.error !== undefined && { error: a.error }),
         ...(a.responseBody !== undefined && { responseBody: a.responseBody }),
         durationMs: a.durationMs,
-        expiresAt: new Date(a.at.getTime() + KEPT_MS),
+        deleteAt: deleteAtAfter(KEPT_MS),
       });
     });
   }
@@ -73,11 +72,5 @@ export class MongoDeliveryAttempts implements DeliveryAttempts {
     return guarded(async () => {
       await this.#attempts.deleteMany({ subscriptionId });
     });
-  }
-
-  #sweepOncePerMinute(now: Date): void {
-    if (now.getTime() - this.#lastSweep < 60_000) return;
-    this.#lastSweep = now.getTime();
-    this.#attempts.deleteMany({ expiresAt: { $lt: now } }).catch(() => undefined);
   }
 }

@@ -4,6 +4,7 @@ import type { Lease, MessageState, Settlement, WebhookMessage } from "../../core
 import type { WebhookMessages } from "../../core/webhooks/webhook-messages.port.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
+import { deleteAtAfter } from "./ttl-index.ts";
 
 interface WebhookMessageDocument {
   _id: string;
@@ -18,8 +19,9 @@ interface WebhookMessageDocument {
   /** Who holds the claim, until when; the epoch when nobody does (one range condition claims). */
   leaseOwner: string;
   leaseUntil: Date;
-  /** Delivered and failed messages are kept this long, so a relay repeated after a crash finds them. */
-  expiresAt?: Date;
+  /** Delivered and failed messages are deleted by the server's TTL monitor after this (wall clock): until then a
+   * relay repeated after a crash finds them and stores nothing twice. */
+  deleteAt?: Date;
 }
 
 const NO_LEASE = new Date(0);
@@ -42,7 +44,7 @@ export const createWebhookMessageIndexes = async (db: Db): Promise<void> => {
   const messages = db.collection("webhook_messages");
   await messages.createIndex({ state: 1, nextAttemptAt: 1 });
   await messages.createIndex({ subscriptionId: 1 });
-  await messages.createIndex({ expiresAt: 1 }, { sparse: true });
+  await messages.createIndex({ deleteAt: 1 }, { expireAfterSeconds: 0 });
 };
 
 /**
@@ -51,7 +53,6 @@ export const createWebhookMessageIndexes = async (db: Db): Promise<void> => {
  */
 export class MongoWebhookMessages implements WebhookMessages {
   readonly #messages: Collection<WebhookMessageDocument>;
-  #lastSweep = 0;
   constructor(db: Db) {
     this.#messages = db.collection<WebhookMessageDocument>("webhook_messages");
   }
@@ -83,7 +84,6 @@ export class MongoWebhookMessages implements WebhookMessages {
 
   claimDue(now: Date, lease: Lease, limit: number): Promise<WebhookMessage[]> {
     return guarded(async () => {
-      this.#sweepOncePerMinute(now);
       const claimed: WebhookMessage[] = [];
       while (claimed.length < limit) {
         const doc = await this.#messages.findOneAndUpdate(
@@ -103,7 +103,7 @@ export class MongoWebhookMessages implements WebhookMessages {
       const set =
         settlement.state === "pending"
           ? { attempts: settlement.attempts, nextAttemptAt: settlement.nextAttemptAt }
-          : { state: settlement.state, attempts: settlement.attempts, expiresAt: new Date(Date.now() + KEPT_MS) };
+          : { state: settlement.state, attempts: settlement.attempts, deleteAt: deleteAtAfter(KEPT_MS) };
       const result = await this.#messages.updateOne(
         { _id: id, leaseOwner: owner },
         { $set: { ...set, leaseOwner: "", leaseUntil: NO_LEASE } },
@@ -123,11 +123,5 @@ export class MongoWebhookMessages implements WebhookMessages {
     return guarded(async () => {
       await this.#messages.deleteMany({ subscriptionId });
     });
-  }
-
-  #sweepOncePerMinute(now: Date): void {
-    if (now.getTime() - this.#lastSweep < 60_000) return;
-    this.#lastSweep = now.getTime();
-    this.#messages.deleteMany({ expiresAt: { $lt: now } }).catch(() => undefined);
   }
 }

@@ -190,12 +190,13 @@ describe("bad input", () => {
       ["/admin/api-keys/1/unban", ["POST"], ["GET", "PUT", "PATCH", "DELETE"]],
       ["/healthz", ["GET"], ["POST", "PUT", "DELETE"]],
       ["/readyz", ["GET"], ["POST", "PATCH"]],
-    ])("%s answers 405 method_not_allowed with Allow: %j", async (path, allowed, refused) => {
+    ])("%s answers 405 method_not_allowed with Allow: %j, HEAD with GET, and OPTIONS", async (path, allowed, refused) => {
       const before = await snapshot();
       for (const method of refused) {
         const res = await t.client.request(method, path, { key: t.adminKey, ...(method === "GET" ? {} : { body: { name: "x" } }) });
         expectError(res, 405, "method_not_allowed");
-        expect(res.headers.get("allow")?.split(/,\s*/).sort(), `${method} ${path}`).toEqual([...allowed].sort());
+        const answered = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"];
+        expect(res.headers.get("allow")?.split(/,\s*/).sort(), `${method} ${path}`).toEqual(answered.sort());
       }
       expect(await snapshot()).toEqual(before);
     });
@@ -203,7 +204,7 @@ describe("bad input", () => {
     it("answers 405 for a known path template whatever the id", async () => {
       const res = await t.client.request("POST", "/pets/abc", { key: t.adminKey });
       expectError(res, 405, "method_not_allowed");
-      expect(res.headers.get("allow")).toBe("GET, PUT, DELETE");
+      expect(res.headers.get("allow")).toBe("GET, HEAD, PUT, DELETE, OPTIONS");
     });
   });
 });

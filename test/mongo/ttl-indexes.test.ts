@@ -33,7 +33,7 @@ describeMongo("TTL indexes", () => {
     await mongo?.close();
   });
 
-  it("are created when the service starts with PETSTORE_STORE=mongo: idempotency records and rate-limit windows", async () => {
+  it("are created when the service starts with PETSTORE_STORE=mongo: idempotency records, rate-limit windows, webhook attempts and settled messages", async () => {
     const config = loadConfig({
       PETSTORE_STORE: "mongo",
       MONGODB_URL: mongoUrl(),
@@ -43,7 +43,12 @@ describeMongo("TTL indexes", () => {
     });
     const petstore = await composePetstore(config, createLogger("error", () => undefined));
     try {
-      expect(await ttlIndexesOf(mongo.db)).toEqual(["idempotency_records.deleteAt after 0s", "rate_windows.deleteAt after 0s"]);
+      expect(await ttlIndexesOf(mongo.db)).toEqual([
+        "idempotency_records.deleteAt after 0s",
+        "rate_windows.deleteAt after 0s",
+        "webhook_attempts.deleteAt after 0s",
+        "webhook_messages.deleteAt after 0s",
+      ]);
     } finally {
       await petstore.close();
     }
@@ -58,7 +63,10 @@ describeMongo("TTL indexes", () => {
 
     await Promise.all([prepareMongoDatabase(mongo.db), prepareMongoDatabase(mongo.db)]); // two instances starting
 
-    expect(await ttlIndexesOf(mongo.db)).toEqual(["idempotency_records.deleteAt after 0s", "rate_windows.deleteAt after 0s"]);
+    expect((await ttlIndexesOf(mongo.db)).filter((index) => !index.startsWith("webhook_"))).toEqual([
+      "idempotency_records.deleteAt after 0s",
+      "rate_windows.deleteAt after 0s",
+    ]);
     for (const name of ["idempotency_records", "rate_windows"]) {
       expect((await mongo.db.collection(name).indexes()).map((index) => index.name)).not.toContain("expiresAt_1");
     }
@@ -104,5 +112,34 @@ describeMongo("TTL indexes", () => {
       await expect.poll(() => expiring.countDocuments({ _id: "past" }), { timeout: 140_000, interval: 250 }).toBe(0);
       expect(await expiring.countDocuments({ _id: "future" })).toBe(1);
     });
+  });
+});
+
+describeMongo("webhook messages and attempts expire", () => {
+  let mongo: FreshMongoDatabase;
+  beforeEach(async () => {
+    mongo = await freshMongoDatabase("ttl_webhooks");
+    await prepareMongoDatabase(mongo.db);
+  });
+  afterEach(async () => {
+    await mongo?.close();
+  });
+
+  it("attempts and settled messages get a deletion date 7 days ahead (wall clock); pending messages none", async () => {
+    const stores = mongoStoresFor(mongo.db, async () => {});
+    const at = new Date("2026-11-21T12:00:00.000Z");
+    const message = { subscriptionId: 1, eventId: "evt_1", type: "order.placed" as const, payload: "{}", state: "pending" as const, attempts: 0, nextAttemptAt: at, createdAt: at };
+    await stores.webhookMessages.enqueue([{ ...message, id: "settled" }, { ...message, id: "pending" }]);
+    await stores.webhookMessages.claimDue(at, { owner: "w", until: new Date(at.getTime() + 60_000) }, 2);
+    await stores.webhookMessages.settle("settled", "w", { state: "delivered", attempts: 1 });
+    await stores.webhookMessages.settle("pending", "w", { state: "pending", attempts: 1, nextAttemptAt: at });
+    await stores.deliveryAttempts.record({ subscriptionId: 1, messageId: "settled", type: "order.placed", attempt: 1, at, status: 204, error: undefined, responseBody: "", durationMs: 3 });
+    const week = 7 * 24 * 3_600_000;
+    const deleteAtOf = async (collection: string, filter: object) =>
+      ((await mongo.db.collection(collection).findOne(filter)) as { deleteAt?: Date } | null)?.deleteAt?.getTime();
+    for (const deleteAt of [await deleteAtOf("webhook_messages", { _id: "settled" }), await deleteAtOf("webhook_attempts", {})]) {
+      expect(Math.abs(deleteAt! - (Date.now() + week))).toBeLessThan(60_000);
+    }
+    expect(await deleteAtOf("webhook_messages", { _id: "pending" })).toBeUndefined();
   });
 });

@@ -1,7 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { errorCodesOf, type DescribedOperation, type OpenApiDocument } from "../../adapters/http/openapi/document.ts";
+import { z } from "zod";
+import { errorCodesOf, type OpenApiDocument } from "../../adapters/http/openapi/document.ts";
 import { standaloneDocuments } from "../../adapters/http/openapi/standalone.ts";
 import { statusOfCode } from "../../adapters/http/problem.ts";
+import { route, type Route } from "../../adapters/http/route.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
 
 /** PRODUCT.md §4: every operation of the public API, with its success status. */
@@ -45,8 +47,13 @@ const notableErrors: Record<string, string[]> = {
 };
 
 type Json = Record<string, any>;
-const operationsOf = (document: OpenApiDocument) =>
-  Object.entries(document.paths).flatMap(([path, item]) => Object.entries(item).map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op: op as Json })));
+/** The document's operations; HEAD and OPTIONS, which every path has, only with `all`. */
+const operationsOf = (document: OpenApiDocument, all = false) =>
+  Object.entries(document.paths).flatMap(([path, item]) =>
+    Object.entries(item)
+      .filter(([method]) => all || (method !== "head" && method !== "options"))
+      .map(([method, op]) => ({ key: `${method.toUpperCase()} ${path}`, op: op as Json })),
+  );
 
 /** Every Schema Object in the document (components, parameters, bodies, responses, headers), walked. */
 const schemasIn = (node: unknown, inSchema = false, found: Json[] = []): Json[] => {
@@ -71,7 +78,7 @@ describe("the public OpenAPI document", () => {
     expect(document.openapi).toBe("3.0.3");
     expect(document.info).toMatchObject({ title: "Petstore", version: "1.0.0" });
     expect((document.tags as Json[]).map((t) => t.name)).toEqual(["Pets", "Store"]);
-    for (const { op } of operationsOf(document)) expect(["Pets", "Store"]).toContain(op.tags[0]);
+    for (const { op } of operationsOf(document, true)) expect(["Pets", "Store"]).toContain(op.tags[0]);
   });
 
   it("has every operation of PRODUCT.md §4 and nothing else (no admin operations)", () => {
@@ -110,7 +117,7 @@ describe("the public OpenAPI document", () => {
   });
 
   it("documents the rate-limit headers on every response, Retry-After on 429, Location on 201 and paging on lists", () => {
-    for (const { key, op } of operationsOf(document)) {
+    for (const { key, op } of operationsOf(document, true)) {
       for (const [status, response] of Object.entries(op.responses as Json)) {
         for (const header of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]) {
           expect(response.headers?.[header], `${key} ${status} ${header}`).toEqual({ $ref: `#/components/headers/${header}` });
@@ -147,6 +154,27 @@ describe("the public OpenAPI document", () => {
     }
   });
 
+  it("documents HEAD beside every GET (same statuses and headers, no bodies) and OPTIONS on every path (204 with Allow, no key)", () => {
+    for (const [path, item] of Object.entries(document.paths)) {
+      const options = item.options as Json;
+      expect(options, path).toBeDefined();
+      expect(options.security, path).toEqual([]);
+      expect(options.responses["204"].headers.Allow, path).toEqual({ $ref: "#/components/headers/Allow" });
+      if (!item.get) {
+        expect(item.head, path).toBeUndefined();
+        continue;
+      }
+      const get = item.get as Json;
+      const head = item.head as Json;
+      expect(Object.keys(head.responses), path).toEqual(Object.keys(get.responses));
+      for (const [status, response] of Object.entries(head.responses as Json)) {
+        expect(response.content, `HEAD ${path} ${status}`).toBeUndefined();
+        expect(response.headers, `HEAD ${path} ${status}`).toEqual(get.responses[status].headers);
+      }
+      expect(head.parameters, path).toEqual(get.parameters);
+    }
+  });
+
   it("marks GET /pets/{petId} deprecated with its sunset, the orders listing without try-out, and the stability levels", () => {
     const getPet = document.paths["/pets/{petId}"]!.get! as Json;
     expect(getPet).toMatchObject({ deprecated: true, "x-sunset": "2027-06-30T00:00:00.000Z" });
@@ -160,28 +188,28 @@ describe("the public OpenAPI document", () => {
     expect(document.security).toEqual([{ apiKey: [] }]);
   });
 
-  it("derives the errors of an operation from its access and inputs", () => {
-    const op = (docs: Partial<DescribedOperation["docs"]>, access: DescribedOperation["access"] = { permission: "catalog:read" }): DescribedOperation => ({
-      method: "GET",
-      path: "/x",
-      operationId: "x",
-      access,
-      docs: { tag: "Pets", summary: "x", success: { status: 200, description: "x" }, ...docs },
-    });
-    expect(errorCodesOf(op({}, "public"))).toEqual(["rate_limited", "internal_error", "service_unavailable"]);
-    expect(errorCodesOf(op({}, "unlimited"))).toEqual(["internal_error"]);
-    expect(errorCodesOf(op({ body: standaloneDocuments as never }))).toEqual([
+  it("derives the errors of an operation from its access, inputs and flags", () => {
+    const op = (declared: Partial<Route>, access: Route["access"] = "catalog:read"): Route =>
+      route({ method: "GET", path: "/x", operationId: "x", tag: "Pets", summary: "x", output: { status: 200, description: "x" }, handle: () => ({}), ...declared, access } as Route);
+    expect(errorCodesOf(op({}, "public"))).toEqual(["validation_failed", "rate_limited", "internal_error", "service_unavailable"]);
+    expect(errorCodesOf(op({}, "unlimited"))).toEqual(["validation_failed", "internal_error"]);
+    expect(errorCodesOf(op({ method: "POST", input: { body: z.object({}) }, idempotent: true }))).toEqual([
       "validation_failed",
       "invalid_json",
       "unauthorized",
       "forbidden",
       "api_key_banned",
+      "idempotency_request_in_progress",
       "payload_too_large",
       "unsupported_media_type",
+      "idempotency_key_reused",
       "rate_limited",
       "internal_error",
       "service_unavailable",
     ]);
+    expect(errorCodesOf(op({ method: "PUT", path: "/x/{id}", input: { path: z.object({ id: z.string() }) }, versioned: { letter: "x", idParam: "id" } }))).toContain(
+      "precondition_failed",
+    );
   });
 });
 

@@ -27,8 +27,18 @@ export interface paths {
          */
         post: operations["createPet"];
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /pets
+         * @description Answers 204 with `Allow`. No API key needed; rate limited per client address (free plan). With CORS configured, a browser's preflight gets its `Access-Control-Allow-*` headers here.
+         */
+        options: operations["optionsPets"];
+        /**
+         * List pets (headers only)
+         * @description The headers of `GET /pets`, without the body.
+         *
+         *     Roles: `customer`, `staff`, `admin`.
+         */
+        head: operations["listPetsHead"];
         patch?: never;
         trace?: never;
     };
@@ -42,7 +52,9 @@ export interface paths {
         /**
          * Get a pet
          * @deprecated
-         * @description Roles: `customer`, `staff`, `admin`.
+         * @description Every answer after admission (the pet, 400, 404, 410) carries `Deprecation`, `Sunset` and the successor `Link`.
+         *
+         *     Roles: `customer`, `staff`, `admin`.
          *
          *     **Deprecated** since 2026-09-01 in favour of `GET /pets?ids={petId}`. Sunset on 2027-06-30: from then on it answers 410 `gone`.
          */
@@ -62,8 +74,21 @@ export interface paths {
          *     Roles: `staff`, `admin`.
          */
         delete: operations["deletePet"];
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /pets/{petId}
+         * @description Answers 204 with `Allow`. No API key needed; rate limited per client address (free plan). With CORS configured, a browser's preflight gets its `Access-Control-Allow-*` headers here.
+         */
+        options: operations["optionsPetsPetId"];
+        /**
+         * Get a pet (headers only)
+         * @deprecated
+         * @description The headers of `GET /pets/{petId}`, without the body.
+         *
+         *     Roles: `customer`, `staff`, `admin`.
+         *
+         *     **Deprecated** since 2026-09-01 in favour of `GET /pets?ids={petId}`. Sunset on 2027-06-30: from then on it answers 410 `gone`.
+         */
+        head: operations["getPetHead"];
         patch?: never;
         trace?: never;
     };
@@ -88,8 +113,18 @@ export interface paths {
          */
         post: operations["createCategory"];
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /categories
+         * @description Answers 204 with `Allow`. No API key needed; rate limited per client address (free plan). With CORS configured, a browser's preflight gets its `Access-Control-Allow-*` headers here.
+         */
+        options: operations["optionsCategories"];
+        /**
+         * List categories (headers only)
+         * @description The headers of `GET /categories`, without the body.
+         *
+         *     Roles: `customer`, `staff`, `admin`.
+         */
+        head: operations["listCategoriesHead"];
         patch?: never;
         trace?: never;
     };
@@ -118,8 +153,18 @@ export interface paths {
          *     Roles: `staff`, `admin`.
          */
         delete: operations["deleteCategory"];
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /categories/{categoryId}
+         * @description Answers 204 with `Allow`. No API key needed; rate limited per client address (free plan). With CORS configured, a browser's preflight gets its `Access-Control-Allow-*` headers here.
+         */
+        options: operations["optionsCategoriesCategoryId"];
+        /**
+         * Get a category (headers only)
+         * @description The headers of `GET /categories/{categoryId}`, without the body.
+         *
+         *     Roles: `customer`, `staff`, `admin`.
+         */
+        head: operations["getCategoryHead"];
         patch?: never;
         trace?: never;
     };
@@ -146,8 +191,18 @@ export interface paths {
          */
         post: operations["placeOrder"];
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /store/orders
+         * @description Answers 204 with `Allow`. No API key needed; rate limited per client address (free plan). With CORS configured, a browser's preflight gets its `Access-Control-Allow-*` headers here.
+         */
+        options: operations["optionsStoreOrders"];
+        /**
+         * List orders (headers only)
+         * @description The headers of `GET /store/orders`, without the body.
+         *
+         *     Roles: `customer`, `staff`, `admin`.
+         */
+        head: operations["listOrdersHead"];
         patch?: never;
         trace?: never;
     };
@@ -174,8 +229,18 @@ export interface paths {
          *     Roles: `customer`, `staff`, `admin`.
          */
         delete: operations["cancelOrder"];
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /store/orders/{orderId}
+         * @description Answers 204 with `Allow`. No API key needed; rate limited per client address (free plan). With CORS configured, a browser's preflight gets its `Access-Control-Allow-*` headers here.
+         */
+        options: operations["optionsStoreOrdersOrderId"];
+        /**
+         * Get an order (headers only)
+         * @description The headers of `GET /store/orders/{orderId}`, without the body.
+         *
+         *     Roles: `customer`, `staff`, `admin`.
+         */
+        head: operations["getOrderHead"];
         /**
          * Complete an order or change its ship date
          * @description `complete: true` completes the order and sets `shipDate` to now if it has none; when the last open order of a pet with no stock left completes, the pet is `sold`. A completed order never changes again.
@@ -204,8 +269,18 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /store/inventory
+         * @description Answers 204 with `Allow`. No API key needed; rate limited per client address (free plan). With CORS configured, a browser's preflight gets its `Access-Control-Allow-*` headers here.
+         */
+        options: operations["optionsStoreInventory"];
+        /**
+         * List the inventory (headers only)
+         * @description The headers of `GET /store/inventory`, without the body.
+         *
+         *     Roles: `customer`, `staff`, `admin`.
+         */
+        head: operations["listInventoryHead"];
         patch?: never;
         trace?: never;
     };
@@ -232,8 +307,18 @@ export interface paths {
         put: operations["setInventory"];
         post?: never;
         delete?: never;
-        options?: never;
-        head?: never;
+        /**
+         * Methods of /store/inventory/{petId}
+         * @description Answers 204 with `Allow`. No API key needed; rate limited per client address (free plan). With CORS configured, a browser's preflight gets its `Access-Control-Allow-*` headers here.
+         */
+        options: operations["optionsStoreInventoryPetId"];
+        /**
+         * Get a pet's stock (headers only)
+         * @description The headers of `GET /store/inventory/{petId}`, without the body.
+         *
+         *     Roles: `customer`, `staff`, `admin`.
+         */
+        head: operations["getInventoryItemHead"];
         patch?: never;
         trace?: never;
     };
@@ -431,6 +516,11 @@ export interface components {
          * @example </pets?ids=1>; rel="successor-version"
          */
         "Link-Successor": string;
+        /**
+         * @description The methods this path answers.
+         * @example GET, HEAD, PUT, DELETE, OPTIONS
+         */
+        Allow: string;
     };
     pathItems: never;
 }
@@ -474,7 +564,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -589,7 +679,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -619,7 +709,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
@@ -730,8 +820,8 @@ export interface operations {
             /**
              * @description Unprocessable Content.
              *
-             *     - `unknown_category`: `categoryId` names no category
              *     - `idempotency_key_reused`: the Idempotency-Key was used before for a different request
+             *     - `unknown_category`: `categoryId` names no category
              */
             422: {
                 headers: {
@@ -804,6 +894,214 @@ export interface operations {
             };
         };
     };
+    optionsPets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods this path answers, in `Allow`. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too Many Requests.
+             *
+             *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
+             */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal Server Error.
+             *
+             *     - `internal_error`: a fault on our side; nothing about it is disclosed
+             */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `service_unavailable`: the store is not answering (see Retry-After)
+             */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listPetsHead: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20) */
+                limit?: number;
+                /** @description Return only items with an id greater than this */
+                after?: number;
+                /** @description Only pets with one of these statuses (comma-separated) */
+                status?: components["schemas"]["PetStatus"][];
+                /** @description Only pets of this category */
+                categoryId?: number;
+                /** @description Only these pets (comma-separated ids, at most 100): the successor of GET /pets/{petId} */
+                ids?: number[];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of pets. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link-Next"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (see `GET /pets`); no body. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (see `GET /pets`); no body. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forbidden (see `GET /pets`); no body. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests (see `GET /pets`); no body. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal Server Error (see `GET /pets`); no body. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service Unavailable (see `GET /pets`); no body. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getPet: {
         parameters: {
             query?: never;
@@ -836,7 +1134,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -1022,7 +1320,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
@@ -1251,7 +1549,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -1398,6 +1696,241 @@ export interface operations {
             };
         };
     };
+    optionsPetsPetId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the pet */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods this path answers, in `Allow`. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too Many Requests.
+             *
+             *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
+             */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal Server Error.
+             *
+             *     - `internal_error`: a fault on our side; nothing about it is disclosed
+             */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `service_unavailable`: the store is not answering (see Retry-After)
+             */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getPetHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the pet */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The pet. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link-Successor"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (see `GET /pets/{petId}`); no body. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (see `GET /pets/{petId}`); no body. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forbidden (see `GET /pets/{petId}`); no body. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found (see `GET /pets/{petId}`); no body. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link-Successor"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone (see `GET /pets/{petId}`); no body. */
+            410: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link-Successor"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests (see `GET /pets/{petId}`); no body. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal Server Error (see `GET /pets/{petId}`); no body. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service Unavailable (see `GET /pets/{petId}`); no body. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     listCategories: {
         parameters: {
             query?: {
@@ -1430,7 +1963,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -1545,7 +2078,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -1575,7 +2108,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
@@ -1632,8 +2165,8 @@ export interface operations {
             /**
              * @description Conflict.
              *
-             *     - `category_name_taken`: another category has this name (case-insensitive)
              *     - `idempotency_request_in_progress`: a request with the same Idempotency-Key is still being processed
+             *     - `category_name_taken`: another category has this name (case-insensitive)
              */
             409: {
                 headers: {
@@ -1760,6 +2293,208 @@ export interface operations {
             };
         };
     };
+    optionsCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods this path answers, in `Allow`. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too Many Requests.
+             *
+             *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
+             */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal Server Error.
+             *
+             *     - `internal_error`: a fault on our side; nothing about it is disclosed
+             */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `service_unavailable`: the store is not answering (see Retry-After)
+             */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCategoriesHead: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20) */
+                limit?: number;
+                /** @description Return only items with an id greater than this */
+                after?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of categories, in ascending id order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link-Next"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (see `GET /categories`); no body. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (see `GET /categories`); no body. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forbidden (see `GET /categories`); no body. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests (see `GET /categories`); no body. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal Server Error (see `GET /categories`); no body. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service Unavailable (see `GET /categories`); no body. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getCategory: {
         parameters: {
             query?: never;
@@ -1789,7 +2524,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -1951,7 +2686,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
@@ -2162,7 +2897,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -2309,6 +3044,220 @@ export interface operations {
             };
         };
     };
+    optionsCategoriesCategoryId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the category */
+                categoryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods this path answers, in `Allow`. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too Many Requests.
+             *
+             *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
+             */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal Server Error.
+             *
+             *     - `internal_error`: a fault on our side; nothing about it is disclosed
+             */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `service_unavailable`: the store is not answering (see Retry-After)
+             */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCategoryHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the category */
+                categoryId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The category. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (see `GET /categories/{categoryId}`); no body. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (see `GET /categories/{categoryId}`); no body. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forbidden (see `GET /categories/{categoryId}`); no body. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found (see `GET /categories/{categoryId}`); no body. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests (see `GET /categories/{categoryId}`); no body. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal Server Error (see `GET /categories/{categoryId}`); no body. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service Unavailable (see `GET /categories/{categoryId}`); no body. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     listOrders: {
         parameters: {
             query?: {
@@ -2345,7 +3294,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -2460,7 +3409,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. */
+                /** @description Makes retries safe: a retry with the same key and body (within 24 hours, per API key) replays the first response with `Idempotent-Replayed: true` instead of acting again. While the first request runs, its key is locked for at most 60 seconds: a retry then gets 409 `idempotency_request_in_progress` with `Retry-After` (the seconds until the lock runs out). A first request that never answers (its server died) holds the lock for those 60 seconds only; a retry after them runs the operation again. On the memory store only the 1,000 most recent keys of each API key are kept: a retry with an older key acts again. Refusals made before the operation runs (400, 401, 403, 413, 415, 429) are not kept: a corrected retry with the same key acts. */
                 "Idempotency-Key"?: string;
             };
             path?: never;
@@ -2490,7 +3439,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
@@ -2547,9 +3496,9 @@ export interface operations {
             /**
              * @description Conflict.
              *
+             *     - `idempotency_request_in_progress`: a request with the same Idempotency-Key is still being processed
              *     - `pet_not_available`: the pet's status is not `available`
              *     - `insufficient_stock`: the stock is lower than the quantity ordered
-             *     - `idempotency_request_in_progress`: a request with the same Idempotency-Key is still being processed
              */
             409: {
                 headers: {
@@ -2603,8 +3552,8 @@ export interface operations {
             /**
              * @description Unprocessable Content.
              *
-             *     - `unknown_pet`: `petId` names no pet
              *     - `idempotency_key_reused`: the Idempotency-Key was used before for a different request
+             *     - `unknown_pet`: `petId` names no pet
              */
             422: {
                 headers: {
@@ -2677,6 +3626,212 @@ export interface operations {
             };
         };
     };
+    optionsStoreOrders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods this path answers, in `Allow`. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too Many Requests.
+             *
+             *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
+             */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal Server Error.
+             *
+             *     - `internal_error`: a fault on our side; nothing about it is disclosed
+             */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `service_unavailable`: the store is not answering (see Retry-After)
+             */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOrdersHead: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20) */
+                limit?: number;
+                /** @description Return only items with an id greater than this */
+                after?: number;
+                /** @description Only completed (true) or open (false) orders */
+                complete?: "true" | "false";
+                /** @description Only orders for this pet */
+                petId?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of orders, in ascending id order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link-Next"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (see `GET /store/orders`); no body. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (see `GET /store/orders`); no body. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forbidden (see `GET /store/orders`); no body. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests (see `GET /store/orders`); no body. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal Server Error (see `GET /store/orders`); no body. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service Unavailable (see `GET /store/orders`); no body. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getOrder: {
         parameters: {
             query?: never;
@@ -2706,7 +3861,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -2862,7 +4017,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -3009,6 +4164,220 @@ export interface operations {
             };
         };
     };
+    optionsStoreOrdersOrderId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the order */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods this path answers, in `Allow`. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too Many Requests.
+             *
+             *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
+             */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal Server Error.
+             *
+             *     - `internal_error`: a fault on our side; nothing about it is disclosed
+             */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `service_unavailable`: the store is not answering (see Retry-After)
+             */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOrderHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the order */
+                orderId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (see `GET /store/orders/{orderId}`); no body. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (see `GET /store/orders/{orderId}`); no body. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forbidden (see `GET /store/orders/{orderId}`); no body. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found (see `GET /store/orders/{orderId}`); no body. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests (see `GET /store/orders/{orderId}`); no body. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal Server Error (see `GET /store/orders/{orderId}`); no body. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service Unavailable (see `GET /store/orders/{orderId}`); no body. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     updateOrder: {
         parameters: {
             query?: never;
@@ -3042,7 +4411,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
@@ -3260,7 +4629,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -3371,6 +4740,210 @@ export interface operations {
             };
         };
     };
+    optionsStoreInventory: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods this path answers, in `Allow`. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too Many Requests.
+             *
+             *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
+             */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal Server Error.
+             *
+             *     - `internal_error`: a fault on our side; nothing about it is disclosed
+             */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `service_unavailable`: the store is not answering (see Retry-After)
+             */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listInventoryHead: {
+        parameters: {
+            query?: {
+                /** @description Page size, 1-100 (default 20) */
+                limit?: number;
+                /** @description Return only items with an id greater than this */
+                after?: number;
+                /** @description Only items whose pet has one of these statuses (comma-separated) */
+                status?: components["schemas"]["PetStatus"][];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inventory items. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Link: components["headers"]["Link-Next"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (see `GET /store/inventory`); no body. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (see `GET /store/inventory`); no body. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forbidden (see `GET /store/inventory`); no body. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests (see `GET /store/inventory`); no body. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal Server Error (see `GET /store/inventory`); no body. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service Unavailable (see `GET /store/inventory`); no body. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getInventoryItem: {
         parameters: {
             query?: never;
@@ -3400,7 +4973,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              */
             400: {
                 headers: {
@@ -3562,7 +5135,7 @@ export interface operations {
             /**
              * @description Bad Request.
              *
-             *     - `validation_failed`: the body, query or path breaks the schema; `details` lists every problem
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
              *     - `invalid_json`: the body is not parsable JSON, not valid UTF-8, starts with a byte order mark, or ended early
              */
             400: {
@@ -3725,6 +5298,220 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error"];
                 };
+            };
+        };
+    };
+    optionsStoreInventoryPetId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the pet */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods this path answers, in `Allow`. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too Many Requests.
+             *
+             *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
+             */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal Server Error.
+             *
+             *     - `internal_error`: a fault on our side; nothing about it is disclosed
+             */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `service_unavailable`: the store is not answering (see Retry-After)
+             */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getInventoryItemHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Identifier of the pet */
+                petId: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The inventory item. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (see `GET /store/inventory/{petId}`); no body. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Unauthorized (see `GET /store/inventory/{petId}`); no body. */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Forbidden (see `GET /store/inventory/{petId}`); no body. */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Found (see `GET /store/inventory/{petId}`); no body. */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests (see `GET /store/inventory/{petId}`); no body. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal Server Error (see `GET /store/inventory/{petId}`); no body. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service Unavailable (see `GET /store/inventory/{petId}`); no body. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

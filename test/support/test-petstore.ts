@@ -1,6 +1,7 @@
 import type { H3 } from "h3";
 import { loadConfig } from "../../bootstrap/config.ts";
 import { createLogger } from "../../bootstrap/logger.ts";
+import type { ContainerOverrides } from "../../bootstrap/container.ts";
 import { composePetstore, type Petstore } from "../../bootstrap/petstore.ts";
 import type { Role } from "../../core/access/permissions.ts";
 import type { Plan, RateLimits } from "../../core/access/api-key.ts";
@@ -113,12 +114,13 @@ const defaultTestStores = async (): Promise<Stores | undefined> => {
  * manual clock and a known admin key.
  */
 export const startTestPetstore = async (
-  options: { env?: Record<string, string>; clock?: ManualClock; stores?: Stores } = {},
+  options: { env?: Record<string, string>; clock?: ManualClock; stores?: Stores; overrides?: ContainerOverrides } = {},
 ): Promise<TestPetstore> => {
   const clock = options.clock ?? new ManualClock();
   const config = loadConfig({ PETSTORE_ADMIN_KEY: ADMIN_KEY, PETSTORE_SEED_DEMO: "false", ...options.env });
   const stores = options.stores ?? (await defaultTestStores());
   const petstore = await composePetstore(config, createLogger("silent"), {
+    ...options.overrides,
     clock,
     ...(stores ? { stores } : {}),
   }).catch(async (error: unknown) => {

@@ -1,23 +1,11 @@
 import { z } from "zod";
 import { rolePermissions, roles } from "../../../core/access/permissions.ts";
-import type { Access } from "../pipeline.ts";
 import { statusOfCode, type ErrorCode } from "../problem.ts";
-import type { Method } from "../route.ts";
-import { ErrorSchema } from "../schemas.ts";
+import { headerShapeOf } from "../request-headers.ts";
+import { publicTags, type Access, type Callback, type DocTag, type Route } from "../route.ts";
+import { ErrorView, PAGE_SIZE } from "../schemas.ts";
 import { errorDocs, reasonPhrases } from "./error-examples.ts";
 import { SchemaComponents, type SchemaObject } from "./json-schema.ts";
-import { publicTags, type DocTag, type RouteDocs } from "./route-docs.ts";
-
-/** One operation as the document sees it: a keyed route, a public endpoint or a probe. */
-export interface DescribedOperation {
-  method: Method;
-  /** h3 syntax: /pets/:petId */
-  path: string;
-  operationId: string;
-  /** `"unlimited"`: outside the pipeline (the probes): no key, no limit, no rate-limit headers. */
-  access: Access | "unlimited";
-  docs: RouteDocs;
-}
 
 export interface DocumentOptions {
   deprecation: { deprecatedAt: Date; sunsetAt: Date };
@@ -58,8 +46,23 @@ export const API_VERSION = "1.0.0";
 
 const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 
+/** Static documents and assets: compressed by Accept-Encoding, with an ETag per representation. */
+const cacheableHeaders: Record<string, Ref> = { ETag: headerRef("ETag-Encoded"), Vary: headerRef("Vary-Accept-Encoding") };
+
 /** Shared response headers (components.headers). `required` is what the drift check enforces. */
 const headers: Record<string, HeaderObject> = {
+  "ETag-Encoded": {
+    description: "Strong entity tag of this representation (each content encoding has its own); send it back in `If-None-Match`.",
+    required: true,
+    schema: { type: "string" },
+    example: '"q1w2e3r4t5y6u7i8o9p0aa-br"',
+  },
+  "Vary-Accept-Encoding": {
+    description: "`Accept-Encoding`: the body is br- or gzip-compressed when the request accepts it (`Content-Encoding` says which).",
+    required: true,
+    schema: { type: "string" },
+    example: "Accept-Encoding",
+  },
   "X-RateLimit-Limit": {
     description:
       "Requests allowed in the window (current UTC minute or UTC day) with the fewest requests left; the minute window on a tie.",
@@ -134,6 +137,18 @@ const headers: Record<string, HeaderObject> = {
     schema: { type: "string" },
     example: '</pets?ids=1>; rel="successor-version"',
   },
+  ETag: {
+    description: "Strong entity tag of this revision of the resource: send it back in `If-None-Match` (GET) or `If-Match` (PUT, PATCH, DELETE).",
+    required: true,
+    schema: { type: "string" },
+    example: '"p1r3"',
+  },
+  Allow: {
+    description: "The methods this path answers.",
+    required: true,
+    schema: { type: "string" },
+    example: "GET, HEAD, PUT, DELETE, OPTIONS",
+  },
 };
 
 const rateLimitHeaders = {
@@ -154,6 +169,7 @@ const tagDescriptions: Record<DocTag, string> = {
   Pets: "Pets and the categories they belong to.",
   Store: "Orders and the stock (inventory) of each pet.",
   "API keys": "Managing API keys: admin role only.",
+  Webhooks: "Subscriptions to events, delivered as signed HTTP requests (Standard Webhooks): admin role only.",
   Reference: "This reference: the OpenAPI documents and the interactive page.",
   Health: "Probes for orchestrators: no key, never rate limited, no rate-limit headers.",
 };
@@ -186,10 +202,15 @@ int64: outside int64 is 400; ids are assigned from 1 upward and stay below 2^53,
 **Retries.** \`POST /pets\`, \`POST /categories\` and \`POST /store/orders\` take an \`Idempotency-Key\` (per API key, kept
 24 hours): a retry with the same key and body replays the first answer, marked \`Idempotent-Replayed: true\`. A retry
 while the first request runs gets 409 \`idempotency_request_in_progress\` with \`Retry-After\`; a first request that never
-answers locks its key for 60 seconds at most, after which a retry runs the operation again.
+answers locks its key for 60 seconds at most, after which a retry runs the operation again. A request refused before the
+operation runs (400, 401, 403, 413, 415, 429) is not kept: correct it and retry with the same key.
 
-**Lists** are bare JSON arrays in ascending id order, paged with \`limit\` (1–100, default 20) and \`after\` (an id); a
+**Lists** are bare JSON arrays in ascending id order, paged with \`limit\` (1–${PAGE_SIZE.max}, default ${PAGE_SIZE.default}) and \`after\` (an id); a
 \`Link: <…>; rel="next"\` header gives the next page while more items exist.
+
+**HTTP.** \`HEAD\` works wherever \`GET\` does (same status and headers, no body); \`OPTIONS\` answers 204 with \`Allow\`, without
+a key. Every operation refuses query parameters it does not declare (400 \`validation_failed\`). A path with a trailing slash
+(\`/pets/\`) is not the same path: it answers 404 \`not_found\` like any unknown path. Buffered answers carry \`Content-Length\`.
 
 **Versioning.** This is version ${API_VERSION} of the interface. Changes within 1.x only add (operations, optional fields,
 error codes, headers). Operations marked deprecated keep working until their sunset date (\`x-sunset\`), announced by the
@@ -200,38 +221,47 @@ const adminDescription = `What operators use beside the public reference (\`/ope
 the health probes, and the reference endpoints themselves. Conventions (errors, rate-limit headers) are those of the public document.`;
 
 /** Roles that hold a permission, for the operation's description. */
-const rolesAllowed = (access: DescribedOperation["access"]): string => {
+const rolesAllowed = (access: Access): string => {
   if (access === "unlimited") return "No API key needed; never rate limited.";
   if (access === "public") return "No API key needed; rate limited per client address (free plan).";
-  const permission = access.permission;
-  const allowed = permission ? roles.filter((role) => rolePermissions[role].has(permission)) : roles;
+  const allowed = access === "any-key" ? roles : roles.filter((role) => rolePermissions[role].has(access));
   return `Roles: ${allowed.map((r) => `\`${r}\``).join(", ")}.`;
 };
 
-/** The errors an operation can answer: what follows from its access and inputs, plus its own. */
-export const errorCodesOf = (op: DescribedOperation): ErrorCode[] => {
-  const { docs, access } = op;
-  const codes: ErrorCode[] = [];
-  if (docs.path || docs.query || docs.headers || docs.body) codes.push("validation_failed");
-  if (docs.body) codes.push("invalid_json");
-  if (access !== "public" && access !== "unlimited") codes.push("unauthorized", "forbidden", "api_key_banned");
-  if (docs.path) codes.push("not_found");
-  codes.push(...(docs.errors ?? []));
-  if (docs.body) codes.push("payload_too_large", "unsupported_media_type");
-  if (access !== "unlimited") codes.push("rate_limited", "service_unavailable");
+const isKeyed = (access: Access) => access !== "public" && access !== "unlimited";
+
+/** The errors an operation can answer: what follows from its access, input and flags, plus its own. */
+export const errorCodesOf = (route: Route): ErrorCode[] => {
+  const input = route.input ?? {};
+  // Every operation refuses query parameters it does not declare.
+  const codes: ErrorCode[] = ["validation_failed"];
+  if (input.body) codes.push("invalid_json");
+  if (isKeyed(route.access)) codes.push("unauthorized", "forbidden", "api_key_banned");
+  if (input.path) codes.push("not_found");
+  if (route.idempotent) codes.push("idempotency_key_reused", "idempotency_request_in_progress");
+  if (route.versioned && route.method !== "GET") codes.push("precondition_failed");
+  if (route.deprecated) codes.push("gone");
+  codes.push(...(route.errors ?? []));
+  if (input.body) codes.push("payload_too_large", "unsupported_media_type");
+  if (route.access !== "unlimited") codes.push("rate_limited", "service_unavailable");
   codes.push("internal_error");
   return [...new Set(codes)].sort((a, b) => statusOfCode[a] - statusOfCode[b]);
 };
 
-const openApiPath = (h3Path: string): string => h3Path.replace(/:(\w+)/g, "{$1}");
-
-const pathParamNames = (h3Path: string): string[] => [...h3Path.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+const pathParamNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
 /** `z.string().transform(split).pipe(z.array(item))`: a comma-separated list on the wire. */
 const commaListArray = (field: z.ZodType): z.ZodArray | undefined => {
   const inner = field instanceof z.ZodOptional ? (field.unwrap() as z.ZodType) : field;
   return inner instanceof z.ZodPipe && inner.out instanceof z.ZodArray ? (inner.out as z.ZodArray) : undefined;
 };
+
+const pascal = (path: string): string =>
+  path
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word[0]!.toUpperCase() + word.slice(1))
+    .join("");
 
 class DocumentBuilder {
   readonly components = new SchemaComponents();
@@ -241,32 +271,48 @@ class DocumentBuilder {
     this.options = options;
   }
 
-  operation(op: DescribedOperation): OperationObject {
-    const { docs, access } = op;
+  /** The operation of a route; `head: true` describes its HEAD twin (same statuses and headers, no bodies). */
+  operation(route: Route, head = false): OperationObject {
+    const input = route.input ?? {};
+    const { access, deprecated } = route;
     const limited = access !== "unlimited";
-    const keyed = access !== "public" && access !== "unlimited";
-    const parameters = [...this.#pathParameters(op), ...this.#fieldParameters("query", docs.query), ...this.#fieldParameters("header", docs.headers)];
-    const deprecated = docs.deprecated;
+    const parameters = [
+      ...this.#pathParameters(route),
+      ...this.#fieldParameters("query", input.query?.shape),
+      ...this.#fieldParameters("header", headerShapeOf(route)),
+    ];
     const sunset = this.options.deprecation.sunsetAt;
-    const descriptions = [docs.description, rolesAllowed(access)];
+    const descriptions = [head ? `The headers of \`GET ${route.path}\`, without the body.` : route.description, rolesAllowed(access)];
     if (deprecated) {
       descriptions.push(
         `**Deprecated** since ${this.options.deprecation.deprecatedAt.toISOString().slice(0, 10)} in favour of \`${deprecated.successor}\`. ` +
           `Sunset on ${sunset.toISOString().slice(0, 10)}: from then on it answers 410 \`gone\`.`,
       );
     }
-    if (docs.stability === "beta") descriptions.push("**Beta:** only additive changes are expected.");
-    if (docs.stability === "experimental") descriptions.push("**Experimental:** may change or go away without a deprecation period.");
+    if (route.stability === "beta") descriptions.push("**Beta:** only additive changes are expected.");
+    if (route.stability === "experimental") descriptions.push("**Experimental:** may change or go away without a deprecation period.");
 
     const responses: Record<string, ResponseObject> = {};
-    const success = docs.success;
+    const { output } = route;
     const successHeaders: Record<string, Ref> = { ...(limited ? rateLimitHeaders : {}) };
-    for (const name of success.headers ?? []) successHeaders[name] = headerRef(name === "Link" ? "Link-Next" : name);
+    for (const name of output.headers ?? []) successHeaders[name] = headerRef(name === "Link" ? "Link-Next" : name);
     if (deprecated) Object.assign(successHeaders, deprecationHeaders);
-    responses[String(success.status)] = this.#response(success.description, successHeaders, success.body, success.mediaTypes);
+    if (route.versioned && output.status === 200) successHeaders.ETag = headerRef("ETag");
+    if (output.cacheable) Object.assign(successHeaders, cacheableHeaders);
+    responses[String(output.status)] = this.#response(output.description, successHeaders, head ? undefined : output.body, output.mediaType);
+    if (output.cacheable) {
+      responses["304"] = this.#response("Not Modified: the `If-None-Match` tag is current; no body.", {
+        ...(limited ? rateLimitHeaders : {}),
+        ...cacheableHeaders,
+      });
+    }
+    if (route.versioned && route.method === "GET") {
+      const notModified = { ...(limited ? rateLimitHeaders : {}), ETag: headerRef("ETag"), ...(deprecated ? deprecationHeaders : {}) };
+      responses["304"] = this.#response("Not Modified: the `If-None-Match` tag is current; no body.", notModified);
+    }
 
     const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of errorCodesOf(op)) byStatus.set(statusOfCode[code], [...(byStatus.get(statusOfCode[code]) ?? []), code]);
+    for (const code of errorCodesOf(route)) byStatus.set(statusOfCode[code], [...(byStatus.get(statusOfCode[code]) ?? []), code]);
     for (const [status, codes] of byStatus) {
       const errorHeaders: Record<string, Ref> = { ...(limited ? rateLimitHeaders : {}) };
       if (status === 429) errorHeaders["Retry-After"] = headerRef("Retry-After");
@@ -274,43 +320,102 @@ class DocumentBuilder {
       if (status === 503) errorHeaders["Retry-After"] = headerRef("Retry-After-If-Known");
       // The deprecated operation's own answers (the resource, 404, 410) all say so.
       if (deprecated && (codes.includes("gone") || codes.includes("not_found"))) Object.assign(errorHeaders, deprecationHeaders);
-      responses[String(status)] = this.#errorResponse(status, codes, errorHeaders);
+      responses[String(status)] = head
+        ? this.#response(`${reasonPhrases[status] ?? "Error"} (see \`GET ${route.path}\`); no body.`, errorHeaders)
+        : this.#errorResponse(status, codes, errorHeaders);
     }
 
     const badges = [
       ...(deprecated ? [{ name: `Deprecated · sunset ${sunset.toISOString().slice(0, 10)}`, color: "#6b7280", position: "after" }] : []),
-      ...(docs.stability === "beta" ? [{ name: "Beta", color: "#b45309", position: "after" }] : []),
-      ...(docs.stability === "experimental" ? [{ name: "Experimental", color: "#b91c1c", position: "after" }] : []),
+      ...(route.stability === "beta" ? [{ name: "Beta", color: "#b45309", position: "after" }] : []),
+      ...(route.stability === "experimental" ? [{ name: "Experimental", color: "#b91c1c", position: "after" }] : []),
     ];
     return {
-      tags: [docs.tag],
-      summary: docs.summary,
+      tags: [route.tag],
+      summary: head ? `${route.summary} (headers only)` : route.summary,
       description: descriptions.filter(Boolean).join("\n\n"),
-      operationId: op.operationId,
+      operationId: head ? `${route.operationId}Head` : route.operationId,
       ...(parameters.length ? { parameters } : {}),
-      ...(docs.body ? { requestBody: { required: true, content: { "application/json": { schema: this.components.convert(docs.body) } } } } : {}),
+      ...(input.body && !head ? { requestBody: { required: true, content: { "application/json": { schema: this.components.convert(input.body) } } } } : {}),
       responses,
-      ...(keyed ? {} : { security: [] }),
+      ...(isKeyed(access) ? {} : { security: [] }),
       ...(deprecated ? { deprecated: true, "x-sunset": sunset.toISOString() } : {}),
-      ...(docs.stability ? { "x-stability": docs.stability } : {}),
+      ...(route.stability ? { "x-stability": route.stability } : {}),
       ...(badges.length ? { "x-badges": badges } : {}),
-      ...(docs.hideTryItPanel ? { "x-hideTryItPanel": true } : {}),
+      ...(route.hideTryItPanel ? { "x-hideTryItPanel": true } : {}),
+      ...(route.callbacks && !head ? { callbacks: this.#callbacks(route.operationId, route.callbacks) } : {}),
     };
   }
 
-  #pathParameters(op: DescribedOperation): SchemaObject[] {
-    const names = pathParamNames(op.path);
-    const shape = op.docs.path?.shape ?? {};
+  /** OpenAPI 3.0.3 callbacks: the requests the service sends, each to the URL the request body named. */
+  #callbacks(operationId: string, callbacks: Readonly<Record<string, Callback>>): Record<string, unknown> {
+    return Object.fromEntries(
+      Object.entries(callbacks).map(([name, callback]) => [
+        name,
+        {
+          [`{$request.body#/${callback.urlField}}`]: {
+            post: {
+              summary: callback.summary,
+              description: callback.description,
+              operationId: `${operationId}${pascal(name)}`,
+              parameters: Object.entries(callback.headers).map(([header, description]) => ({
+                name: header,
+                in: "header",
+                required: true,
+                description,
+                schema: { type: "string" },
+              })),
+              requestBody: { required: true, content: { "application/json": { schema: this.components.convert(callback.body) } } },
+              responses: {
+                "2XX": { description: "Received: any 2xx answer counts as delivered." },
+                default: { description: "Not received (any other status, or none in time): retried later under the same `webhook-id`." },
+              },
+            },
+          },
+        },
+      ]),
+    );
+  }
+
+  /** OPTIONS on a path: 204 with Allow, no key needed. */
+  optionsOperation(path: string, routes: Route[]): OperationObject {
+    const limited = routes.some((r) => r.access !== "unlimited");
+    const headers = { ...(limited ? rateLimitHeaders : {}), Allow: headerRef("Allow") };
+    const responses: Record<string, ResponseObject> = { "204": this.#response("The methods this path answers, in `Allow`.", headers) };
+    // A malformed URL is 400 whatever the method.
+    const errors: ErrorCode[] = ["validation_failed", ...(limited ? (["rate_limited", "internal_error", "service_unavailable"] as const) : (["internal_error"] as const))];
+    for (const code of errors) {
+      const errorHeaders: Record<string, Ref> = { ...(limited ? rateLimitHeaders : {}) };
+      if (code === "rate_limited") errorHeaders["Retry-After"] = headerRef("Retry-After");
+      if (code === "service_unavailable") errorHeaders["Retry-After"] = headerRef("Retry-After-If-Known");
+      responses[String(statusOfCode[code])] = this.#errorResponse(statusOfCode[code], [code], errorHeaders);
+    }
+    const first = routes[0] as Route;
+    const parameters = this.#pathParameters(first);
+    return {
+      tags: [first.tag],
+      summary: `Methods of ${path}`,
+      description: `Answers 204 with \`Allow\`. No API key needed; ${limited ? "rate limited per client address (free plan)" : "never rate limited"}. With CORS configured, a browser's preflight gets its \`Access-Control-Allow-*\` headers here.`,
+      operationId: `options${pascal(path)}`,
+      ...(parameters.length ? { parameters } : {}),
+      responses,
+      security: [],
+    };
+  }
+
+  #pathParameters(route: Route): SchemaObject[] {
+    const names = pathParamNames(route.path);
+    const shape = route.input?.path?.shape ?? {};
     const declared = Object.keys(shape);
     if (names.join() !== declared.join()) {
-      throw new Error(`${op.operationId}: path ${op.path} has parameters [${names}] but its docs declare [${declared}]`);
+      throw new Error(`${route.operationId}: path ${route.path} has parameters [${names}] but its input declares [${declared}]`);
     }
     return names.map((name) => this.#parameter(name, "path", shape[name] as z.ZodType, true));
   }
 
-  #fieldParameters(where: "query" | "header", fields: z.ZodObject | undefined): SchemaObject[] {
-    if (!fields) return [];
-    return Object.entries(fields.shape).map(([name, field]) => {
+  #fieldParameters(where: "query" | "header", shape: z.ZodRawShape | undefined): SchemaObject[] {
+    if (!shape) return [];
+    return Object.entries(shape).map(([name, field]) => {
       const f = field as z.ZodType;
       return this.#parameter(name, where, f, !f.safeParse(undefined).success);
     });
@@ -331,20 +436,17 @@ class DocumentBuilder {
     };
   }
 
-  #response(description: string, responseHeaders: Record<string, Ref>, body?: z.ZodType, mediaTypes: readonly string[] = ["application/json"]): ResponseObject {
+  #response(description: string, responseHeaders: Record<string, Ref>, body?: z.ZodType, mediaType = "application/json"): ResponseObject {
     for (const ref of Object.values(responseHeaders)) this.usedHeaders.add(ref.$ref.split("/").at(-1) as string);
     const response: ResponseObject = { description };
     if (Object.keys(responseHeaders).length) response.headers = responseHeaders;
-    if (body) {
-      const schema = this.components.convert(body);
-      response.content = Object.fromEntries(mediaTypes.map((type) => [type, { schema }]));
-    }
+    if (body) response.content = { [mediaType]: { schema: this.components.convert(body) } };
     return response;
   }
 
   #errorResponse(status: number, codes: ErrorCode[], responseHeaders: Record<string, Ref>): ResponseObject {
     const lines = codes.map((code) => `- \`${code}\`: ${errorDocs[code].when}`);
-    const response = this.#response(`${reasonPhrases[status] ?? "Error"}.\n\n${lines.join("\n")}`, responseHeaders, ErrorSchema);
+    const response = this.#response(`${reasonPhrases[status] ?? "Error"}.\n\n${lines.join("\n")}`, responseHeaders, ErrorView);
     const examples = Object.fromEntries(
       codes.map((code) => {
         const doc = errorDocs[code];
@@ -355,14 +457,20 @@ class DocumentBuilder {
     return response;
   }
 
-  document(info: { title: string; description: string }, operations: DescribedOperation[], tags: DocTag[]): OpenApiDocument {
+  document(info: { title: string; description: string }, routes: Route[], tags: DocTag[]): OpenApiDocument {
     const paths: Record<string, Record<string, OperationObject>> = {};
     const operationIds = new Set<string>();
-    for (const op of operations) {
-      if (operationIds.has(op.operationId)) throw new Error(`Duplicate operationId ${op.operationId}`);
-      operationIds.add(op.operationId);
-      const item = (paths[openApiPath(op.path)] ??= {});
-      item[op.method.toLowerCase()] = this.operation(op);
+    const byPath = new Map<string, Route[]>();
+    for (const route of routes) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
+    const add = (path: string, method: string, operation: OperationObject) => {
+      if (operationIds.has(operation.operationId)) throw new Error(`Duplicate operationId ${operation.operationId}`);
+      operationIds.add(operation.operationId);
+      (paths[path] ??= {})[method] = operation;
+    };
+    for (const [path, onPath] of byPath) {
+      for (const route of onPath) add(path, route.method.toLowerCase(), this.operation(route));
+      for (const route of onPath.filter((r) => r.method === "GET")) add(path, "head", this.operation(route, true));
+      add(path, "options", this.optionsOperation(path, onPath));
     }
     const usedHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => this.usedHeaders.has(name)));
     return {
@@ -397,19 +505,15 @@ export interface OpenApiDocuments {
   admin: OpenApiDocument;
 }
 
-/** Both documents, from the operations' own docs. The public one has the seed's schema names and only its two tags. */
-export const buildOpenApiDocuments = (operations: DescribedOperation[], options: DocumentOptions): OpenApiDocuments => {
-  const isPublic = (op: DescribedOperation) => publicTags.includes(op.docs.tag);
-  const adminTags = [...new Set(operations.filter((op) => !isPublic(op)).map((op) => op.docs.tag))];
+/** Both documents, read from the route table. The public one has the seed's schema names and only its two tags. */
+export const buildOpenApiDocuments = (routes: readonly Route[], options: DocumentOptions): OpenApiDocuments => {
+  const isPublic = (route: Route) => publicTags.includes(route.tag);
+  const adminTags = [...new Set(routes.filter((route) => !isPublic(route)).map((route) => route.tag))];
   return {
-    public: new DocumentBuilder(options).document(
-      { title: "Petstore", description: publicDescription },
-      operations.filter(isPublic),
-      [...publicTags],
-    ),
+    public: new DocumentBuilder(options).document({ title: "Petstore", description: publicDescription }, routes.filter(isPublic), [...publicTags]),
     admin: new DocumentBuilder(options).document(
       { title: "Petstore administration", description: adminDescription },
-      operations.filter((op) => !isPublic(op)),
+      routes.filter((route) => !isPublic(route)),
       adminTags,
     ),
   };

@@ -12,7 +12,7 @@ interface ErrorDoc {
 /** What each error code means, with an example body: the `examples` of every documented error response. */
 export const errorDocs: Readonly<Record<ErrorCode, ErrorDoc>> = {
   validation_failed: {
-    when: "the body, query or path breaks the schema; `details` lists every problem",
+    when: "the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem",
     message: "The request body is not valid",
     details: [{ path: "body.name", message: "Too small: expected string to have >=1 characters" }],
   },
@@ -67,6 +67,10 @@ export const errorDocs: Readonly<Record<ErrorCode, ErrorDoc>> = {
     when: "the operation has reached its sunset date",
     message: "GET /pets/{petId} reached its sunset; use GET /pets?ids=…",
   },
+  precondition_failed: {
+    when: "the `If-Match` tag is not the resource's current one: it changed since it was read; nothing was changed",
+    message: "The resource has changed since you read it (If-Match); read it again",
+  },
   payload_too_large: { when: `the body is over ${BODY_LIMIT_BYTES} bytes`, message: `Request bodies are limited to ${BODY_LIMIT_BYTES} bytes` },
   unsupported_media_type: {
     when: "the body is not sent as `Content-Type: application/json`",
@@ -99,6 +103,7 @@ export const reasonPhrases: Readonly<Record<number, string>> = {
   408: "Request Timeout",
   409: "Conflict",
   410: "Gone",
+  412: "Precondition Failed",
   413: "Content Too Large",
   414: "URI Too Long",
   415: "Unsupported Media Type",

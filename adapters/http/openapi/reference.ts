@@ -3,53 +3,14 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
-import type { PublicEndpoint } from "../app.ts";
-import type { Route } from "../route.ts";
-import { buildOpenApiDocuments, type DescribedOperation, type DocumentOptions, type OpenApiDocuments } from "./document.ts";
-
-/** The reference as the app serves it: documents built once, the endpoints that serve them and the page. */
-export interface ApiReference {
-  documents: OpenApiDocuments;
-  /** GET /openapi.json, GET /docs and the page's assets: public, limited per client address. */
-  publicEndpoints: PublicEndpoint[];
-  /** GET /admin/openapi.json: keyed, `api-keys:manage`. */
-  routes: Route[];
-}
+import { compressAsset, type CompressedAsset } from "../compressed-asset.ts";
+import { assetReply, rawText, route } from "../route.ts";
 
 const OpenApiJson = z.looseObject({
   openapi: z.string().meta({ description: "3.0.3" }),
   info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.looseObject({}),
 });
-
-/** The probes live in app.ts, outside the pipeline; this is what the operators' document says about them. */
-export const probeOperations: DescribedOperation[] = [
-  {
-    method: "GET",
-    path: "/healthz",
-    operationId: "getHealth",
-    access: "unlimited",
-    docs: {
-      tag: "Health",
-      summary: "Liveness",
-      description: "200 while the process is alive.",
-      success: { status: 200, description: "Alive.", body: z.object({ status: z.literal("ok") }) },
-    },
-  },
-  {
-    method: "GET",
-    path: "/readyz",
-    operationId: "getReadiness",
-    access: "unlimited",
-    docs: {
-      tag: "Health",
-      summary: "Readiness",
-      description: "200 when the store answers, else 503 `service_unavailable`; 503 too from SIGTERM on, while the service drains.",
-      success: { status: 200, description: "Ready.", body: z.object({ status: z.literal("ready") }) },
-      errors: ["service_unavailable"],
-    },
-  },
-];
 
 const here = dirname(fileURLToPath(import.meta.url));
 const swaggerUiDir = (): string => dirname(createRequire(import.meta.url).resolve("swagger-ui-dist/package.json"));
@@ -67,15 +28,32 @@ const assets: Record<string, Asset> = {
   "docs.css": { type: "text/css; charset=utf-8", file: () => join(here, "assets", "docs.css") },
 };
 
-/** Read once per process, on first use: ~1.5 MB that most test runs never ask for. */
-const fileCache = new Map<string, string>();
-const readCached = (path: string): string => {
-  let content = fileCache.get(path);
-  if (content === undefined) {
-    content = readFileSync(path, "utf8");
-    fileCache.set(path, content);
+/** Assets change only with a release, yet their names carry no version: cached a day, then revalidated (ETag). */
+const ASSET_CACHE_CONTROL = "public, max-age=86400";
+/** The document and the page: revalidated on every use (a 304 when unchanged). */
+export const DOCUMENT_CACHE_CONTROL = "public, no-cache";
+export const JSON_TYPE = "application/json; charset=utf-8";
+
+/**
+ * Files read and compressed (br, gzip) once per process: at start-up by `precompressReferenceAssets`
+ * (bootstrap/main.ts), else on first use, so the ~1.7 MB that most test runs never ask for costs them nothing.
+ * They are the package's own files, the same for every app.
+ */
+const fileCache = new Map<string, CompressedAsset>();
+const compressedFile = (path: string, type: string, cacheControl: string): CompressedAsset => {
+  let asset = fileCache.get(path);
+  if (asset === undefined) {
+    asset = compressAsset(readFileSync(path), type, cacheControl);
+    fileCache.set(path, asset);
   }
-  return content;
+  return asset;
+};
+const pagePath = () => join(here, "assets", "docs.html");
+const pageType = "text/html; charset=utf-8";
+
+export const precompressReferenceAssets = (): void => {
+  compressedFile(pagePath(), pageType, DOCUMENT_CACHE_CONTROL);
+  for (const asset of Object.values(assets)) compressedFile(asset.file(), asset.type, ASSET_CACHE_CONTROL);
 };
 
 /** Only our own origin: the page loads and calls nothing else, whatever the bundle might try. */
@@ -91,99 +69,52 @@ const docsPagePolicy = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-const jsonText = (text: string): Response =>
-  new Response(text, { headers: { "content-type": "application/json; charset=utf-8", "cache-control": "no-cache" } });
 
-/** Documents are built once per process and per deprecation dates: every test app reuses them. */
-const documentCache = new Map<string, OpenApiDocuments>();
-
-/**
- * Builds the OpenAPI documents from the route table (plus this module's own endpoints and the probes),
- * and the endpoints that serve them. Called once at start-up.
- */
-export const createApiReference = (apiRoutes: Route[], options: DocumentOptions): ApiReference => {
-  let adminJson = "";
-  let publicJson = "";
-  const adminDocumentRoute: Route = {
+/** The reference: both OpenAPI documents (built once, from the route table) and the interactive page with its assets. */
+export const referenceRoutes = [
+  route({
+    method: "GET",
+    path: "/openapi.json",
+    operationId: "getOpenApiDocument",
+    tag: "Reference",
+    summary: "The public OpenAPI document",
+    description: "The OpenAPI 3.0.3 document of the public API (tags Pets and Store).",
+    access: "public",
+    output: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson, cacheable: true },
+    handle: (_input, _actor, { documents }) => assetReply(documents.public()),
+  }),
+  route({
     method: "GET",
     path: "/admin/openapi.json",
     operationId: "getAdminOpenApiDocument",
-    access: { permission: "api-keys:manage" },
-    docs: {
+    tag: "Reference",
+    summary: "The operators' OpenAPI document",
+    description: "This document: admin operations, probes and the reference endpoints.",
+    access: "api-keys:manage",
+    output: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson },
+    handle: (_input, _actor, { documents }) => rawText(documents.admin, JSON_TYPE),
+  }),
+  route({
+    method: "GET",
+    path: "/docs",
+    operationId: "getApiReferencePage",
+    tag: "Reference",
+    summary: "The interactive API reference",
+    description: "An HTML page (Swagger UI) that loads everything from this server.",
+    access: "public",
+    output: { status: 200, description: "The page.", body: z.string(), mediaType: "text/html", cacheable: true },
+    handle: () => assetReply(compressedFile(pagePath(), pageType, DOCUMENT_CACHE_CONTROL), { "content-security-policy": docsPagePolicy }),
+  }),
+  ...Object.entries(assets).map(([name, asset]) =>
+    route({
+      method: "GET",
+      path: `/docs/assets/${name}`,
+      operationId: `getApiReferenceAsset_${name.replace(/\W/g, "_")}`,
       tag: "Reference",
-      summary: "The operators' OpenAPI document",
-      description: "This document: admin operations, probes and the reference endpoints.",
-      success: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson },
-    },
-    handle: () => jsonText(adminJson),
-  };
-  const publicEndpoints: PublicEndpoint[] = [
-    {
-      path: "/openapi.json",
-      operationId: "getOpenApiDocument",
-      docs: {
-        tag: "Reference",
-        summary: "The public OpenAPI document",
-        description: "The OpenAPI 3.0.3 document of the public API (tags Pets and Store).",
-        success: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson },
-      },
-      handle: () => jsonText(publicJson),
-    },
-    {
-      path: "/docs",
-      operationId: "getApiReferencePage",
-      docs: {
-        tag: "Reference",
-        summary: "The interactive API reference",
-        description: "An HTML page (Swagger UI) that loads everything from this server.",
-        success: { status: 200, description: "The page.", body: z.string(), mediaTypes: ["text/html"] },
-      },
-      handle: () =>
-        new Response(readCached(join(here, "assets", "docs.html")), {
-          headers: {
-            "content-type": "text/html; charset=utf-8",
-            "content-security-policy": docsPagePolicy,
-            "x-content-type-options": "nosniff",
-            "cache-control": "no-cache",
-          },
-        }),
-    },
-    ...Object.entries(assets).map(
-      ([name, asset]): PublicEndpoint => ({
-        path: `/docs/assets/${name}`,
-        operationId: `getApiReferenceAsset_${name.replace(/\W/g, "_")}`,
-        docs: {
-          tag: "Reference",
-          summary: `Reference page asset ${name}`,
-          success: { status: 200, description: "The file.", body: z.string(), mediaTypes: [asset.type.split(";")[0] as string] },
-        },
-        handle: () =>
-          new Response(readCached(asset.file()), {
-            headers: { "content-type": asset.type, "x-content-type-options": "nosniff", "cache-control": "public, max-age=3600" },
-          }),
-      }),
-    ),
-  ];
-
-  const key = `${options.deprecation.deprecatedAt.toISOString()}|${options.deprecation.sunsetAt.toISOString()}`;
-  let documents = documentCache.get(key);
-  if (!documents) {
-    documents = buildOpenApiDocuments(
-      [
-        ...[...apiRoutes, adminDocumentRoute].map(({ method, path, operationId, access, docs }) => ({ method, path, operationId, access, docs })),
-        ...publicEndpoints.map((endpoint) => describePublic(endpoint)),
-        ...probeOperations,
-      ],
-      options,
-    );
-    documentCache.set(key, documents);
-  }
-  publicJson = JSON.stringify(documents.public);
-  adminJson = JSON.stringify(documents.admin);
-  return { documents, publicEndpoints, routes: [adminDocumentRoute] };
-};
-
-const describePublic = (endpoint: PublicEndpoint): DescribedOperation => {
-  if (!endpoint.docs || !endpoint.operationId) throw new Error(`Public endpoint ${endpoint.path} has no docs`);
-  return { method: "GET", path: endpoint.path, operationId: endpoint.operationId, access: "public", docs: endpoint.docs };
-};
+      summary: `Reference page asset ${name}`,
+      access: "public",
+      output: { status: 200, description: "The file.", body: z.string(), mediaType: asset.type.split(";")[0] as string, cacheable: true },
+      handle: () => assetReply(compressedFile(asset.file(), asset.type, ASSET_CACHE_CONTROL)),
+    }),
+  ),
+];

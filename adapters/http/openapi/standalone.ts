@@ -1,23 +1,11 @@
-import { apiRoutes, type HttpAppDeps } from "../app.ts";
-import { defaultGetPetDeprecation, type Deprecation } from "../routes/pet.routes.ts";
-import type { OpenApiDocuments } from "./document.ts";
-import { createApiReference } from "./reference.ts";
-
-/** Stands in for the use cases and the clock: a documentation-only route table never runs a handler. */
-const documentationOnly = new Proxy(
-  {},
-  {
-    get(_target, name) {
-      throw new Error(`The documentation-only route table has no ${String(name)}`);
-    },
-  },
-);
+import { routeTable } from "../route-table.ts";
+import type { Deprecation } from "../route.ts";
+import { defaultGetPetDeprecation } from "../routes/pet.routes.ts";
+import { buildOpenApiDocuments, type OpenApiDocuments } from "./document.ts";
 
 /**
- * The documents without a running service: for the lint script, the typed client and the drift check.
- * The same builder and route table as the served ones; only the deprecation dates may differ from a deployment's.
+ * The documents without a running service (for the lint script, the typed client and the drift check): the same
+ * route table and builder as the served ones; only the deprecation dates may differ from a deployment's.
  */
-export const standaloneDocuments = (deprecation: Deprecation = defaultGetPetDeprecation): OpenApiDocuments => {
-  const deps = { useCases: documentationOnly, clock: documentationOnly, deprecation } as Pick<HttpAppDeps, "useCases" | "clock" | "deprecation">;
-  return createApiReference(apiRoutes(deps), { deprecation }).documents;
-};
+export const standaloneDocuments = (deprecation: Deprecation = defaultGetPetDeprecation): OpenApiDocuments =>
+  buildOpenApiDocuments(routeTable, { deprecation });

@@ -1,106 +1,71 @@
 import { z } from "zod";
-import { categoryJson } from "../presenters.ts";
-import { readJsonBody } from "../json-body.ts";
-import { json, noContent } from "../json.ts";
-import { created, pageResponse, pathParams, queryOf, type Route } from "../route.ts";
-import { Category, idParam, NewCategory, PageQuery } from "../schemas.ts";
-import type { UseCases } from "../use-cases.ts";
-import { parseOrReject } from "../validation.ts";
-import { IdempotencyHeaders, idempotencyErrors } from "../idempotency-docs.ts";
+import { presentCategory } from "../presenters.ts";
+import { created, paged, route } from "../route.ts";
+import { CategoryBody, CategoryIdParam, CategoryView, PageQuery } from "../schemas.ts";
 
-const categoryId = idParam("categoryId", "Identifier of the category");
-const Categories = z.array(Category);
-const read = { permission: "catalog:read" } as const;
-const write = { permission: "catalog:write" } as const;
-
-export const categoryRoutes = (uc: UseCases): Route[] => [
-  {
+export const categoryRoutes = [
+  route({
     method: "GET",
     path: "/categories",
     operationId: "listCategories",
-    access: read,
-    docs: {
-      tag: "Pets",
-      summary: "List categories",
-      query: PageQuery,
-      success: { status: 200, description: "A page of categories, in ascending id order.", body: Categories, headers: ["Link"] },
-    },
-    handle: async (event) => {
-      const q = parseOrReject(PageQuery, queryOf(event), "query");
-      return pageResponse(event, await uc.listCategories.execute({ limit: q.limit ?? 20, after: q.after }), categoryJson);
-    },
-  },
-  {
+    tag: "Pets",
+    summary: "List categories",
+    access: "catalog:read",
+    input: { query: PageQuery },
+    output: { status: 200, description: "A page of categories, in ascending id order.", body: z.array(CategoryView), headers: ["Link"] },
+    handle: async ({ query }, _actor, { useCases }) => paged(await useCases.listCategories.execute(query), presentCategory),
+  }),
+  route({
     method: "POST",
     path: "/categories",
     operationId: "createCategory",
+    tag: "Pets",
+    summary: "Create a category",
+    description: "Names are unique, compared case-insensitively.",
+    access: "catalog:write",
     idempotent: true,
-    access: write,
-    docs: {
-      tag: "Pets",
-      summary: "Create a category",
-      description: "Names are unique, compared case-insensitively.",
-      body: NewCategory,
-      success: { status: 201, description: "The category, created.", body: Category, headers: ["Location"] },
-      headers: IdempotencyHeaders,
-      errors: ["category_name_taken", ...idempotencyErrors],
+    input: { body: CategoryBody },
+    output: { status: 201, description: "The category, created.", body: CategoryView, headers: ["Location"] },
+    errors: ["category_name_taken"],
+    handle: async ({ body }, _actor, { useCases }) => {
+      const category = await useCases.createCategory.execute(body);
+      return created(presentCategory(category), `/categories/${category.id}`);
     },
-    handle: async (event) => {
-      const category = await uc.createCategory.execute(await readJsonBody(event, NewCategory));
-      return created(categoryJson(category), `/categories/${category.id}`);
-    },
-  },
-  {
+  }),
+  route({
     method: "GET",
-    path: "/categories/:categoryId",
+    path: "/categories/{categoryId}",
     operationId: "getCategory",
-    access: read,
-    docs: {
-      tag: "Pets",
-      summary: "Get a category",
-      path: categoryId,
-      success: { status: 200, description: "The category.", body: Category },
-    },
-    handle: async (event) => {
-      const { categoryId: id } = parseOrReject(categoryId, pathParams(event), "path");
-      return json(categoryJson(await uc.getCategory.execute(id)));
-    },
-  },
-  {
+    tag: "Pets",
+    summary: "Get a category",
+    access: "catalog:read",
+    input: { path: CategoryIdParam },
+    output: { status: 200, description: "The category.", body: CategoryView },
+    handle: async ({ path }, _actor, { useCases }) => presentCategory(await useCases.getCategory.execute(path.categoryId)),
+  }),
+  route({
     method: "PUT",
-    path: "/categories/:categoryId",
+    path: "/categories/{categoryId}",
     operationId: "updateCategory",
-    access: write,
-    docs: {
-      tag: "Pets",
-      summary: "Update a category",
-      path: categoryId,
-      body: NewCategory,
-      success: { status: 200, description: "The category, updated.", body: Category },
-      errors: ["category_name_taken"],
-    },
-    handle: async (event) => {
-      const { categoryId: id } = parseOrReject(categoryId, pathParams(event), "path");
-      return json(categoryJson(await uc.updateCategory.execute(id, await readJsonBody(event, NewCategory))));
-    },
-  },
-  {
+    tag: "Pets",
+    summary: "Update a category",
+    access: "catalog:write",
+    input: { path: CategoryIdParam, body: CategoryBody },
+    output: { status: 200, description: "The category, updated.", body: CategoryView },
+    errors: ["category_name_taken"],
+    handle: async ({ path, body }, _actor, { useCases }) => presentCategory(await useCases.updateCategory.execute(path.categoryId, body)),
+  }),
+  route({
     method: "DELETE",
-    path: "/categories/:categoryId",
+    path: "/categories/{categoryId}",
     operationId: "deleteCategory",
-    access: write,
-    docs: {
-      tag: "Pets",
-      summary: "Delete a category",
-      description: "A category that still has pets cannot be deleted.",
-      path: categoryId,
-      success: { status: 204, description: "Deleted." },
-      errors: ["category_in_use"],
-    },
-    handle: async (event) => {
-      const { categoryId: id } = parseOrReject(categoryId, pathParams(event), "path");
-      await uc.deleteCategory.execute(id);
-      return noContent();
-    },
-  },
+    tag: "Pets",
+    summary: "Delete a category",
+    description: "A category that still has pets cannot be deleted.",
+    access: "catalog:write",
+    input: { path: CategoryIdParam },
+    output: { status: 204, description: "Deleted." },
+    errors: ["category_in_use"],
+    handle: ({ path }, _actor, { useCases }) => useCases.deleteCategory.execute(path.categoryId),
+  }),
 ];

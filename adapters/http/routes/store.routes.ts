@@ -1,180 +1,125 @@
 import { z } from "zod";
-import { orderJson } from "../presenters.ts";
-import { readJsonBody } from "../json-body.ts";
-import { json, noContent } from "../json.ts";
-import { created, pageResponse, pathParams, queryOf, type Route } from "../route.ts";
+import { presentInventoryItem, presentOrder } from "../presenters.ts";
+import { created, paged, route } from "../route.ts";
 import {
-  idParam,
-  InventoryItem,
+  InventoryBody,
+  InventoryItemView,
   InventoryListQuery,
-  InventoryUpdate,
-  NewOrder,
-  Order,
+  OrderBody,
+  OrderChangesBody,
+  OrderIdParam,
   OrderListQuery,
-  OrderUpdate,
+  OrderView,
+  PetIdParam,
 } from "../schemas.ts";
-import type { UseCases } from "../use-cases.ts";
-import { parseOrReject } from "../validation.ts";
-import { IdempotencyHeaders, idempotencyErrors } from "../idempotency-docs.ts";
 
-const orderId = idParam("orderId", "Identifier of the order");
-const petId = idParam("petId", "Identifier of the pet");
-const Orders = z.array(Order);
-const InventoryItems = z.array(InventoryItem);
-
-export const storeRoutes = (uc: UseCases): Route[] => [
-  {
+export const storeRoutes = [
+  route({
     method: "POST",
     path: "/store/orders",
     operationId: "placeOrder",
+    tag: "Store",
+    summary: "Place an order",
+    description:
+      "Reserves the stock at once: the pet must be `available` with at least `quantity` units in stock. An order that takes the last unit puts the pet in `pending`.",
+    access: "orders:place",
     idempotent: true,
-    access: { permission: "orders:place" },
-    docs: {
-      tag: "Store",
-      summary: "Place an order",
-      description:
-        "Reserves the stock at once: the pet must be `available` with at least `quantity` units in stock. An order that takes the last unit puts the pet in `pending`.",
-      body: NewOrder,
-      success: { status: 201, description: "The order, open (`complete: false`).", body: Order, headers: ["Location"] },
-      headers: IdempotencyHeaders,
-      errors: ["pet_not_available", "insufficient_stock", "unknown_pet", ...idempotencyErrors],
+    input: { body: OrderBody },
+    output: { status: 201, description: "The order, open (`complete: false`).", body: OrderView, headers: ["Location"] },
+    errors: ["pet_not_available", "insufficient_stock", "unknown_pet"],
+    handle: async ({ body }, actor, { useCases }) => {
+      const order = await useCases.placeOrder.execute(body, actor);
+      return created(presentOrder(order), `/store/orders/${order.id}`);
     },
-    handle: async (event, actor) => {
-      const order = await uc.placeOrder.execute(await readJsonBody(event, NewOrder), actor);
-      return created(orderJson(order), `/store/orders/${order.id}`);
-    },
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/store/orders",
     operationId: "listOrders",
-    access: { permission: "orders:read-own" },
-    docs: {
-      tag: "Store",
-      summary: "List orders",
-      description: "A customer sees its own orders; staff and admins see every order.",
-      query: OrderListQuery,
-      success: { status: 200, description: "A page of orders, in ascending id order.", body: Orders, headers: ["Link"] },
-      hideTryItPanel: true,
-    },
-    handle: async (event, actor) => {
-      const q = parseOrReject(OrderListQuery, queryOf(event), "query");
-      const page = await uc.listOrders.execute(
-        { limit: q.limit ?? 20, after: q.after, complete: q.complete, petId: q.petId },
-        actor,
-      );
-      return pageResponse(event, page, orderJson);
-    },
-  },
-  {
+    tag: "Store",
+    summary: "List orders",
+    description: "A customer sees its own orders; staff and admins see every order.",
+    access: "orders:read-own",
+    input: { query: OrderListQuery },
+    output: { status: 200, description: "A page of orders, in ascending id order.", body: z.array(OrderView), headers: ["Link"] },
+    hideTryItPanel: true,
+    handle: async ({ query }, actor, { useCases }) => paged(await useCases.listOrders.execute(query, actor), presentOrder),
+  }),
+  route({
     method: "GET",
-    path: "/store/orders/:orderId",
+    path: "/store/orders/{orderId}",
     operationId: "getOrder",
-    access: { permission: "orders:read-own" },
-    docs: {
-      tag: "Store",
-      summary: "Get an order",
-      description: "A customer asking for another key's order gets 404.",
-      path: orderId,
-      success: { status: 200, description: "The order.", body: Order },
-    },
-    handle: async (event, actor) => {
-      const { orderId: id } = parseOrReject(orderId, pathParams(event), "path");
-      return json(orderJson(await uc.getOrder.execute(id, actor)));
-    },
-  },
-  {
+    tag: "Store",
+    summary: "Get an order",
+    description: "A customer asking for another key's order gets 404.",
+    access: "orders:read-own",
+    input: { path: OrderIdParam },
+    output: { status: 200, description: "The order.", body: OrderView },
+    handle: async ({ path }, actor, { useCases }) => presentOrder(await useCases.getOrder.execute(path.orderId, actor)),
+  }),
+  route({
     method: "PATCH",
-    path: "/store/orders/:orderId",
+    path: "/store/orders/{orderId}",
     operationId: "updateOrder",
-    access: { permission: "orders:complete" },
-    docs: {
-      tag: "Store",
-      summary: "Complete an order or change its ship date",
-      description:
-        "`complete: true` completes the order and sets `shipDate` to now if it has none; when the last open order of a pet with no stock left completes, the pet is `sold`. A completed order never changes again.",
-      path: orderId,
-      body: OrderUpdate,
-      success: { status: 200, description: "The order, updated.", body: Order },
-      errors: ["order_completed"],
-      stability: "experimental",
-    },
-    handle: async (event, actor) => {
-      const { orderId: id } = parseOrReject(orderId, pathParams(event), "path");
-      return json(orderJson(await uc.updateOrder.execute(id, await readJsonBody(event, OrderUpdate), actor)));
-    },
-  },
-  {
+    tag: "Store",
+    summary: "Complete an order or change its ship date",
+    description:
+      "`complete: true` completes the order and sets `shipDate` to now if it has none; when the last open order of a pet with no stock left completes, the pet is `sold`. A completed order never changes again.",
+    access: "orders:complete",
+    input: { path: OrderIdParam, body: OrderChangesBody },
+    output: { status: 200, description: "The order, updated.", body: OrderView },
+    errors: ["order_completed"],
+    stability: "experimental",
+    handle: async ({ path, body }, actor, { useCases }) => presentOrder(await useCases.updateOrder.execute(path.orderId, body, actor)),
+  }),
+  route({
     method: "DELETE",
-    path: "/store/orders/:orderId",
+    path: "/store/orders/{orderId}",
     operationId: "cancelOrder",
-    access: { permission: "orders:cancel-own" },
-    docs: {
-      tag: "Store",
-      summary: "Cancel an order",
-      description: "Cancels an open order and returns its quantity to stock. A customer may cancel its own orders only.",
-      path: orderId,
-      success: { status: 204, description: "Cancelled." },
-      errors: ["order_completed"],
-    },
-    handle: async (event, actor) => {
-      const { orderId: id } = parseOrReject(orderId, pathParams(event), "path");
-      await uc.cancelOrder.execute(id, actor);
-      return noContent();
-    },
-  },
-  {
+    tag: "Store",
+    summary: "Cancel an order",
+    description: "Cancels an open order and returns its quantity to stock. A customer may cancel its own orders only.",
+    access: "orders:cancel-own",
+    input: { path: OrderIdParam },
+    output: { status: 204, description: "Cancelled." },
+    errors: ["order_completed"],
+    handle: ({ path }, actor, { useCases }) => useCases.cancelOrder.execute(path.orderId, actor),
+  }),
+  route({
     method: "GET",
     path: "/store/inventory",
     operationId: "listInventory",
-    access: { permission: "inventory:read" },
-    docs: {
-      tag: "Store",
-      summary: "List the inventory",
-      description: "One item per pet, in ascending pet id order.",
-      query: InventoryListQuery,
-      success: { status: 200, description: "A page of inventory items.", body: InventoryItems, headers: ["Link"] },
-    },
-    handle: async (event) => {
-      const q = parseOrReject(InventoryListQuery, queryOf(event), "query");
-      const page = await uc.listInventory.execute({ limit: q.limit ?? 20, after: q.after, statuses: q.status });
-      return pageResponse(event, page, (item) => item);
-    },
-  },
-  {
+    tag: "Store",
+    summary: "List the inventory",
+    description: "One item per pet, in ascending pet id order.",
+    access: "inventory:read",
+    input: { query: InventoryListQuery },
+    output: { status: 200, description: "A page of inventory items.", body: z.array(InventoryItemView), headers: ["Link"] },
+    handle: async ({ query }, _actor, { useCases }) =>
+      paged(await useCases.listInventory.execute({ limit: query.limit, after: query.after, statuses: query.status }), presentInventoryItem),
+  }),
+  route({
     method: "GET",
-    path: "/store/inventory/:petId",
+    path: "/store/inventory/{petId}",
     operationId: "getInventoryItem",
-    access: { permission: "inventory:read" },
-    docs: {
-      tag: "Store",
-      summary: "Get a pet's stock",
-      path: petId,
-      success: { status: 200, description: "The inventory item.", body: InventoryItem },
-    },
-    handle: async (event) => {
-      const { petId: id } = parseOrReject(petId, pathParams(event), "path");
-      return json(await uc.getInventoryItem.execute(id));
-    },
-  },
-  {
+    tag: "Store",
+    summary: "Get a pet's stock",
+    access: "inventory:read",
+    input: { path: PetIdParam },
+    output: { status: 200, description: "The inventory item.", body: InventoryItemView },
+    handle: async ({ path }, _actor, { useCases }) => presentInventoryItem(await useCases.getInventoryItem.execute(path.petId)),
+  }),
+  route({
     method: "PUT",
-    path: "/store/inventory/:petId",
+    path: "/store/inventory/{petId}",
     operationId: "setInventory",
-    access: { permission: "inventory:write" },
-    docs: {
-      tag: "Store",
-      summary: "Set a pet's stock",
-      description: "Sets the stock count. Restocking a `sold` pet (quantity above 0) makes it `available` again.",
-      path: petId,
-      body: InventoryUpdate,
-      success: { status: 200, description: "The inventory item, updated.", body: InventoryItem },
-      stability: "beta",
-    },
-    handle: async (event) => {
-      const { petId: id } = parseOrReject(petId, pathParams(event), "path");
-      const { quantity } = await readJsonBody(event, InventoryUpdate);
-      return json(await uc.setInventory.execute(id, quantity));
-    },
-  },
+    tag: "Store",
+    summary: "Set a pet's stock",
+    description: "Sets the stock count. Restocking a `sold` pet (quantity above 0) makes it `available` again.",
+    access: "inventory:write",
+    input: { path: PetIdParam, body: InventoryBody },
+    output: { status: 200, description: "The inventory item, updated.", body: InventoryItemView },
+    stability: "beta",
+    handle: async ({ path, body }, _actor, { useCases }) => presentInventoryItem(await useCases.setInventory.execute(path.petId, body.quantity)),
+  }),
 ];

@@ -1,0 +1,25 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { startTestPetstore } from "../support/test-petstore.ts";
+
+const packageVersion = (JSON.parse(readFileSync("package.json", "utf8")) as { version: string }).version;
+
+describe("versions", () => {
+  it("package.json's version is the OpenAPI documents' info.version", async () => {
+    const t = await startTestPetstore();
+    try {
+      const publicDocument = await t.client.get("/openapi.json");
+      const adminDocument = await t.client.get("/admin/openapi.json", { key: t.adminKey });
+      expect(publicDocument.body.info.version).toBe(packageVersion);
+      expect(adminDocument.body.info.version).toBe(packageVersion);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it("CHANGELOG.md has an Unreleased section and a section for that version", () => {
+    const changelog = readFileSync("CHANGELOG.md", "utf8");
+    expect(changelog).toMatch(/^## \[Unreleased\]$/m);
+    expect(changelog).toMatch(new RegExp(`^## \\[${packageVersion.replaceAll(".", "\\.")}\\]`, "m"));
+  });
+});
