@@ -36,11 +36,11 @@ describe.skipIf(unavailable !== "")(`the service image ${image}`, () => {
       "-e", `PORT=${port}`, "-e", "HOST=127.0.0.1", "-e", `PETSTORE_ADMIN_KEY=${ADMIN_KEY}`, "-e", "PETSTORE_LOG_LEVEL=warn",
       image,
     );
-    const deadline = Date.now() + 30_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
       if (ok) break;
-      if (Date.now() > deadline) throw new Error(`no /healthz within 30 s: ${await docker("logs", container).catch(String)}`);
+      if (Date.now() > deadline) throw new Error(`no /healthz within 60 s: ${await docker("logs", container).catch(String)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   });
@@ -74,6 +74,15 @@ describe.skipIf(unavailable !== "")(`the service image ${image}`, () => {
     const listing = await docker("exec", container, "ls", "/app", "/app/node_modules");
     expect(listing).toMatch(/\bh3\b/);
     expect(listing).not.toMatch(/\b(vitest|eslint|typescript|testcontainers|test)\b/);
+  });
+
+  it("carries the admin command line, which says there is nothing to administer on the memory store", async () => {
+    const refused = await run("docker", ["exec", container, "npm", "run", "-s", "admin", "--", "list-keys"]).then(
+      () => ({ code: 0, stderr: "" }),
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/nothing to administer offline/);
   });
 
   it("stops on SIGTERM with exit code 0", async () => {
