@@ -13,9 +13,9 @@ describe("the container", () => {
     const useCases = container.get(tokens.useCases);
     expect(Object.keys(useCases).sort()).toEqual(Object.keys(useCaseTokens).sort());
     for (const [name, token] of Object.entries(useCaseTokens)) {
-      const instance = container.get(token);
+      const instance: unknown = container.get(token as never);
       expect(instance, name).toBe(useCases[name as keyof typeof useCases]);
-      expect(container.get(token), name).toBe(instance);
+      expect(container.get(token as never), name).toBe(instance);
       expect(typeof (instance as { execute?: unknown }).execute, name).toBe("function");
     }
   });
