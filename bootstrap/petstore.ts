@@ -1,7 +1,6 @@
 import type { H3 } from "h3";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
-import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { buildContainer, type ContainerOverrides } from "./container.ts";
@@ -49,13 +48,7 @@ export const composePetstore = async (
   const stores = metrics ? metrics.instrument(opened) : opened;
   const container = buildContainer(config, stores, logger, { ...overrides, metrics });
   const useCases = container.get(tokens.useCases);
-  const { generatedSecret } = await new EnsureAdminKey({
-    apiKeys: stores.apiKeys,
-    adminGuard: stores.adminGuard,
-    ids: stores.ids,
-    secrets: container.get(tokens.secrets),
-    clock: container.get(tokens.clock),
-  }).execute(config.adminKey);
+  const { generatedSecret } = await container.get(tokens.ensureAdminKey).execute(config.adminKey);
   if (config.seedDemo && (await seedDemoData(useCases, stores))) logger.info("demo data loaded");
   const webhookWorker = container.get(tokens.webhookWorker);
   return {
