@@ -22,7 +22,7 @@ import { createLifecycle, type Lifecycle } from "./lifecycle.ts";
 import type { Metrics } from "./metrics.ts";
 import { errorFields, type Logger } from "./logger.ts";
 import { tokens } from "./tokens.ts";
-import { buildUseCases } from "./use-cases.ts";
+import { bindPorts, bindUseCases } from "./use-cases.ts";
 import { createWebhookWorker } from "./webhook-worker.ts";
 
 export interface ContainerOverrides {
@@ -56,14 +56,8 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
       overrides.webhookSender ??
         new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
     );
-  container
-    .bind(tokens.useCases)
-    .toResolvedValue(
-      (s: Stores, clock: Clock, secrets: Secrets, c: Config, signer: WebhookSigner, resolver: AddressResolver): UseCases =>
-        buildUseCases(s, clock, secrets, c.ban, { signer, resolver, allowPrivateTargets: c.webhooks.allowPrivateTargets }),
-      [tokens.stores, tokens.clock, tokens.secrets, tokens.config, tokens.webhookSigner, tokens.addressResolver],
-    )
-    .inSingletonScope();
+  bindPorts(container, stores);
+  bindUseCases(container);
   container
     .bind(tokens.webhookWorker)
     .toResolvedValue(

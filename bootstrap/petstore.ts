@@ -1,7 +1,6 @@
 import type { H3 } from "h3";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
-import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
 import { RecoverInterruptedWrites } from "../core/recovery/recover-interrupted-writes.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
@@ -52,13 +51,7 @@ export const composePetstore = async (
   const container = buildContainer(config, stores, logger, { ...overrides, metrics });
   const useCases = container.get(tokens.useCases);
   const clock = container.get(tokens.clock);
-  const { generatedSecret } = await new EnsureAdminKey({
-    apiKeys: stores.apiKeys,
-    adminGuard: stores.adminGuard,
-    ids: stores.ids,
-    secrets: container.get(tokens.secrets),
-    clock,
-  }).execute(config.adminKey);
+  const { generatedSecret } = await container.get(tokens.ensureAdminKey).execute(config.adminKey);
   // Before serving: whatever a crashed instance left half done is finished or undone (once past the grace period).
   const recovery = new RecoverInterruptedWrites({ ...stores, clock }, config.recovery.graceSeconds * 1000);
   const recoveryLoop = await startRecoveryLoop(recovery, config.recovery.intervalSeconds * 1000, logger);

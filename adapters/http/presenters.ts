@@ -5,7 +5,9 @@ import type { InventoryItem } from "../../core/inventory/inventory-item.ts";
 import type { Order } from "../../core/orders/order.ts";
 import type { Pet } from "../../core/pets/pet.ts";
 import { limitsOf } from "../../core/rate-limiting/plans.ts";
-import type { ApiKeyView, CategoryView, InventoryItemView, OrderView, PetView } from "./schemas.ts";
+import type { DeliveryAttempt } from "../../core/webhooks/delivery-attempt.ts";
+import type { WebhookSubscription } from "../../core/webhooks/webhook-subscription.ts";
+import type { ApiKeyView, CategoryView, DeliveryAttemptView, InventoryItemView, OrderView, PetView, WebhookView } from "./schemas.ts";
 
 /** Domain objects → wire shapes, field by field: internal fields (order owner, key hashes, revisions) stop here. */
 
@@ -35,4 +37,27 @@ export const presentApiKey = (k: ApiKey, now: Date): View<typeof ApiKeyView> => 
   createdAt: k.createdAt.toISOString(),
   revoked: k.revokedAt !== undefined,
   ...(k.bannedUntil && k.bannedUntil > now ? { bannedUntil: k.bannedUntil.toISOString() } : {}),
+});
+
+export const presentWebhook = (s: WebhookSubscription, now: Date): View<typeof WebhookView> => {
+  const previous = s.secrets[1];
+  return {
+    id: s.id,
+    url: s.url,
+    events: [...s.events],
+    ...(s.description !== undefined && { description: s.description }),
+    createdAt: s.createdAt.toISOString(),
+    ...(previous?.expiresAt && previous.expiresAt > now && { previousSecretExpiresAt: previous.expiresAt.toISOString() }),
+  };
+};
+
+export const presentDeliveryAttempt = (a: DeliveryAttempt): View<typeof DeliveryAttemptView> => ({
+  messageId: a.messageId,
+  type: a.type,
+  attempt: a.attempt,
+  at: a.at.toISOString(),
+  ...(a.status !== undefined && { status: a.status }),
+  ...(a.error !== undefined && { error: a.error }),
+  ...(a.responseBody !== undefined && { response: a.responseBody }),
+  durationMs: a.durationMs,
 });

@@ -5,6 +5,7 @@ import { categoryRoutes } from "./routes/category.routes.ts";
 import { petRoutes } from "./routes/pet.routes.ts";
 import { probeRoutes } from "./routes/probe.routes.ts";
 import { storeRoutes } from "./routes/store.routes.ts";
+import { webhookRoutes } from "./routes/webhook.routes.ts";
 
 /** Every operation the service answers: what the app serves and what the OpenAPI documents describe. */
-export const routeTable: readonly Route[] = [...petRoutes, ...categoryRoutes, ...storeRoutes, ...adminRoutes, ...referenceRoutes, ...probeRoutes];
+export const routeTable: readonly Route[] = [...petRoutes, ...categoryRoutes, ...storeRoutes, ...adminRoutes, ...webhookRoutes, ...referenceRoutes, ...probeRoutes];

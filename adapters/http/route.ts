@@ -16,7 +16,7 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type Access = Permission | "any-key" | "public" | "unlimited";
 
 /** `Pets` and `Store` make the public reference; the other tags go to the operators' document. */
-export type DocTag = "Pets" | "Store" | "API keys" | "Reference" | "Health";
+export type DocTag = "Pets" | "Store" | "API keys" | "Webhooks" | "Reference" | "Health";
 
 export const publicTags: readonly DocTag[] = ["Pets", "Store"];
 
@@ -87,6 +87,19 @@ interface RouteDeclaration<I extends RouteInput> {
   stability?: "beta" | "experimental";
   /** Turns off the interactive try-out of this operation in the reference (`x-hideTryItPanel`). */
   hideTryItPanel?: boolean;
+  /** Requests the service sends because of this operation (webhooks), by name: OpenAPI `callbacks`. */
+  callbacks?: Readonly<Record<string, Callback>>;
+}
+
+/** One request the service sends to a URL given in the operation's request body. */
+export interface Callback {
+  summary: string;
+  description: string;
+  /** A JSON Pointer into the request body naming the URL, as in `{$request.body#/url}`. */
+  urlField: string;
+  body: z.ZodType;
+  /** Request headers it carries, with what each means. */
+  headers: Readonly<Record<string, string>>;
 }
 
 /**

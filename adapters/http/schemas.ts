@@ -6,6 +6,7 @@ import { z } from "zod";
 import { roles } from "../../core/access/permissions.ts";
 import { plans } from "../../core/access/api-key.ts";
 import { petStatuses } from "../../core/pets/pet.ts";
+import { webhookEventTypes } from "../../core/webhooks/webhook-event.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 
 const INT64_MAX = 2n ** 63n - 1n;
@@ -270,3 +271,73 @@ export const PetIdParam = idParam("petId", "Identifier of the pet");
 export const CategoryIdParam = idParam("categoryId", "Identifier of the category");
 export const OrderIdParam = idParam("orderId", "Identifier of the order");
 export const KeyIdParam = idParam("keyId", "Identifier of the API key");
+
+// --- Webhooks ----------------------------------------------------------------------------------------------
+
+export const WebhookEventType = z.enum(webhookEventTypes).meta({ id: "WebhookEventType", description: "A kind of event a subscription receives" });
+
+export const NewWebhookBody = z
+  .strictObject({
+    url: z
+      .url({ error: "Expected an absolute URL" })
+      .max(2048)
+      .meta({ description: "Where the events are POSTed: http or https, on a public address", format: "uri", maxLength: 2048 }),
+    events: z.array(WebhookEventType).min(1).max(webhookEventTypes.length).meta({ description: "The events to receive" }),
+    description: text(0, 500).optional().meta({ description: "What the subscription is for" }),
+  })
+  .meta({ id: "NewWebhook" });
+
+const webhookFields = {
+  id: int64.meta({ description: "Unique identifier assigned on creation" }),
+  url: z.string().meta({ format: "uri" }),
+  events: z.array(WebhookEventType),
+  description: z.string().optional(),
+  createdAt: z.string().meta({ format: "date-time" }),
+  previousSecretExpiresAt: z
+    .string()
+    .optional()
+    .meta({ format: "date-time", description: "After a rotation: until when the previous secret still signs (a second signature)" }),
+};
+
+export const WebhookView = z.strictObject(webhookFields).meta({ id: "Webhook" });
+
+export const IssuedWebhookView = z
+  .strictObject({
+    ...webhookFields,
+    secret: z.string().meta({ description: "The signing secret (`whsec_` + base64): shown only in this response" }),
+  })
+  .meta({ id: "IssuedWebhook" });
+
+export const DeliveryAttemptView = z
+  .strictObject({
+    messageId: z.string().meta({ description: "The `webhook-id` of the message, the same on every attempt" }),
+    type: WebhookEventType,
+    attempt: z.number().int().min(1).meta({ format: "int32", description: "1 for the first try" }),
+    at: z.string().meta({ format: "date-time", description: "When it was sent" }),
+    status: z.number().int().optional().meta({ format: "int32", description: "The receiver's HTTP status, when it answered" }),
+    error: z.string().optional().meta({ description: "Why there was no answer: time-out, refused target, connection error" }),
+    response: z.string().optional().meta({ description: "The first kilobyte of the receiver's answer" }),
+    durationMs: z.number().int().min(0).meta({ format: "int32", description: "From sending to the answer or the error" }),
+  })
+  .meta({ id: "WebhookDeliveryAttempt" });
+
+export const WebhookIdParam = idParam("webhookId", "Identifier of the webhook subscription");
+
+const timestamp = z.string().meta({ format: "date-time", description: "When it happened (UTC)" });
+const eventOf = <T extends string, D extends z.ZodType>(type: T, id: string, data: D) =>
+  z.strictObject({ type: z.literal(type), timestamp, data }).meta({ id });
+
+const PetStatusChange = z.strictObject({ petId: int64, from: PetStatus, to: PetStatus });
+const InventoryChange = z.union([
+  z.strictObject({ petId: int64, delta: z.number().int().meta({ format: "int32", description: "Units an order took (negative) or gave back" }) }),
+  z.strictObject({ petId: int64, quantity: z.number().int().min(0).meta({ format: "int32", description: "The stock staff set" }) }),
+]);
+
+/** The request bodies webhooks carry, one per event type. */
+export const webhookEventBodies = {
+  "order.placed": eventOf("order.placed", "OrderPlacedEvent", OrderView),
+  "order.completed": eventOf("order.completed", "OrderCompletedEvent", OrderView),
+  "order.cancelled": eventOf("order.cancelled", "OrderCancelledEvent", OrderView),
+  "pet.status_changed": eventOf("pet.status_changed", "PetStatusChangedEvent", PetStatusChange),
+  "inventory.changed": eventOf("inventory.changed", "InventoryChangedEvent", InventoryChange),
+} as const;

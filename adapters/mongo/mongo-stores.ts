@@ -26,7 +26,13 @@ export interface MongoStoresOptions {
   timeoutMs?: number;
 }
 
-const DEFAULT_TIMEOUT_MS = 2_000;
+/** For callers without a setting (tests, bench); the service passes MONGODB_TIMEOUT_MS (default 2 s). */
+const DEFAULT_TIMEOUT_MS = 5_000;
+/**
+ * Start-up is not a request: creating indexes on a slow or busy server may take longer than a request may wait.
+ * Finding the server stays bounded by `timeoutMs` (an unreachable database still fails fast).
+ */
+const PREPARE_SOCKET_TIMEOUT_MS = 60_000;
 
 /** The client's options: every wait bounded by `timeoutMs`, and the write concern. */
 export const mongoClientOptions = (options: MongoStoresOptions): MongoClientOptions => {
@@ -107,14 +113,23 @@ export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
  * (a start-up failure, not a request).
  */
 export const connectMongoStores = async (options: MongoStoresOptions): Promise<Stores> => {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const preparing = new MongoClient(options.url, {
+    ...mongoClientOptions(options),
+    maxPoolSize: 4,
+    connectTimeoutMS: Math.max(timeoutMs, PREPARE_SOCKET_TIMEOUT_MS),
+    socketTimeoutMS: Math.max(timeoutMs, PREPARE_SOCKET_TIMEOUT_MS),
+  });
   const client = new MongoClient(options.url, mongoClientOptions(options));
   try {
-    await client.connect();
-    const db = client.db(options.dbName);
-    await prepareMongoDatabase(db);
-    await migrateToPetAggregate(db, new Date());
-    return mongoStoresFor(db, () => client.close());
+    await preparing.connect();
+    await prepareMongoDatabase(preparing.db(options.dbName));
+    await migrateToPetAggregate(preparing.db(options.dbName), new Date());
+    await preparing.close();
+    // The serving client connects on its first operation, within the request bounds.
+    return mongoStoresFor(client.db(options.dbName), () => client.close());
   } catch (error) {
+    await preparing.close().catch(() => undefined);
     await client.close().catch(() => undefined);
     throw startUpError(options, error);
   }

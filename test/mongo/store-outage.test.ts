@@ -280,7 +280,7 @@ describeWithDedicatedFerretDb("the service when its MongoDB store goes away and 
       await readBack(second, 2);
       expect(await call(second, "GET", `/categories/${nextCategory.body.id}`, ADMIN_KEY)).toEqual({ status: 200, body: nextCategory.body });
       expect(await call(second, "GET", `/store/orders/${nextOrder.body.id}`, customer)).toEqual({ status: 200, body: nextOrder.body });
-    });
+    }, 90_000);
   });
 });
 

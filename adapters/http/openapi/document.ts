@@ -2,7 +2,7 @@ import { z } from "zod";
 import { rolePermissions, roles } from "../../../core/access/permissions.ts";
 import { statusOfCode, type ErrorCode } from "../problem.ts";
 import { headerShapeOf } from "../request-headers.ts";
-import { publicTags, type Access, type DocTag, type Route } from "../route.ts";
+import { publicTags, type Access, type Callback, type DocTag, type Route } from "../route.ts";
 import { ErrorView, PAGE_SIZE } from "../schemas.ts";
 import { errorDocs, reasonPhrases } from "./error-examples.ts";
 import { SchemaComponents, type SchemaObject } from "./json-schema.ts";
@@ -169,6 +169,7 @@ const tagDescriptions: Record<DocTag, string> = {
   Pets: "Pets and the categories they belong to.",
   Store: "Orders and the stock (inventory) of each pet.",
   "API keys": "Managing API keys: admin role only.",
+  Webhooks: "Subscriptions to events, delivered as signed HTTP requests (Standard Webhooks): admin role only.",
   Reference: "This reference: the OpenAPI documents and the interactive page.",
   Health: "Probes for orchestrators: no key, never rate limited, no rate-limit headers.",
 };
@@ -342,7 +343,38 @@ class DocumentBuilder {
       ...(route.stability ? { "x-stability": route.stability } : {}),
       ...(badges.length ? { "x-badges": badges } : {}),
       ...(route.hideTryItPanel ? { "x-hideTryItPanel": true } : {}),
+      ...(route.callbacks && !head ? { callbacks: this.#callbacks(route.operationId, route.callbacks) } : {}),
     };
+  }
+
+  /** OpenAPI 3.0.3 callbacks: the requests the service sends, each to the URL the request body named. */
+  #callbacks(operationId: string, callbacks: Readonly<Record<string, Callback>>): Record<string, unknown> {
+    return Object.fromEntries(
+      Object.entries(callbacks).map(([name, callback]) => [
+        name,
+        {
+          [`{$request.body#/${callback.urlField}}`]: {
+            post: {
+              summary: callback.summary,
+              description: callback.description,
+              operationId: `${operationId}${pascal(name)}`,
+              parameters: Object.entries(callback.headers).map(([header, description]) => ({
+                name: header,
+                in: "header",
+                required: true,
+                description,
+                schema: { type: "string" },
+              })),
+              requestBody: { required: true, content: { "application/json": { schema: this.components.convert(callback.body) } } },
+              responses: {
+                "2XX": { description: "Received: any 2xx answer counts as delivered." },
+                default: { description: "Not received (any other status, or none in time): retried later under the same `webhook-id`." },
+              },
+            },
+          },
+        },
+      ]),
+    );
   }
 
   /** OPTIONS on a path: 204 with Allow, no key needed. */
