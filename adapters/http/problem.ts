@@ -11,7 +11,6 @@ export type HttpOnlyCode =
   | "unsupported_media_type"
   | "payload_too_large"
   | "method_not_allowed"
-  | "precondition_failed"
   | "internal_error";
 
 export type ErrorCode = DomainErrorCode | HttpOnlyCode;
