@@ -175,6 +175,9 @@ export class Reply {
   }
 }
 
+/** A single resource with its strong entity tag (see conditional.ts). */
+export const tagged = (body: unknown, etag: string): Reply => new Reply({ body, etag });
+
 export const created = (body: unknown, location: string): Reply => new Reply({ body, headers: { location } });
 
 export const withHeaders = (body: unknown, headers: Record<string, string>): Reply => new Reply({ body, headers });

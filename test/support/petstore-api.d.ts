@@ -517,6 +517,11 @@ export interface components {
          */
         "Link-Successor": string;
         /**
+         * @description Strong entity tag of this revision of the resource: send it back in `If-None-Match` (GET) or `If-Match` (PUT, PATCH, DELETE).
+         * @example "p1r3"
+         */
+        ETag: string;
+        /**
          * @description The methods this path answers.
          * @example GET, HEAD, PUT, DELETE, OPTIONS
          */
@@ -1105,7 +1110,10 @@ export interface operations {
     getPet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the pet */
                 petId: number;
@@ -1125,11 +1133,28 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link-Successor"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Pet"];
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link-Successor"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Bad Request.
@@ -1290,7 +1315,10 @@ export interface operations {
     updatePet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you read (one tag, or `*`): the change is made only if the resource has not changed since; otherwise 412 `precondition_failed` and nothing changes. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the pet */
                 petId: number;
@@ -1311,6 +1339,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1398,6 +1427,24 @@ export interface operations {
              *     - `invalid_transition`: the status change is not in the transition table
              */
             409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Precondition Failed.
+             *
+             *     - `precondition_failed`: the `If-Match` tag is not the resource's current one: it changed since it was read; nothing was changed
+             */
+            412: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1525,7 +1572,10 @@ export interface operations {
     deletePet: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you read (one tag, or `*`): the change is made only if the resource has not changed since; otherwise 412 `precondition_failed` and nothing changes. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the pet */
                 petId: number;
@@ -1626,6 +1676,24 @@ export interface operations {
              *     - `pet_has_open_orders`: the pet still has open orders
              */
             409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Precondition Failed.
+             *
+             *     - `precondition_failed`: the `If-Match` tag is not the resource's current one: it changed since it was read; nothing was changed
+             */
+            412: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -1800,7 +1868,10 @@ export interface operations {
     getPetHead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the pet */
                 petId: number;
@@ -1817,6 +1888,23 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    Deprecation: components["headers"]["Deprecation"];
+                    Sunset: components["headers"]["Sunset"];
+                    Link: components["headers"]["Link-Successor"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link-Successor"];
@@ -2498,7 +2586,10 @@ export interface operations {
     getCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the category */
                 categoryId: number;
@@ -2515,11 +2606,25 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Category"];
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Bad Request.
@@ -2656,7 +2761,10 @@ export interface operations {
     updateCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you read (one tag, or `*`): the change is made only if the resource has not changed since; otherwise 412 `precondition_failed` and nothing changes. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the category */
                 categoryId: number;
@@ -2677,6 +2785,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2764,6 +2873,24 @@ export interface operations {
              *     - `category_name_taken`: another category has this name (case-insensitive)
              */
             409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Precondition Failed.
+             *
+             *     - `precondition_failed`: the `If-Match` tag is not the resource's current one: it changed since it was read; nothing was changed
+             */
+            412: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -2873,7 +3000,10 @@ export interface operations {
     deleteCategory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you read (one tag, or `*`): the change is made only if the resource has not changed since; otherwise 412 `precondition_failed` and nothing changes. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the category */
                 categoryId: number;
@@ -2974,6 +3104,24 @@ export interface operations {
              *     - `category_in_use`: pets still belong to the category
              */
             409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Precondition Failed.
+             *
+             *     - `precondition_failed`: the `If-Match` tag is not the resource's current one: it changed since it was read; nothing was changed
+             */
+            412: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -3148,7 +3296,10 @@ export interface operations {
     getCategoryHead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the category */
                 categoryId: number;
@@ -3165,6 +3316,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3835,7 +4000,10 @@ export interface operations {
     getOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the order */
                 orderId: number;
@@ -3852,11 +4020,25 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["Order"];
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Bad Request.
@@ -3993,7 +4175,10 @@ export interface operations {
     cancelOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you read (one tag, or `*`): the change is made only if the resource has not changed since; otherwise 412 `precondition_failed` and nothing changes. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the order */
                 orderId: number;
@@ -4094,6 +4279,24 @@ export interface operations {
              *     - `order_completed`: the order is completed and can no longer change
              */
             409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Precondition Failed.
+             *
+             *     - `precondition_failed`: the `If-Match` tag is not the resource's current one: it changed since it was read; nothing was changed
+             */
+            412: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4268,7 +4471,10 @@ export interface operations {
     getOrderHead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the order */
                 orderId: number;
@@ -4285,6 +4491,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4381,7 +4601,10 @@ export interface operations {
     updateOrder: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you read (one tag, or `*`): the change is made only if the resource has not changed since; otherwise 412 `precondition_failed` and nothing changes. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the order */
                 orderId: number;
@@ -4402,6 +4625,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4489,6 +4713,24 @@ export interface operations {
              *     - `order_completed`: the order is completed and can no longer change
              */
             409: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Precondition Failed.
+             *
+             *     - `precondition_failed`: the `If-Match` tag is not the resource's current one: it changed since it was read; nothing was changed
+             */
+            412: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -4947,7 +5189,10 @@ export interface operations {
     getInventoryItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the pet */
                 petId: number;
@@ -4964,11 +5209,25 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["InventoryItem"];
                 };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /**
              * @description Bad Request.
@@ -5105,7 +5364,10 @@ export interface operations {
     setInventory: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you read (one tag, or `*`): the change is made only if the resource has not changed since; otherwise 412 `precondition_failed` and nothing changes. */
+                "If-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the pet */
                 petId: number;
@@ -5126,6 +5388,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5195,6 +5458,24 @@ export interface operations {
              *     - `not_found`: nothing has this id (or, for a customer, the order is another key's)
              */
             404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Precondition Failed.
+             *
+             *     - `precondition_failed`: the `If-Match` tag is not the resource's current one: it changed since it was read; nothing was changed
+             */
+            412: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
@@ -5405,7 +5686,10 @@ export interface operations {
     getInventoryItemHead: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed. */
+                "If-None-Match"?: string;
+            };
             path: {
                 /** @description Identifier of the pet */
                 petId: number;
@@ -5422,6 +5706,20 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag"];
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -212,6 +212,14 @@ operation runs (400, 401, 403, 413, 415, 429) is not kept: correct it and retry 
 a key. Every operation refuses query parameters it does not declare (400 \`validation_failed\`). A path with a trailing slash
 (\`/pets/\`) is not the same path: it answers 404 \`not_found\` like any unknown path. Buffered answers carry \`Content-Length\`.
 
+**Conditional requests.** A single pet, category, order or inventory item (\`GET /pets/{petId}\`, \`/categories/{categoryId}\`,
+\`/store/orders/{orderId}\`, \`/store/inventory/{petId}\`) and the 200 answers of their writes carry a strong \`ETag\`, such as
+\`"p7r3"\`: the resource's kind (\`p\`et, \`c\`ategory, \`o\`rder, \`i\`nventory item), its id and its revision, which grows with
+every change (an inventory item carries its pet's revision). \`If-None-Match\` with the current tag answers 304 without a
+body. \`PUT\`, \`PATCH\` and \`DELETE\` on those resources honour \`If-Match\` (one tag, or \`*\` for no condition): the change
+is made only if the resource still has that revision, checked in the same write; otherwise 412 \`precondition_failed\` and
+nothing changes. Read again, re-apply your change and retry.
+
 **Versioning.** This is version ${API_VERSION} of the interface. Changes within 1.x only add (operations, optional fields,
 error codes, headers). Operations marked deprecated keep working until their sunset date (\`x-sunset\`), announced by the
 \`Deprecation\`, \`Sunset\` and \`Link\` headers; afterwards they answer 410 \`gone\`. \`x-stability\` marks operations whose

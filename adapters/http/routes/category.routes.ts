@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { presentCategory } from "../presenters.ts";
-import { created, paged, route } from "../route.ts";
+import type { Category } from "../../../core/categories/category.ts";
+import { entityTag } from "../conditional.ts";
+import { created, paged, route, tagged } from "../route.ts";
+
+const versioned = { letter: "c", idParam: "categoryId" };
+const taggedCategory = (c: Category) => tagged(presentCategory(c), entityTag("c", c.id, c.revision));
 import { CategoryBody, CategoryIdParam, CategoryView, PageQuery } from "../schemas.ts";
 
 export const categoryRoutes = [
@@ -41,7 +46,8 @@ export const categoryRoutes = [
     access: "catalog:read",
     input: { path: CategoryIdParam },
     output: { status: 200, description: "The category.", body: CategoryView },
-    handle: async ({ path }, _actor, { useCases }) => presentCategory(await useCases.getCategory.execute(path.categoryId)),
+    versioned,
+    handle: async ({ path }, _actor, { useCases }) => taggedCategory(await useCases.getCategory.execute(path.categoryId)),
   }),
   route({
     method: "PUT",
@@ -53,7 +59,9 @@ export const categoryRoutes = [
     input: { path: CategoryIdParam, body: CategoryBody },
     output: { status: 200, description: "The category, updated.", body: CategoryView },
     errors: ["category_name_taken"],
-    handle: async ({ path, body }, _actor, { useCases }) => presentCategory(await useCases.updateCategory.execute(path.categoryId, body)),
+    versioned,
+    handle: async ({ path, body, expectedRevision }, _actor, { useCases }) =>
+      taggedCategory(await useCases.updateCategory.execute(path.categoryId, body, expectedRevision)),
   }),
   route({
     method: "DELETE",
@@ -66,6 +74,7 @@ export const categoryRoutes = [
     input: { path: CategoryIdParam },
     output: { status: 204, description: "Deleted." },
     errors: ["category_in_use"],
-    handle: ({ path }, _actor, { useCases }) => useCases.deleteCategory.execute(path.categoryId),
+    versioned,
+    handle: ({ path, expectedRevision }, _actor, { useCases }) => useCases.deleteCategory.execute(path.categoryId, expectedRevision),
   }),
 ];

@@ -1,5 +1,10 @@
 import { presentPet } from "../presenters.ts";
-import { created, paged, route, type Deprecation } from "../route.ts";
+import { entityTag } from "../conditional.ts";
+import { created, paged, route, tagged, type Deprecation } from "../route.ts";
+import type { Pet } from "../../../core/pets/pet.ts";
+
+const versioned = { letter: "p", idParam: "petId" };
+const taggedPet = (pet: Pet) => tagged(presentPet(pet), entityTag("p", pet.id, pet.revision));
 import { PetBody, PetIdParam, PetListQuery, PetListView, PetView } from "../schemas.ts";
 
 /** PRODUCT.md §4's dates for GET /pets/{petId}; PETSTORE_GET_PET_DEPRECATED_AT and _SUNSET_AT override them. */
@@ -53,7 +58,8 @@ export const petRoutes = [
     input: { path: PetIdParam },
     output: { status: 200, description: "The pet.", body: PetView },
     deprecated: { successor: "GET /pets?ids={petId}" },
-    handle: async ({ path }, _actor, { useCases }) => presentPet(await useCases.getPet.execute(path.petId)),
+    versioned,
+    handle: async ({ path }, _actor, { useCases }) => taggedPet(await useCases.getPet.execute(path.petId)),
   }),
   route({
     method: "PUT",
@@ -67,7 +73,9 @@ export const petRoutes = [
     input: { path: PetIdParam, body: PetBody },
     output: { status: 200, description: "The pet, updated.", body: PetView },
     errors: ["invalid_transition", "unknown_category"],
-    handle: async ({ path, body }, _actor, { useCases }) => presentPet(await useCases.updatePet.execute(path.petId, body)),
+    versioned,
+    handle: async ({ path, body, expectedRevision }, _actor, { useCases }) =>
+      taggedPet(await useCases.updatePet.execute(path.petId, body, expectedRevision)),
   }),
   route({
     method: "DELETE",
@@ -81,6 +89,7 @@ export const petRoutes = [
     input: { path: PetIdParam },
     output: { status: 204, description: "Deleted." },
     errors: ["pet_has_open_orders"],
-    handle: ({ path }, _actor, { useCases }) => useCases.deletePet.execute(path.petId),
+    versioned,
+    handle: ({ path, expectedRevision }, _actor, { useCases }) => useCases.deletePet.execute(path.petId, expectedRevision),
   }),
 ];

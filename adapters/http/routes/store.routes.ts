@@ -1,6 +1,15 @@
 import { z } from "zod";
 import { presentInventoryItem, presentOrder } from "../presenters.ts";
-import { created, paged, route } from "../route.ts";
+import type { InventoryItem } from "../../../core/inventory/inventory-item.ts";
+import type { Order } from "../../../core/orders/order.ts";
+import { entityTag } from "../conditional.ts";
+import { created, paged, route, tagged } from "../route.ts";
+
+const versionedOrder = { letter: "o", idParam: "orderId" };
+const versionedItem = { letter: "i", idParam: "petId" };
+const taggedOrder = (o: Order) => tagged(presentOrder(o), entityTag("o", o.id, o.revision));
+/** An inventory item is the pet's stock: it carries the pet's revision. */
+const taggedItem = (i: InventoryItem) => tagged(presentInventoryItem(i), entityTag("i", i.petId, i.revision));
 import {
   InventoryBody,
   InventoryItemView,
@@ -55,7 +64,8 @@ export const storeRoutes = [
     access: "orders:read-own",
     input: { path: OrderIdParam },
     output: { status: 200, description: "The order.", body: OrderView },
-    handle: async ({ path }, actor, { useCases }) => presentOrder(await useCases.getOrder.execute(path.orderId, actor)),
+    versioned: versionedOrder,
+    handle: async ({ path }, actor, { useCases }) => taggedOrder(await useCases.getOrder.execute(path.orderId, actor)),
   }),
   route({
     method: "PATCH",
@@ -70,7 +80,9 @@ export const storeRoutes = [
     output: { status: 200, description: "The order, updated.", body: OrderView },
     errors: ["order_completed"],
     stability: "experimental",
-    handle: async ({ path, body }, actor, { useCases }) => presentOrder(await useCases.updateOrder.execute(path.orderId, body, actor)),
+    versioned: versionedOrder,
+    handle: async ({ path, body, expectedRevision }, actor, { useCases }) =>
+      taggedOrder(await useCases.updateOrder.execute(path.orderId, body, actor, expectedRevision)),
   }),
   route({
     method: "DELETE",
@@ -83,7 +95,8 @@ export const storeRoutes = [
     input: { path: OrderIdParam },
     output: { status: 204, description: "Cancelled." },
     errors: ["order_completed"],
-    handle: ({ path }, actor, { useCases }) => useCases.cancelOrder.execute(path.orderId, actor),
+    versioned: versionedOrder,
+    handle: ({ path, expectedRevision }, actor, { useCases }) => useCases.cancelOrder.execute(path.orderId, actor, expectedRevision),
   }),
   route({
     method: "GET",
@@ -107,7 +120,8 @@ export const storeRoutes = [
     access: "inventory:read",
     input: { path: PetIdParam },
     output: { status: 200, description: "The inventory item.", body: InventoryItemView },
-    handle: async ({ path }, _actor, { useCases }) => presentInventoryItem(await useCases.getInventoryItem.execute(path.petId)),
+    versioned: versionedItem,
+    handle: async ({ path }, _actor, { useCases }) => taggedItem(await useCases.getInventoryItem.execute(path.petId)),
   }),
   route({
     method: "PUT",
@@ -120,6 +134,8 @@ export const storeRoutes = [
     input: { path: PetIdParam, body: InventoryBody },
     output: { status: 200, description: "The inventory item, updated.", body: InventoryItemView },
     stability: "beta",
-    handle: async ({ path, body }, _actor, { useCases }) => presentInventoryItem(await useCases.setInventory.execute(path.petId, body.quantity)),
+    versioned: versionedItem,
+    handle: async ({ path, body, expectedRevision }, _actor, { useCases }) =>
+      taggedItem(await useCases.setInventory.execute(path.petId, body.quantity, expectedRevision)),
   }),
 ];
