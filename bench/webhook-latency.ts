@@ -8,7 +8,7 @@
  * test engine started as the tests start it.
  */
 import { randomBytes } from "node:crypto";
-import { MongoClient } from "mongodb";
+import { MongoClient, type CommandStartedEvent } from "mongodb";
 import { prepareMongoDatabase, mongoStoresFor } from "../adapters/mongo/mongo-stores.ts";
 import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
 import type { Stores } from "../core/stores.ts";
@@ -16,7 +16,6 @@ import { loadConfig } from "../bootstrap/config.ts";
 import { createLogger } from "../bootstrap/logger.ts";
 import { composePetstore } from "../bootstrap/petstore.ts";
 import startTestEngine from "../test/support/mongo-global-setup.ts";
-import { MemoryEventFeed } from "../test/support/memory-event-feed.ts";
 import { ADMIN_KEY, TestClient } from "../test/support/test-petstore.ts";
 import { startWebhookReceiver } from "../test/support/webhook-receiver.ts";
 
@@ -33,8 +32,7 @@ const measure = async (stores: Stores, pollMs: number): Promise<number[]> => {
     PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
     PETSTORE_WEBHOOK_POLL_MS: String(pollMs),
   });
-  const feed = new MemoryEventFeed();
-  const petstore = await composePetstore(config, createLogger("silent"), { stores, events: feed });
+  const petstore = await composePetstore(config, createLogger("silent"), { stores });
   const client = new TestClient(petstore.app);
   const t = { petstore, client };
   try {
@@ -53,7 +51,6 @@ const measure = async (stores: Stores, pollMs: number): Promise<number[]> => {
     for (let i = 0; i < ORDERS; i++) {
       const order = await t.client.post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } });
       answeredAt.set(order.body.id as number, Date.now());
-      feed.record("order.placed", { id: order.body.id as number }, new Date());
       await sleep(Math.round(pollMs * (0.3 + 1.7 * Math.random())));
     }
     const received = await receiver.waitFor(ORDERS, 60_000);
@@ -73,6 +70,56 @@ const report = (label: string, latencies: number[]) =>
   out(
     `| ${label} | ${latencies.length} | ${quantile(latencies, 0.5)} ms | ${quantile(latencies, 0.95)} ms | ${latencies.at(-1)} ms |`,
   );
+
+/**
+ * Round trips on MongoDB, counted with the driver's command monitoring: those of one order (the events it records
+ * travel in its own writes), then those of relaying its events and delivering its webhook, one worker run each.
+ */
+const webhookRoundTrips = async (url: string): Promise<void> => {
+  const dbName = `bench_webhook_rt_${randomBytes(4).toString("hex")}`;
+  const client = new MongoClient(url, { monitorCommands: true });
+  const commands: string[] = [];
+  client.on("commandStarted", (event: CommandStartedEvent) => {
+    if (event.databaseName === dbName) commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
+  });
+  const receiver = await startWebhookReceiver([204]);
+  await client.connect();
+  const db = client.db(dbName);
+  await prepareMongoDatabase(db);
+  const config = loadConfig({ PETSTORE_ADMIN_KEY: ADMIN_KEY, PETSTORE_SEED_DEMO: "false", PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true" });
+  const petstore = await composePetstore(config, createLogger("silent"), { stores: mongoStoresFor(db, async () => {}) });
+  const http = new TestClient(petstore.app);
+  try {
+    const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
+    const newKey = async (role: "staff" | "customer") =>
+      (await http.post("/admin/api-keys", { key: ADMIN_KEY, body: { label: role, role, plan: "enterprise", limits } })).body.key as string;
+    const staff = await newKey("staff");
+    const customer = await newKey("customer");
+    await petstore.useCases.createWebhookSubscription.execute({ url: receiver.url, events: ["order.placed"] });
+    const category = await http.post("/categories", { key: staff, body: { name: "Dogs" } });
+    const pet = await http.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } });
+    await http.put(`/store/inventory/${pet.body.id}`, { key: staff, body: { quantity: 100 } });
+    await http.post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } });
+    const worker = petstore.webhookWorker;
+    worker.start(); // drains what the set-up recorded
+    await receiver.waitFor(1, 10_000);
+    await worker.stop();
+    commands.length = 0;
+    await http.post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } });
+    out(`\nPOST /store/orders: ${commands.length} round trips: ${commands.join(", ")}`);
+    commands.length = 0;
+    worker.start();
+    await receiver.waitFor(2, 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await worker.stop();
+    out(`relaying its events and delivering its webhook: ${commands.length} round trips: ${commands.join(", ")}`);
+  } finally {
+    await petstore.close();
+    await receiver.close();
+    await db.dropDatabase();
+    await client.close();
+  }
+};
 
 out("| store, poll | orders | median | p95 | max |");
 out("|---|---|---|---|---|");
@@ -95,6 +142,7 @@ if (process.argv.includes("--mongo")) {
         await db.dropDatabase();
       }
     }
+    await webhookRoundTrips(url);
   } finally {
     await client.close();
     await stopEngine?.();
