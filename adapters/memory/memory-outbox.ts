@@ -1,6 +1,7 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Outbox } from "../../core/events/outbox.port.ts";
 import type { MemoryOrders } from "./memory-orders.repository.ts";
+import { copyEvent } from "./memory-pending-events.ts";
 import type { MemoryPets } from "./memory-pets.repository.ts";
 
 export const oldestFirst = (a: DomainEvent, b: DomainEvent): number => a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -18,7 +19,7 @@ export class MemoryOutbox implements Outbox {
     return [...this.#pets.storedEvents(), ...this.#orders.storedEvents()]
       .sort(oldestFirst)
       .slice(0, limit)
-      .map((event) => structuredClone(event));
+      .map(copyEvent);
   }
 
   async acknowledge(ids: readonly string[]): Promise<void> {

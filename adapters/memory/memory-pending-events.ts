@@ -1,5 +1,18 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 
+/** A deep copy of plain JSON data; an event's payload is nothing else. */
+const copyJson = <T>(value: T): T => {
+  if (typeof value !== "object" || value === null) return value;
+  if (Array.isArray(value)) return value.map(copyJson) as T;
+  const copy: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) copy[key] = copyJson(field);
+  return copy as T;
+};
+
+/** What structuredClone would make of an event, several times faster (it is on every write that records one). */
+export const copyEvent = (event: DomainEvent): DomainEvent =>
+  ({ ...event, occurredAt: new Date(event.occurredAt), data: copyJson(event.data) }) as DomainEvent;
+
 /**
  * The outbox of one kind of document (pets, orders): the events not yet acknowledged, by id, each with the
  * document it was written on. Appending, acknowledging and dropping a document's events touch only those events;
@@ -14,7 +27,7 @@ export class MemoryPendingEvents {
     let ids = this.#byOwner.get(owner);
     if (!ids) this.#byOwner.set(owner, (ids = new Set()));
     for (const event of events) {
-      this.#events.set(event.id, { event: structuredClone(event), owner });
+      this.#events.set(event.id, { event: copyEvent(event), owner });
       ids.add(event.id);
     }
   }
