@@ -19,14 +19,16 @@ const meets = (o: OrderRecord, c: OrderCondition): boolean =>
   o.state === c.state && (c.revision === undefined || o.revision === c.revision);
 
 /**
- * Conditional writes check and write in one synchronous step. The orders are also kept in ascending id and by pet,
- * updated in the same step, so neither a page nor a pet's removal scans or sorts every order.
+ * Conditional writes check and write in one synchronous step. The orders are also kept in ascending id, overall,
+ * by pet and by the key that placed them, updated in the same step, so neither a page (a customer's pages are
+ * always by `placedBy`) nor a pet's removal scans or sorts every order.
  */
 export class MemoryOrders implements Orders {
   readonly #orders = new Map<number, StoredOrder>();
   readonly #events = new MemoryPendingEvents();
   #all: OrderedMap<StoredOrder> = OrderedMap.empty;
-  readonly #ofPet = new Map<number, Set<number>>();
+  readonly #ofPet = new Map<number, OrderedMap<StoredOrder>>();
+  readonly #ofPlacer = new Map<number, OrderedMap<StoredOrder>>();
 
   async ofId(id: number): Promise<OrderRecord | undefined> {
     const stored = this.#orders.get(id);
@@ -43,7 +45,8 @@ export class MemoryOrders implements Orders {
   async list(query: OrderQuery): Promise<OrderRecord[]> {
     const { complete, petId, placedBy, limit } = query;
     const page: OrderRecord[] = [];
-    for (const { order: o } of this.#all.valuesAfter(query.after)) {
+    const index = petId !== undefined ? this.#ofPet.get(petId) : placedBy !== undefined ? this.#ofPlacer.get(placedBy) : this.#all;
+    for (const { order: o } of index?.valuesAfter(query.after) ?? []) {
       if (page.length >= limit) break;
       const shown =
         (complete === undefined ? o.state === "open" || o.state === "complete" : o.state === (complete ? "complete" : "open")) &&
@@ -59,9 +62,8 @@ export class MemoryOrders implements Orders {
     const stored: StoredOrder = { order: copyOrder(order) };
     this.#orders.set(order.id, stored);
     this.#all = this.#all.set(order.id, stored);
-    let ofPet = this.#ofPet.get(order.petId);
-    if (!ofPet) this.#ofPet.set(order.petId, (ofPet = new Set()));
-    ofPet.add(order.id);
+    indexed(this.#ofPet, order.petId, (orders) => orders.set(order.id, stored));
+    indexed(this.#ofPlacer, order.placedBy, (orders) => orders.set(order.id, stored));
     this.#events.add(order.id, events);
     return true;
   }
@@ -80,7 +82,7 @@ export class MemoryOrders implements Orders {
   }
 
   async removeAllOfPet(petId: number): Promise<void> {
-    for (const id of this.#ofPet.get(petId) ?? []) if (this.#orders.get(id)?.order.state !== "abandoned") this.#remove(id);
+    for (const { order } of this.#ofPet.get(petId)?.valuesAfter() ?? []) if (order.state !== "abandoned") this.#remove(order.id);
   }
 
   /** The outbox's view: every order's pending events, as stored (the outbox copies what it hands out). */
@@ -98,9 +100,15 @@ export class MemoryOrders implements Orders {
     if (!stored) return;
     this.#orders.delete(id);
     this.#all = this.#all.delete(id);
-    const ofPet = this.#ofPet.get(stored.order.petId);
-    ofPet?.delete(id);
-    if (ofPet?.size === 0) this.#ofPet.delete(stored.order.petId);
+    indexed(this.#ofPet, stored.order.petId, (orders) => orders.delete(id));
+    indexed(this.#ofPlacer, stored.order.placedBy, (orders) => orders.delete(id));
     this.#events.drop(id);
   }
 }
+
+/** Replaces the orders indexed under `key` by `change` of them; an empty entry goes. */
+const indexed = (index: Map<number, OrderedMap<StoredOrder>>, key: number, change: (orders: OrderedMap<StoredOrder>) => OrderedMap<StoredOrder>): void => {
+  const orders = change(index.get(key) ?? OrderedMap.empty);
+  if (orders.size === 0) index.delete(key);
+  else index.set(key, orders);
+};

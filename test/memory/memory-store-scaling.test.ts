@@ -3,7 +3,7 @@ import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Hold, PetRecord } from "../../core/pets/pet-record.ts";
 import { consumeVariants, releaseVariants, reserveVariants } from "../../core/pets/stock-writes.ts";
-import { aPet } from "../contracts/mothers.ts";
+import { anOrder, aPet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { workOf, type Work } from "../support/work-meter.ts";
 
@@ -87,6 +87,26 @@ describe("memory store: per-request work independent of the store's size", () =>
 
     expectLittle(work);
     expect(found).toEqual([[3, 7, 49_999], [25_001, 25_003, 25_005], [1, 2], [40_000], [MANY + 1], [0]]);
+  });
+
+  it("pages a customer's or a pet's orders among 50,000 and removes a pet's orders, walking only theirs", async () => {
+    const stores = createMemoryStores();
+    for (let id = 1; id <= MANY; id++) await stores.orders.insert(anOrder({ id, petId: id % 1000, placedBy: id % 500 }));
+    const found: number[][] = [];
+    const ids = (list: { id: number }[]) => found.push(list.map((o) => o.id));
+
+    const work = await workOf(async () => {
+      ids(await stores.orders.list({ limit: 3, placedBy: 7 }));
+      ids(await stores.orders.list({ limit: 3, after: 1007, placedBy: 7, petId: 507 }));
+      ids(await stores.orders.list({ limit: 3, after: 25_000 }));
+      await stores.orders.removeAllOfPet(3);
+    });
+
+    expectLittle(work);
+    expect(found).toEqual([[7, 507, 1007], [1507, 2507, 3507], [25_001, 25_002, 25_003]]);
+    expect(await stores.orders.list({ limit: 10, petId: 3 })).toEqual([]);
+    expect(await stores.orders.ofId(1003)).toBeUndefined();
+    expect(await stores.orders.ofId(1004)).toMatchObject({ petId: 4 });
   });
 
   it("appends to a pet with 50,000 pending events, and reads and acknowledges a few among 50,000 pets, without walking the rest", async () => {
