@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Hold, PetRecord } from "../../core/pets/pet-record.ts";
+import type { WebhookMessage } from "../../core/webhooks/webhook-message.ts";
 import { consumeVariants, releaseVariants, reserveVariants } from "../../core/pets/stock-writes.ts";
 import { anOrder, aPet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
@@ -131,5 +132,35 @@ describe("memory store: per-request work independent of the store's size", () =>
     expectLittle(relayed);
     expect(pending).toEqual([anEvent(1), anEvent(2)]);
     expect(await stores.outbox.pending(10)).toEqual([anEvent(2)]);
+  });
+
+  it("claims due webhook messages looking at the backlog, not at 50,000 delivered ones kept for a week", async () => {
+    const stores = createMemoryStores();
+    const now = new Date(start);
+    const aMessage = (id: string): WebhookMessage => ({
+      id,
+      subscriptionId: 1,
+      eventId: `evt_${id}`,
+      type: "order.placed",
+      payload: "{}",
+      state: "pending",
+      attempts: 0,
+      nextAttemptAt: now,
+      createdAt: now,
+    });
+    await stores.webhookMessages.enqueue(Array.from({ length: MANY }, (_, i) => aMessage(`done_${i}`)));
+    for (const message of await stores.webhookMessages.claimDue(now, { owner: "w", until: new Date(start + 1000) }, MANY)) {
+      await stores.webhookMessages.settle(message.id, "w", { state: "delivered", attempts: 1 });
+    }
+    await stores.webhookMessages.enqueue([aMessage("new_1"), aMessage("new_2")]);
+    let claimed: WebhookMessage[] = [];
+
+    const work = await workOf(async () => {
+      claimed = await stores.webhookMessages.claimDue(now, { owner: "w", until: new Date(start + 1000) }, 10);
+    });
+
+    expectLittle(work);
+    expect(claimed.map((m) => m.id)).toEqual(["new_1", "new_2"]);
+    expect((await stores.webhookMessages.ofId("done_0"))?.state).toBe("delivered");
   });
 });
