@@ -14,7 +14,7 @@ import { headerShapeOf } from "./request-headers.ts";
 import { readJsonBody } from "./json-body.ts";
 import { HttpProblem, type ProblemDetail } from "./problem.ts";
 import { setRateLimitHeaders } from "./rate-limit-headers.ts";
-import { noteKeyId } from "./request-context.ts";
+import { noteKeyId, requestIdOf } from "./request-context.ts";
 import { emptyResponse, jsonResponse, textResponse, type Answer } from "./response.ts";
 import { Reply, type Access, type Parsed, type Route, type RouteInput, type RouteServices } from "./route.ts";
 import { NoQuery } from "./schemas.ts";
@@ -75,11 +75,11 @@ const unknownQuota = (now: Date, retryAfterSeconds = 60): Quota => ({
  * headers go on whatever comes out, errors included.
  */
 export const createPipeline = ({ admit, runIdempotently, clock, report, clientAddress, onRefusal }: PipelineDeps) => {
-  const answer = async (run: () => Promise<Answer> | Answer): Promise<Answer> => {
+  const answer = async (event: H3Event, run: () => Promise<Answer> | Answer): Promise<Answer> => {
     try {
       return await run();
     } catch (error) {
-      return errorResponse(error, report);
+      return errorResponse(error, report, requestIdOf(event));
     }
   };
 
@@ -90,7 +90,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
 
   /** Admits the request under `access`, then runs `handler`; `"unlimited"` skips admission altogether. */
   const admitted = async (event: H3Event, access: Access, handler: (actor: Actor | undefined) => Promise<Answer> | Answer): Promise<Answer> => {
-    if (access === "unlimited") return answer(() => handler(undefined));
+    if (access === "unlimited") return answer(event, () => handler(undefined));
     const keyed = access !== "public";
     let admission: Admission;
     try {
@@ -104,12 +104,12 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
       // else waits; either way the headers say "nothing left until Retry-After".
       const retryAfter = isDomainError(error) ? error.retryAfterSeconds : undefined;
       const outage = isDomainError(error) && error.code === "service_unavailable";
-      const response = outage && !keyed ? await answer(() => handler(undefined)) : errorResponse(error, report);
+      const response = outage && !keyed ? await answer(event, () => handler(undefined)) : errorResponse(error, report, requestIdOf(event));
       return withQuota(response, unknownQuota(clock.now(), retryAfter));
     }
     const { actor, refusal, quota } = admission;
     if (actor) noteKeyId(event, actor.keyId);
-    const response = await answer(() => {
+    const response = await answer(event, () => {
       if (refusal) {
         onRefusal?.(refusal.code);
         throw refusal;
@@ -188,8 +188,8 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
         const response =
           clock.now() >= sunsetAt
             ? errorResponse(new HttpProblem("gone", `${route.method} ${route.path} reached its sunset; use ${deprecated.successor}`), report)
-            : await answer(() => run(event, actor));
-        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+            : await answer(event, () => run(event, actor));
+        Object.assign(response.headers, headers);
         return response;
       });
   };
