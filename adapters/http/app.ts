@@ -64,7 +64,8 @@ const accessOfPath = (routes: Route[]): Access => {
 export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
   const { report } = settings;
   const trusted = settings.trustProxy ?? noTrustedProxies;
-  const clientAddress = (event: H3Event) => clientAddressOf(event, trusted);
+  // Asked for by admission and by the access log: worked out once per request.
+  const clientAddress = (event: H3Event) => ((event.context as { client?: string }).client ??= clientAddressOf(event, trusted));
   const pipeline = createPipeline({
     admit: ports.useCases.admitRequest,
     runIdempotently: ports.useCases.runIdempotently,

@@ -35,13 +35,16 @@ export interface PipelineDeps {
 export type Operation = (event: H3Event) => Promise<Answer>;
 
 /**
- * The query as an object: one string per name, an array for a repeated name. Built with Object.fromEntries so
- * that every name, `__proto__` included, is an own property the schema sees (and refuses), never a prototype.
+ * The query as an object: one string per name, an array for a repeated name. A null-prototype object, so that every
+ * name, `__proto__` included, is an own property the schema sees (and refuses), never a prototype.
  */
 const queryOf = (event: H3Event): Record<string, string | string[]> => {
-  const grouped = new Map<string, string[]>();
-  for (const [key, value] of event.url.searchParams) grouped.set(key, [...(grouped.get(key) ?? []), value]);
-  return Object.fromEntries([...grouped].map(([key, values]) => [key, values.length === 1 ? values[0]! : values]));
+  const query = Object.create(null) as Record<string, string | string[]>;
+  for (const [key, value] of event.url.searchParams) {
+    const seen = query[key];
+    query[key] = seen === undefined ? value : typeof seen === "string" ? [seen, value] : [...seen, value];
+  }
+  return query;
 };
 
 const invalid = (details: ProblemDetail[]): HttpProblem => {
