@@ -1,12 +1,12 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { OrderRecord } from "../../core/orders/order-record.ts";
 import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
-import type { PageRequest } from "../../core/shared/page.ts";
-import { pageOf } from "./memory-paging.ts";
+import { OrderedMap } from "./memory-ordered-map.ts";
+import { MemoryPendingEvents } from "./memory-pending-events.ts";
 
+/** Replaced, never changed, by a write. */
 interface StoredOrder {
   order: OrderRecord;
-  outbox: DomainEvent[];
 }
 
 const copyOrder = (o: OrderRecord): OrderRecord => ({
@@ -18,9 +18,17 @@ const copyOrder = (o: OrderRecord): OrderRecord => ({
 const meets = (o: OrderRecord, c: OrderCondition): boolean =>
   o.state === c.state && (c.revision === undefined || o.revision === c.revision);
 
-/** Conditional writes check and write in one synchronous step. */
+/**
+ * Conditional writes check and write in one synchronous step. The orders are also kept in ascending id, overall,
+ * by pet and by the key that placed them, updated in the same step, so neither a page (a customer's pages are
+ * always by `placedBy`) nor a pet's removal scans or sorts every order.
+ */
 export class MemoryOrders implements Orders {
   readonly #orders = new Map<number, StoredOrder>();
+  readonly #events = new MemoryPendingEvents();
+  #all: OrderedMap<StoredOrder> = OrderedMap.empty;
+  readonly #ofPet = new Map<number, OrderedMap<StoredOrder>>();
+  readonly #ofPlacer = new Map<number, OrderedMap<StoredOrder>>();
 
   async ofId(id: number): Promise<OrderRecord | undefined> {
     const stored = this.#orders.get(id);
@@ -35,54 +43,72 @@ export class MemoryOrders implements Orders {
   }
 
   async list(query: OrderQuery): Promise<OrderRecord[]> {
-    const { complete, petId, placedBy } = query;
-    return this.#page(
-      query,
-      (o) =>
+    const { complete, petId, placedBy, limit } = query;
+    const page: OrderRecord[] = [];
+    const index = petId !== undefined ? this.#ofPet.get(petId) : placedBy !== undefined ? this.#ofPlacer.get(placedBy) : this.#all;
+    for (const { order: o } of index?.valuesAfter(query.after) ?? []) {
+      if (page.length >= limit) break;
+      const shown =
         (complete === undefined ? o.state === "open" || o.state === "complete" : o.state === (complete ? "complete" : "open")) &&
         (petId === undefined || o.petId === petId) &&
-        (placedBy === undefined || o.placedBy === placedBy),
-    );
+        (placedBy === undefined || o.placedBy === placedBy);
+      if (shown) page.push(copyOrder(o));
+    }
+    return page;
   }
 
   async insert(order: OrderRecord, events: readonly DomainEvent[] = []): Promise<boolean> {
     if (this.#orders.has(order.id)) return false;
-    this.#orders.set(order.id, { order: copyOrder(order), outbox: structuredClone([...events]) });
+    const stored: StoredOrder = { order: copyOrder(order) };
+    this.#orders.set(order.id, stored);
+    this.#all = this.#all.set(order.id, stored);
+    indexed(this.#ofPet, order.petId, (orders) => orders.set(order.id, stored));
+    indexed(this.#ofPlacer, order.placedBy, (orders) => orders.set(order.id, stored));
+    this.#events.add(order.id, events);
     return true;
   }
 
   async write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined> {
     const stored = this.#orders.get(id);
     if (!stored || !meets(stored.order, when)) return undefined;
-    const order: OrderRecord = {
+    stored.order = {
       ...stored.order,
       ...(then.state !== undefined && { state: then.state }),
       ...(then.shipDate !== undefined && { shipDate: then.shipDate === "none" ? undefined : new Date(then.shipDate) }),
       revision: stored.order.revision + 1,
     };
-    this.#orders.set(id, { order, outbox: [...stored.outbox, ...structuredClone(then.events ?? [])] });
-    return copyOrder(order);
+    this.#events.add(id, then.events ?? []);
+    return copyOrder(stored.order);
   }
 
   async removeAllOfPet(petId: number): Promise<void> {
-    for (const [id, { order }] of this.#orders) if (order.petId === petId && order.state !== "abandoned") this.#orders.delete(id);
+    for (const { order } of this.#ofPet.get(petId)?.valuesAfter() ?? []) if (order.state !== "abandoned") this.#remove(order.id);
   }
 
-  pendingEvents(): DomainEvent[] {
-    return [...this.#orders.values()].flatMap((stored) => structuredClone(stored.outbox));
+  /** The outbox's view: every order's pending events, as stored (the outbox copies what it hands out). */
+  storedEvents(): Iterable<DomainEvent> {
+    return this.#events.stored();
   }
 
   /** Removes the events; a cancelled order's tombstone goes with its last event. */
   acknowledge(ids: ReadonlySet<string>): void {
-    for (const [id, stored] of this.#orders) {
-      if (!stored.outbox.some((e) => ids.has(e.id))) continue;
-      const outbox = stored.outbox.filter((e) => !ids.has(e.id));
-      if (outbox.length === 0 && stored.order.state === "cancelled") this.#orders.delete(id);
-      else this.#orders.set(id, { ...stored, outbox });
-    }
+    for (const id of this.#events.acknowledge(ids)) if (this.#orders.get(id)?.order.state === "cancelled") this.#remove(id);
   }
 
-  #page(page: PageRequest, matches: (o: OrderRecord) => boolean): OrderRecord[] {
-    return pageOf([...this.#orders.values()].map((s) => s.order), page, matches, copyOrder);
+  #remove(id: number): void {
+    const stored = this.#orders.get(id);
+    if (!stored) return;
+    this.#orders.delete(id);
+    this.#all = this.#all.delete(id);
+    indexed(this.#ofPet, stored.order.petId, (orders) => orders.delete(id));
+    indexed(this.#ofPlacer, stored.order.placedBy, (orders) => orders.delete(id));
+    this.#events.drop(id);
   }
 }
+
+/** Replaces the orders indexed under `key` by `change` of them; an empty entry goes. */
+const indexed = (index: Map<number, OrderedMap<StoredOrder>>, key: number, change: (orders: OrderedMap<StoredOrder>) => OrderedMap<StoredOrder>): void => {
+  const orders = change(index.get(key) ?? OrderedMap.empty);
+  if (orders.size === 0) index.delete(key);
+  else index.set(key, orders);
+};

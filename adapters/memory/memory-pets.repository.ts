@@ -1,123 +1,207 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
-import type { PetRecord } from "../../core/pets/pet-record.ts";
+import type { Hold, PetRecord } from "../../core/pets/pet-record.ts";
 import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
-import { pageOf } from "./memory-paging.ts";
+import { OrderedMap } from "./memory-ordered-map.ts";
+import { MemoryPendingEvents } from "./memory-pending-events.ts";
 
+type PetFields = Omit<PetRecord, "holds">;
+
+/**
+ * One pet: its fields and its holds by order id, both replaced (never changed) by a write, so a record handed out
+ * keeps the state it was read in. The holds are a persistent map: a write adds or drops one in O(log n) and shares
+ * the rest with the version before.
+ */
 export interface StoredPet {
-  pet: PetRecord;
-  outbox: DomainEvent[];
+  pet: PetFields;
+  holds: OrderedMap<Hold>;
 }
 
-const copyPet = (p: PetRecord): PetRecord => ({
-  ...p,
-  holds: p.holds.map((h) => ({ ...h, since: h.since && new Date(h.since) })),
-  provisionalSince: p.provisionalSince && new Date(p.provisionalSince),
-});
+const copyHold = (h: Hold): Hold => ({ ...h, since: h.since && new Date(h.since) });
+
+const copyFields = (p: PetFields): PetFields => ({ ...p, provisionalSince: p.provisionalSince && new Date(p.provisionalSince) });
+
+const settled = (record: PetRecord, holds: Hold[]): Hold[] => {
+  Object.defineProperty(record, "holds", { value: holds, writable: true, enumerable: true, configurable: true });
+  return holds;
+};
+
+/**
+ * The pet as callers get it: a copy they may change freely. Its holds are copied from the snapshot the first time
+ * they are looked at, so a read or write that never looks at them costs nothing per hold.
+ */
+const recordOf = ({ pet, holds }: StoredPet): PetRecord =>
+  Object.defineProperty(copyFields(pet), "holds", {
+    enumerable: true,
+    configurable: true,
+    get(this: PetRecord) {
+      return settled(this, Array.from(holds.valuesAfter(), copyHold));
+    },
+    set(this: PetRecord, value: Hold[]) {
+      settled(this, value);
+    },
+  }) as PetRecord;
 
 const compare = (value: number, bound: { eq: number } | { gt: number }): boolean =>
   "eq" in bound ? value === bound.eq : value > bound.gt;
 
 /** The same semantics as the MongoDB filter the MongoDB adapter builds from a condition (contract-tested). */
-export const petMeets = (pet: PetRecord, c: PetCondition): boolean =>
+export const petMeets = ({ pet, holds }: StoredPet, c: PetCondition): boolean =>
   (c.lifecycle === undefined || (c.lifecycle === "none" ? pet.lifecycle === undefined : pet.lifecycle === c.lifecycle)) &&
   (c.status === undefined || pet.status === c.status) &&
   (c.statusNot === undefined || pet.status !== c.statusNot) &&
   (c.stock === undefined || compare(pet.stock, c.stock)) &&
-  (c.hold === undefined || pet.holds.some((h) => h.orderId === c.hold?.orderId && h.units === c.hold.units)) &&
-  (c.noHoldOf === undefined || !pet.holds.some((h) => h.orderId === c.noHoldOf)) &&
-  (c.holdCount === undefined || compare(pet.holds.length, c.holdCount)) &&
+  (c.hold === undefined || holds.get(c.hold.orderId)?.units === c.hold.units) &&
+  (c.noHoldOf === undefined || !holds.has(c.noHoldOf)) &&
+  (c.holdCount === undefined || compare(holds.size, c.holdCount)) &&
   (c.revision === undefined || pet.revision === c.revision) &&
   (c.movingTo === undefined || (c.movingTo === "none" ? pet.movingTo === undefined : pet.movingTo === c.movingTo)) &&
   (c.provisionalSince === undefined || pet.provisionalSince?.getTime() === c.provisionalSince.getTime());
 
-const changed = (pet: PetRecord, c: PetChange): PetRecord => {
-  let holds = pet.holds;
-  if (c.removeHoldOf !== undefined) holds = holds.filter((h) => h.orderId !== c.removeHoldOf);
-  if (c.addHold) holds = [...holds, { ...c.addHold, since: c.addHold.since && new Date(c.addHold.since) }].sort((a, b) => a.orderId - b.orderId);
-  return {
-    ...pet,
-    ...(c.name !== undefined && { name: c.name }),
-    ...(c.categoryId !== undefined && { categoryId: c.categoryId }),
-    ...(c.status !== undefined && { status: c.status }),
-    ...(c.stock !== undefined && { stock: "to" in c.stock ? c.stock.to : pet.stock + c.stock.by }),
-    ...(c.lifecycle !== undefined && { lifecycle: c.lifecycle === "none" ? undefined : c.lifecycle }),
-    ...(c.movingTo !== undefined && { movingTo: c.movingTo === "none" ? undefined : c.movingTo }),
-    ...(c.provisionalSince !== undefined && {
-      provisionalSince: c.provisionalSince === "none" ? undefined : new Date(c.provisionalSince),
-    }),
-    holds,
-    revision: pet.revision + 1,
-  };
+const changedFields = (pet: PetFields, c: PetChange): PetFields => ({
+  ...pet,
+  ...(c.name !== undefined && { name: c.name }),
+  ...(c.categoryId !== undefined && { categoryId: c.categoryId }),
+  ...(c.status !== undefined && { status: c.status }),
+  ...(c.stock !== undefined && { stock: "to" in c.stock ? c.stock.to : pet.stock + c.stock.by }),
+  ...(c.lifecycle !== undefined && { lifecycle: c.lifecycle === "none" ? undefined : c.lifecycle }),
+  ...(c.movingTo !== undefined && { movingTo: c.movingTo === "none" ? undefined : c.movingTo }),
+  ...(c.provisionalSince !== undefined && {
+    provisionalSince: c.provisionalSince === "none" ? undefined : new Date(c.provisionalSince),
+  }),
+  revision: pet.revision + 1,
+});
+
+const changedHolds = (holds: OrderedMap<Hold>, c: PetChange): OrderedMap<Hold> => {
+  let next = holds;
+  if (c.removeHoldOf !== undefined) next = next.delete(c.removeHoldOf);
+  if (c.addHold) next = next.set(c.addHold.orderId, copyHold(c.addHold));
+  return next;
 };
 
-/** Every write checks and changes one pet without awaiting in between: atomic within the process. */
+const isProvisional = ({ pet }: StoredPet): boolean => pet.lifecycle !== undefined || pet.movingTo !== undefined;
+const isHolding = ({ holds }: StoredPet): boolean => holds.size > 0;
+
+/**
+ * Every write checks and changes one pet without awaiting in between: atomic within the process. Besides the pets
+ * by id, ordered indexes (all pets, provisional ones, ones with holds) and the count of pets naming each category
+ * are kept up to date by the same synchronous step, so no request scans or sorts the whole store.
+ */
 export class MemoryPets implements Pets {
   readonly #pets = new Map<number, StoredPet>();
+  readonly #events = new MemoryPendingEvents();
+  #all: OrderedMap<StoredPet> = OrderedMap.empty;
+  #provisional: OrderedMap<StoredPet> = OrderedMap.empty;
+  #holding: OrderedMap<StoredPet> = OrderedMap.empty;
+  readonly #naming = new Map<number, number>();
 
   async ofId(id: number): Promise<PetRecord | undefined> {
     const stored = this.#pets.get(id);
-    return stored && copyPet(stored.pet);
+    return stored && recordOf(stored);
   }
 
   async list(query: PetQuery): Promise<PetRecord[]> {
-    const { statuses, categoryId, ids } = query;
-    return this.#page(
-      query,
-      (pet) =>
+    const { statuses, categoryId, ids, after } = query;
+    const candidates = ids === undefined ? this.#all.valuesAfter(after) : this.#ofIds(ids, after);
+    return pageOf(
+      candidates,
+      query.limit,
+      ({ pet }) =>
         pet.lifecycle === undefined &&
         (statuses === undefined || statuses.includes(pet.status)) &&
-        (categoryId === undefined || pet.categoryId === categoryId) &&
-        (ids === undefined || ids.includes(pet.id)),
+        (categoryId === undefined || pet.categoryId === categoryId),
     );
   }
 
   async insert(pet: PetRecord): Promise<void> {
     if (this.#pets.has(pet.id)) throw new Error(`Pet ${pet.id} exists already`);
-    this.#pets.set(pet.id, { pet: copyPet(pet), outbox: [] });
+    const { holds, ...fields } = pet;
+    const stored: StoredPet = { pet: copyFields(fields), holds: OrderedMap.of(holds.map((h) => [h.orderId, copyHold(h)] as const)) };
+    this.#pets.set(pet.id, stored);
+    this.#all = this.#all.set(pet.id, stored);
+    this.#reindex(pet.id, undefined, stored);
   }
 
   async write(id: number, variants: readonly PetVariant[]): Promise<PetWrite> {
     const stored = this.#pets.get(id);
     if (!stored) return { applied: undefined, pet: undefined };
-    const applied = variants.findIndex((v) => petMeets(stored.pet, v.when));
-    if (applied === -1) return { applied: undefined, pet: copyPet(stored.pet) };
-    const variant = variants[applied] as PetVariant;
-    const pet = changed(stored.pet, variant.then);
-    this.#pets.set(id, { pet, outbox: [...stored.outbox, ...structuredClone(variant.then.events ?? [])] });
-    return { applied, pet: copyPet(pet) };
+    const applied = variants.findIndex((v) => petMeets(stored, v.when));
+    if (applied === -1) return { applied: undefined, pet: recordOf(stored) };
+    const change = (variants[applied] as PetVariant).then;
+    const before: StoredPet = { ...stored };
+    stored.pet = changedFields(stored.pet, change);
+    stored.holds = changedHolds(stored.holds, change);
+    this.#events.add(id, change.events ?? []);
+    this.#reindex(id, before, stored);
+    return { applied, pet: recordOf(stored) };
   }
 
   async removeIf(id: number, when: PetCondition): Promise<boolean> {
     const stored = this.#pets.get(id);
-    if (!stored || !petMeets(stored.pet, when)) return false;
-    return this.#pets.delete(id);
+    if (!stored || !petMeets(stored, when)) return false;
+    this.#pets.delete(id);
+    this.#all = this.#all.delete(id);
+    this.#reindex(id, stored, undefined);
+    this.#events.drop(id);
+    return true;
   }
 
   async anyNaming(categoryId: number): Promise<boolean> {
-    return [...this.#pets.values()].some(({ pet }) => pet.categoryId === categoryId || pet.movingTo === categoryId);
+    return (this.#naming.get(categoryId) ?? 0) > 0;
   }
 
   async provisional(page: PageRequest): Promise<PetRecord[]> {
-    return this.#page(page, (pet) => pet.lifecycle !== undefined || pet.movingTo !== undefined);
+    return pageOf(this.#provisional.valuesAfter(page.after), page.limit);
   }
 
   async withHolds(page: PageRequest): Promise<PetRecord[]> {
-    return this.#page(page, (pet) => pet.holds.length > 0);
+    return pageOf(this.#holding.valuesAfter(page.after), page.limit);
   }
 
-  /** The outbox's view: every pet's pending events. */
-  pendingEvents(): DomainEvent[] {
-    return [...this.#pets.values()].flatMap((stored) => structuredClone(stored.outbox));
+  /** The outbox's view: every pet's pending events, as stored (the outbox copies what it hands out). */
+  storedEvents(): Iterable<DomainEvent> {
+    return this.#events.stored();
   }
 
   acknowledge(ids: ReadonlySet<string>): void {
-    for (const [id, stored] of this.#pets) {
-      if (stored.outbox.some((e) => ids.has(e.id))) this.#pets.set(id, { ...stored, outbox: stored.outbox.filter((e) => !ids.has(e.id)) });
-    }
+    this.#events.acknowledge(ids);
   }
 
-  #page(page: PageRequest, matches: (pet: PetRecord) => boolean): PetRecord[] {
-    return pageOf([...this.#pets.values()].map((s) => s.pet), page, matches, copyPet);
+  #ofIds(ids: readonly number[], after: number | undefined): StoredPet[] {
+    return [...new Set(ids)]
+      .filter((id) => after === undefined || id > after)
+      .sort((a, b) => a - b)
+      .flatMap((id) => this.#pets.get(id) ?? []);
+  }
+
+  /** `was`: the pet before the change (undefined: inserted); `now`: after it (undefined: removed). */
+  #reindex(id: number, was: StoredPet | undefined, now: StoredPet | undefined): void {
+    this.#provisional = toggled(this.#provisional, id, now, was !== undefined && isProvisional(was), now !== undefined && isProvisional(now));
+    this.#holding = toggled(this.#holding, id, now, was !== undefined && isHolding(was), now !== undefined && isHolding(now));
+    if (was) this.#countNaming(was.pet, -1);
+    if (now) this.#countNaming(now.pet, 1);
+  }
+
+  #countNaming(pet: PetFields, by: number): void {
+    for (const categoryId of pet.movingTo === undefined ? [pet.categoryId] : [pet.categoryId, pet.movingTo]) {
+      const count = (this.#naming.get(categoryId) ?? 0) + by;
+      if (count === 0) this.#naming.delete(categoryId);
+      else this.#naming.set(categoryId, count);
+    }
   }
 }
+
+const toggled = (index: OrderedMap<StoredPet>, id: number, entry: StoredPet | undefined, was: boolean, now: boolean): OrderedMap<StoredPet> => {
+  if (was === now) return index;
+  return now && entry ? index.set(id, entry) : index.delete(id);
+};
+
+/** Up to `limit` of the candidates (ascending id) that match, as records; stops at the limit. */
+const pageOf = (candidates: Iterable<StoredPet>, limit: number, matches: (stored: StoredPet) => boolean = () => true): PetRecord[] => {
+  const page: PetRecord[] = [];
+  for (const stored of candidates) {
+    if (page.length >= limit) break;
+    if (matches(stored)) page.push(recordOf(stored));
+  }
+  return page;
+};

@@ -10,19 +10,32 @@ interface Entry {
 
 const KEPT_MS = 7 * 24 * 60 * 60 * 1000;
 
+/**
+ * Besides all messages by id, the pending ones (what a claim looks through) and the settled ones in the order they
+ * were settled, which is the order they expire in: a claim looks at the backlog, not at a week of delivered messages.
+ */
 export class MemoryWebhookMessages implements WebhookMessages {
   readonly #entries = new Map<string, Entry>();
+  readonly #pending = new Map<string, Entry>();
+  readonly #settled = new Map<string, Entry>();
 
   async enqueue(messages: readonly WebhookMessage[]): Promise<void> {
     for (const message of messages) {
-      if (!this.#entries.has(message.id)) this.#entries.set(message.id, { message: structuredClone(message), lease: undefined, expiresAt: undefined });
+      if (this.#entries.has(message.id)) continue;
+      const entry: Entry = { message: structuredClone(message), lease: undefined, expiresAt: undefined };
+      this.#entries.set(message.id, entry);
+      if (message.state === "pending") this.#pending.set(message.id, entry);
     }
   }
 
   async claimDue(now: Date, lease: Lease, limit: number): Promise<WebhookMessage[]> {
-    for (const [id, entry] of this.#entries) if (entry.expiresAt && entry.expiresAt < now) this.#entries.delete(id);
-    const due = [...this.#entries.values()]
-      .filter((e) => e.message.state === "pending" && e.message.nextAttemptAt <= now && (!e.lease || e.lease.until <= now))
+    for (const [id, entry] of this.#settled) {
+      if (!entry.expiresAt || entry.expiresAt >= now) break;
+      this.#settled.delete(id);
+      this.#entries.delete(id);
+    }
+    const due = [...this.#pending.values()]
+      .filter((e) => e.message.nextAttemptAt <= now && (!e.lease || e.lease.until <= now))
       .sort((a, b) => a.message.nextAttemptAt.getTime() - b.message.nextAttemptAt.getTime())
       .slice(0, limit);
     for (const entry of due) entry.lease = { ...lease };
@@ -38,6 +51,8 @@ export class MemoryWebhookMessages implements WebhookMessages {
     } else {
       entry.message = { ...entry.message, state: settlement.state, attempts: settlement.attempts };
       entry.expiresAt = new Date(Date.now() + KEPT_MS);
+      this.#pending.delete(id);
+      this.#settled.set(id, entry);
     }
     return true;
   }
@@ -48,6 +63,11 @@ export class MemoryWebhookMessages implements WebhookMessages {
   }
 
   async removeForSubscription(subscriptionId: number): Promise<void> {
-    for (const [id, entry] of this.#entries) if (entry.message.subscriptionId === subscriptionId) this.#entries.delete(id);
+    for (const [id, entry] of this.#entries) {
+      if (entry.message.subscriptionId !== subscriptionId) continue;
+      this.#entries.delete(id);
+      this.#pending.delete(id);
+      this.#settled.delete(id);
+    }
   }
 }

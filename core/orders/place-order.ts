@@ -1,7 +1,7 @@
 import type { Actor } from "../access/permissions.ts";
 import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { explainReserve, release, reserveSeeing, type ReserveOutcome } from "../pets/stock-writes.ts";
+import { foreseeReserve, release, reserveSeeing, type ReserveOutcome } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
@@ -49,11 +49,11 @@ export class PlaceOrder {
     let expectedStock = this.#hints.stockOf(input.petId);
     if (expectedStock === undefined || expectedStock < input.quantity) {
       // Refuses early without writing (a rush on the last units then costs the hot pet document no writes); the
-      // reservation still decides.
+      // reservation still decides. The order has no id yet, so no hold can be its: the holds are not looked at.
       const seen = await pets.ofId(input.petId);
       this.#hints.saw(input.petId, seen);
-      const foreseen = explainReserve(seen, 0, input.quantity);
-      if (foreseen && foreseen !== "already-held") throw refusal(foreseen, input);
+      const foreseen = foreseeReserve(seen, input.quantity);
+      if (foreseen) throw refusal(foreseen, input);
       expectedStock = seen?.stock;
     }
     const id = await ids.next("orders");

@@ -1,5 +1,5 @@
 import type { PetRecord } from "../pets/pet-record.ts";
-import { explainReserve } from "../pets/stock-writes.ts";
+import { foreseeReserve } from "../pets/stock-writes.ts";
 
 /**
  * The stock this instance last saw on each pet that could be ordered, as the answer of its own reads and reserve
@@ -22,7 +22,7 @@ export class StockHints {
 
   saw(petId: number, pet: PetRecord | undefined): void {
     this.#stock.delete(petId);
-    if (!pet || explainReserve(pet, 0, 1) !== undefined) return;
+    if (!pet || foreseeReserve(pet, 1) !== undefined) return;
     if (this.#stock.size >= this.#capacity) {
       for (const oldest of this.#stock.keys()) {
         this.#stock.delete(oldest);

@@ -35,13 +35,18 @@ export const reserveVariants = (clock: Clock, petId: number, orderId: number, un
   ];
 };
 
-/** Why no reserve variant applies, or undefined when one would apply now (the pet changed meanwhile: retry). */
-export const explainReserve = (pet: PetRecord | undefined, orderId: number, units: number): Exclude<ReserveOutcome, "reserved"> | undefined => {
+/** Why no reservation of `units` could apply for any order, whatever it holds; undefined when one could. */
+export const foreseeReserve = (pet: PetRecord | undefined, units: number): Exclude<ReserveOutcome, "reserved" | "already-held"> | undefined => {
   if (!pet || pet.lifecycle !== undefined) return "unknown-pet";
-  if (pet.holds.some((h) => h.orderId === orderId)) return "already-held";
   if (pet.status !== "available") return "not-available";
   if (pet.stock < units) return "insufficient-stock";
   return undefined;
+};
+
+/** Why no reserve variant applies, or undefined when one would apply now (the pet changed meanwhile: retry). */
+export const explainReserve = (pet: PetRecord | undefined, orderId: number, units: number): Exclude<ReserveOutcome, "reserved"> | undefined => {
+  if (pet && pet.lifecycle === undefined && pet.holds.some((h) => h.orderId === orderId)) return "already-held";
+  return foreseeReserve(pet, units);
 };
 
 /**
