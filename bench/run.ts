@@ -152,6 +152,12 @@ const addressesOverHttp = async (count: number): Promise<Probe & { answered401: 
   }
 };
 
+/** Per scenario: the median CPU ratio, and the service's median p99 as a multiple of the baseline's. */
+const summaries = new Map<string, { ratio: number; p99Times: number }>();
+/** Issue 13's targets, judged on this run's figures. */
+const verdicts: string[][] = [["target", "this run", "verdict"]];
+const judge = (target: string, figure: string, met: boolean) => verdicts.push([target, figure, met ? "met" : "NOT MET"]);
+
 const place = pinning();
 const adminKey = randomBytes(24).toString("base64url");
 const [servicePort, baselinePort] = [await freeLoopbackPort(), await freeLoopbackPort()];
@@ -204,6 +210,7 @@ try {
       `${fixed(median(ratios), 2)} (${fixed(min, 2)}–${fixed(max, 2)})`,
       String([...s, ...b].reduce((n, r) => n + r.failures, 0)),
     ]);
+    summaries.set(scenario.name, { ratio: median(ratios), p99Times: m(s, (r) => r.p99) / Math.max(1, m(b, (r) => r.p99)) });
   }
   out(table(rows));
 } finally {
@@ -240,7 +247,21 @@ out(
 if (args.has("--mongo")) {
   const { mongoRoundTrips } = await import("./mongo-round-trips.ts");
   out(`\nMongoDB: store round trips per operation (driver command monitoring):`);
-  out(table([["operation", "round trips", "commands"], ...(await mongoRoundTrips()).map((r) => [r.operation, String(r.commands.length), r.commands.join(", ")])]));
+  const trips = await mongoRoundTrips();
+  out(table([["operation", "round trips", "commands"], ...trips.map((r) => [r.operation, String(r.commands.length), r.commands.join(", ")])]));
+  const count = (operation: string) => trips.find((r) => r.operation === operation)?.commands.length ?? Number.NaN;
+  judge("MongoDB keyed read ≤ 2 round trips", String(count("keyed GET /pets?ids=")), count("keyed GET /pets?ids=") <= 2);
+  judge("MongoDB place order ≤ 4 round trips", String(count("POST /store/orders")), count("POST /store/orders") <= 4);
 } else {
   out("\nMongoDB round trips: run with --mongo (MONGODB_URL, or the test engine image as the tests use it).");
 }
+
+const ratioOf = (name: string) => summaries.get(name)?.ratio ?? Number.NaN;
+judge("keyed GET /pets?ids=1: CPU ratio ≥ 0.7", fixed(ratioOf("GET /pets?ids=1"), 2), ratioOf("GET /pets?ids=1") >= 0.7);
+judge("POST /store/orders: CPU ratio ≥ 0.6", fixed(ratioOf("POST /store/orders"), 2), ratioOf("POST /store/orders") >= 0.6);
+for (const [name, { p99Times }] of summaries) judge(`${name}: p99 ≤ 2× bare h3`, `${fixed(p99Times, 2)}×`, p99Times <= 2);
+const thousands = (n: number) => `${n / 1000}k`;
+judge(`RSS after ${thousands(memoryLoads.idempotency)} Idempotency-Keys ≤ 300 MiB`, mib(idempotency.after.rss), idempotency.after.rss <= 300);
+judge(`RSS after ${thousands(memoryLoads.addresses)} addresses (over HTTP) ≤ 250 MiB`, mib(addressesHttp.after.rss), addressesHttp.after.rss <= 250);
+out(`\nIssue 13's targets${smoke ? " (smoke run: too short to judge, shown for the format only)" : ""}:`);
+out(table(verdicts));

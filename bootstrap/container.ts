@@ -3,7 +3,6 @@
 import "reflect-metadata";
 import { Container } from "inversify";
 import { createHttpApp } from "../adapters/http/app.ts";
-import { currentRequestId } from "../adapters/http/request-context.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { SystemClock } from "../adapters/clock/system-clock.ts";
 import { NodeSecrets } from "../adapters/crypto/node-secrets.ts";
@@ -80,8 +79,8 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
             onRefusal: overrides.metrics?.countRefusal,
             trustProxy: c.trustProxy,
             observe: overrides.metrics?.observeRequest,
-            log: (entry) => log.info("request", { ...entry }),
-            report: (error) => log.error("unhandled error", { ...errorFields(error), requestId: currentRequestId() }),
+            log: (entry) => log.info("request", entry),
+            report: (error, requestId) => log.error("unhandled error", { ...errorFields(error), requestId }),
           },
         ),
       [tokens.useCases, tokens.clock, tokens.stores, tokens.config, tokens.logger, tokens.lifecycle],

@@ -10,12 +10,20 @@ const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as cons
 
 /** Fields that may hold a secret are never written, wherever they sit (a safety net: nothing should pass one). */
 const secretField = /^(x-api-key|api-?key|key|secret|authorization|password|token)$/i;
+/** The value with every secret field replaced; a value without one is returned as it is (no copy). */
 const redacted = (value: unknown, depth = 0): unknown => {
   if (depth > 4 || value === null || typeof value !== "object") return value;
-  if (Array.isArray(value)) return value.map((v) => redacted(v, depth + 1));
-  return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, secretField.test(k) ? "[redacted]" : redacted(v, depth + 1)]),
-  );
+  if (Array.isArray(value)) {
+    const items = value.map((v) => redacted(v, depth + 1));
+    return items.some((v, i) => v !== value[i]) ? items : value;
+  }
+  let copy: Record<string, unknown> | undefined;
+  for (const k of Object.keys(value)) {
+    const v = (value as Record<string, unknown>)[k];
+    const safe = secretField.test(k) ? "[redacted]" : redacted(v, depth + 1);
+    if (safe !== v) (copy ??= { ...value })[k] = safe;
+  }
+  return copy ?? value;
 };
 
 /** Where lines go: written in batches by the caller's choice of `flush`. */

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { hash, randomBytes } from "node:crypto";
 import type { Secrets } from "../../core/access/secrets.port.ts";
 
 /**
@@ -11,6 +11,6 @@ export class NodeSecrets implements Secrets {
   }
 
   hash(secret: string): string {
-    return createHash("sha256").update(secret, "utf8").digest("hex");
+    return hash("sha256", secret, "hex");
   }
 }

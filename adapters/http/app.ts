@@ -64,7 +64,8 @@ const accessOfPath = (routes: Route[]): Access => {
 export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
   const { report } = settings;
   const trusted = settings.trustProxy ?? noTrustedProxies;
-  const clientAddress = (event: H3Event) => clientAddressOf(event, trusted);
+  // Asked for by admission and by the access log: worked out once per request.
+  const clientAddress = (event: H3Event) => ((event.context as { client?: string }).client ??= clientAddressOf(event, trusted));
   const pipeline = createPipeline({
     admit: ports.useCases.admitRequest,
     runIdempotently: ports.useCases.runIdempotently,
@@ -83,6 +84,7 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
     documents: { public: () => (publicDocument ??= compressAsset(JSON.stringify(documents.public), JSON_TYPE, DOCUMENT_CACHE_CONTROL)), admin: JSON.stringify(documents.admin) },
   };
 
+  const inContext = requestContext({ log: settings.log, observe: settings.observe, clientAddress, corsOrigins: settings.corsOrigins });
   const notFound = (event: H3Event) => {
     const problem = new HttpProblem("not_found", `No resource at ${event.req.method} ${event.url.pathname}`);
     return isLimited(event.url.pathname)
@@ -94,18 +96,18 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
 
   const app = new H3({
     // Failures h3 raises before any route runs (a malformed URL, say) still answer the Error shape.
-    onError: (error: HTTPError, event: H3Event) => {
-      const code = error.status === 400 ? "validation_failed" : error.status === 404 ? "not_found" : undefined;
-      const problem = code ? new HttpProblem(code, error.message || "Bad request") : error;
-      // Under a limited path such a request is still admitted and counted, and carries the rate-limit headers.
-      return isLimited(event.url.pathname)
-        ? pipeline.admitted(event, accessOfUnknown(event.url.pathname), () => {
-            throw problem;
-          })
-        : errorResponse(problem, report);
-    },
+    onError: (error: HTTPError, event: H3Event) =>
+      inContext(event, () => {
+        const code = error.status === 400 ? "validation_failed" : error.status === 404 ? "not_found" : undefined;
+        const problem = code ? new HttpProblem(code, error.message || "Bad request") : error;
+        // Under a limited path such a request is still admitted and counted, and carries the rate-limit headers.
+        return isLimited(event.url.pathname)
+          ? pipeline.admitted(event, accessOfUnknown(event.url.pathname), () => {
+              throw problem;
+            })
+          : errorResponse(problem, report);
+      }),
   });
-  app.use(requestContext({ log: settings.log, observe: settings.observe, clientAddress, corsOrigins: settings.corsOrigins }));
 
   const byPath = new Map<string, Route[]>();
   for (const route of routeTable) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
@@ -114,7 +116,7 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
     const methods = routes.flatMap((route): string[] => (route.method === "GET" ? ["GET", "HEAD"] : [route.method]));
     const allow = [...methods, "OPTIONS"].join(", ");
     const access = accessOfPath(routes);
-    app.all(h3Path(path), (event) => {
+    const answer = (event: H3Event) => {
       if (hasTrailingSlash(event.url.pathname)) return notFound(event);
       const method = event.req.method;
       // HEAD runs GET: h3 sends its status and headers (Content-Length included) without the body.
@@ -124,8 +126,9 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
       return pipeline.admitted(event, access, () => {
         throw new HttpProblem("method_not_allowed", `${method} is not allowed here; use ${allow}`, { headers: { allow } });
       });
-    });
+    };
+    app.all(h3Path(path), (event) => inContext(event, () => answer(event)));
   }
-  app.all("/**", notFound);
+  app.all("/**", (event) => inContext(event, () => notFound(event)));
   return app;
 };

@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { brotliCompressSync, constants, gzipSync } from "node:zlib";
-import { HTTPResponse } from "h3";
-import { emptyResponse, type Answer } from "./response.ts";
+import { bytesResponse, emptyResponse, type Answer } from "./response.ts";
 
 type Encoding = "br" | "gzip" | "identity";
 
@@ -61,6 +60,5 @@ export const respondWithAsset = (asset: CompressedAsset, request: Request, extra
   if (ifNoneMatch !== null && matches(ifNoneMatch, etag)) return emptyResponse(304, headers);
   const body = asset.bodies[encoding];
   if (encoding !== "identity") headers["content-encoding"] = encoding;
-  headers["content-length"] = String(body.length);
-  return new HTTPResponse(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), { status: 200, headers });
+  return bytesResponse(new Uint8Array(body.buffer as ArrayBuffer, body.byteOffset, body.byteLength), headers);
 };

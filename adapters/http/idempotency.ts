@@ -1,21 +1,22 @@
 import { createHash } from "node:crypto";
-import { HTTPResponse, type H3Event } from "h3";
+import type { H3Event } from "h3";
 import type { Actor } from "../../core/access/permissions.ts";
 import type { RecordedResponse } from "../../core/idempotency/idempotency-records.port.ts";
 import type { RunIdempotently } from "../../core/idempotency/run-idempotently.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { readBodyText } from "./json-body.ts";
-import { textResponse, type Answer } from "./response.ts";
+import { requestIdOf } from "./request-context.ts";
+import { emptyResponse, textResponse, type Answer } from "./response.ts";
 
 const record = (response: Answer): RecordedResponse => ({
-  status: response.status ?? 200,
+  status: response.status,
   body: typeof response.body === "string" ? response.body : "",
-  headers: Object.fromEntries(response.headers),
+  headers: { ...response.headers },
 });
 
 const replay = (recorded: RecordedResponse, replayed: boolean): Answer => {
   const headers = replayed ? { ...recorded.headers, "idempotent-replayed": "true" } : recorded.headers;
-  if (recorded.status === 204) return new HTTPResponse(null, { status: 204, headers });
+  if (recorded.status === 204) return emptyResponse(204, headers);
   const { "content-length": _, ...rest } = headers;
   return textResponse(recorded.body, recorded.status, rest);
 };
@@ -41,7 +42,7 @@ export const idempotently = async (
       try {
         return record(await act());
       } catch (error) {
-        return record(errorResponse(error, report));
+        return record(errorResponse(error, report, requestIdOf(event)));
       }
     },
     (recorded) => recorded.status < 500,

@@ -1,3 +1,4 @@
+import type { Readable } from "node:stream";
 import type { H3Event } from "h3";
 import { z } from "zod";
 import { exactNumberMessages, InexactNumber, parseJsonExactly } from "./json-numbers.ts";
@@ -36,16 +37,47 @@ const bodyTexts = new WeakMap<H3Event, Promise<string>>();
 export const readBodyText = (event: H3Event): Promise<string> => {
   let text = bodyTexts.get(event);
   if (!text) {
-    text = readLimited(event.req).then(decodeUtf8);
+    text = readLimited(event).then(decodeUtf8);
     bodyTexts.set(event, text);
   }
   return text;
 };
 
-/** Reads at most BODY_LIMIT_BYTES, whatever Content-Length claims (chunked bodies have none). */
-const readLimited = async (request: Request): Promise<Uint8Array> => {
-  const declared = Number(request.headers.get("content-length") ?? 0);
-  if (declared > BODY_LIMIT_BYTES) throw tooLarge();
+// The client closed the connection mid-body (or the parser gave up on it): nobody is left to answer, and it is no
+// fault of ours, so it is answered like any truncated body rather than reported.
+const cutShort = (size: number) =>
+  new HttpProblem("invalid_json", `The request body ended after ${size} bytes: the connection closed before it was complete`);
+
+/**
+ * Reads at most BODY_LIMIT_BYTES, whatever Content-Length claims (chunked bodies have none): from node's request
+ * itself when the server is node:http (no web stream in between), else from the web body.
+ */
+const readLimited = (event: H3Event): Promise<Uint8Array> => {
+  const declared = Number(event.req.headers.get("content-length") ?? 0);
+  if (declared > BODY_LIMIT_BYTES) return Promise.reject(tooLarge());
+  const node = event.req.runtime?.node?.req;
+  return node ? readNodeBody(node) : readWebBody(event.req);
+};
+
+const readNodeBody = (req: Readable): Promise<Uint8Array> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const settle = (outcome: () => void) => {
+      req.off("data", onData).off("end", onEnd).off("error", onCut).off("close", onCut);
+      outcome();
+    };
+    const onData = (chunk: Buffer) => {
+      size += chunk.byteLength;
+      if (size > BODY_LIMIT_BYTES) settle(() => reject(tooLarge()));
+      else chunks.push(chunk);
+    };
+    const onEnd = () => settle(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
+    const onCut = () => settle(() => reject(cutShort(size)));
+    req.on("data", onData).once("end", onEnd).once("error", onCut).once("close", onCut);
+  });
+
+const readWebBody = async (request: Request): Promise<Uint8Array> => {
   if (!request.body) return new Uint8Array();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -57,9 +89,7 @@ const readLimited = async (request: Request): Promise<Uint8Array> => {
     }
   } catch (error) {
     if (error instanceof HttpProblem) throw error;
-    // The client closed the connection mid-body (or the parser gave up on it): nobody is left to answer, and
-    // it is no fault of ours, so it is answered like any truncated body rather than reported.
-    throw new HttpProblem("invalid_json", `The request body ended after ${size} bytes: the connection closed before it was complete`);
+    throw cutShort(size);
   }
   return Buffer.concat(chunks);
 };

@@ -14,7 +14,7 @@ import { headerShapeOf } from "./request-headers.ts";
 import { readJsonBody } from "./json-body.ts";
 import { HttpProblem, type ProblemDetail } from "./problem.ts";
 import { setRateLimitHeaders } from "./rate-limit-headers.ts";
-import { noteKeyId } from "./request-context.ts";
+import { noteKeyId, requestIdOf } from "./request-context.ts";
 import { emptyResponse, jsonResponse, textResponse, type Answer } from "./response.ts";
 import { Reply, type Access, type Parsed, type Route, type RouteInput, type RouteServices } from "./route.ts";
 import { NoQuery } from "./schemas.ts";
@@ -35,13 +35,16 @@ export interface PipelineDeps {
 export type Operation = (event: H3Event) => Promise<Answer>;
 
 /**
- * The query as an object: one string per name, an array for a repeated name. Built with Object.fromEntries so
- * that every name, `__proto__` included, is an own property the schema sees (and refuses), never a prototype.
+ * The query as an object: one string per name, an array for a repeated name. A null-prototype object, so that every
+ * name, `__proto__` included, is an own property the schema sees (and refuses), never a prototype.
  */
 const queryOf = (event: H3Event): Record<string, string | string[]> => {
-  const grouped = new Map<string, string[]>();
-  for (const [key, value] of event.url.searchParams) grouped.set(key, [...(grouped.get(key) ?? []), value]);
-  return Object.fromEntries([...grouped].map(([key, values]) => [key, values.length === 1 ? values[0]! : values]));
+  const query = Object.create(null) as Record<string, string | string[]>;
+  for (const [key, value] of event.url.searchParams) {
+    const seen = query[key];
+    query[key] = seen === undefined ? value : typeof seen === "string" ? [seen, value] : [...seen, value];
+  }
+  return query;
 };
 
 const invalid = (details: ProblemDetail[]): HttpProblem => {
@@ -75,11 +78,11 @@ const unknownQuota = (now: Date, retryAfterSeconds = 60): Quota => ({
  * headers go on whatever comes out, errors included.
  */
 export const createPipeline = ({ admit, runIdempotently, clock, report, clientAddress, onRefusal }: PipelineDeps) => {
-  const answer = async (run: () => Promise<Answer> | Answer): Promise<Answer> => {
+  const answer = async (event: H3Event, run: () => Promise<Answer> | Answer): Promise<Answer> => {
     try {
       return await run();
     } catch (error) {
-      return errorResponse(error, report);
+      return errorResponse(error, report, requestIdOf(event));
     }
   };
 
@@ -90,7 +93,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
 
   /** Admits the request under `access`, then runs `handler`; `"unlimited"` skips admission altogether. */
   const admitted = async (event: H3Event, access: Access, handler: (actor: Actor | undefined) => Promise<Answer> | Answer): Promise<Answer> => {
-    if (access === "unlimited") return answer(() => handler(undefined));
+    if (access === "unlimited") return answer(event, () => handler(undefined));
     const keyed = access !== "public";
     let admission: Admission;
     try {
@@ -104,12 +107,12 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
       // else waits; either way the headers say "nothing left until Retry-After".
       const retryAfter = isDomainError(error) ? error.retryAfterSeconds : undefined;
       const outage = isDomainError(error) && error.code === "service_unavailable";
-      const response = outage && !keyed ? await answer(() => handler(undefined)) : errorResponse(error, report);
+      const response = outage && !keyed ? await answer(event, () => handler(undefined)) : errorResponse(error, report, requestIdOf(event));
       return withQuota(response, unknownQuota(clock.now(), retryAfter));
     }
     const { actor, refusal, quota } = admission;
     if (actor) noteKeyId(event, actor.keyId);
-    const response = await answer(() => {
+    const response = await answer(event, () => {
       if (refusal) {
         onRefusal?.(refusal.code);
         throw refusal;
@@ -188,8 +191,8 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
         const response =
           clock.now() >= sunsetAt
             ? errorResponse(new HttpProblem("gone", `${route.method} ${route.path} reached its sunset; use ${deprecated.successor}`), report)
-            : await answer(() => run(event, actor));
-        for (const [name, value] of Object.entries(headers)) response.headers.set(name, value);
+            : await answer(event, () => run(event, actor));
+        Object.assign(response.headers, headers);
         return response;
       });
   };

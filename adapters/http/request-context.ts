@@ -1,10 +1,9 @@
-import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
-import { HTTPResponse, type H3Event, type Middleware } from "h3";
-import { HttpProblem } from "./problem.ts";
-import type { Answer } from "./response.ts";
+import type { H3Event } from "h3";
+import { toServerResponse, type Answer } from "./response.ts";
 
-export interface AccessLogEntry {
+// A type, not an interface: the logger takes it as a record of fields.
+export type AccessLogEntry = {
   requestId: string;
   method: string;
   path: string;
@@ -14,7 +13,7 @@ export interface AccessLogEntry {
   keyId?: number;
   /** The client's address (behind trusted proxies: from X-Forwarded-For). */
   client?: string;
-}
+};
 
 /** What a metrics observer sees of each request, once, as it is answered. */
 export interface ObservedRequest {
@@ -35,14 +34,18 @@ export interface RequestContextOptions {
   corsOrigins: readonly string[];
 }
 
-const currentRequest = new AsyncLocalStorage<string>();
-const keyIds = new WeakMap<H3Event, number>();
+/** What the context notes on an event for later stages: its request id, and the API key once one is admitted. */
+interface Noted {
+  requestId?: string;
+  keyId?: number;
+}
+const noted = (event: H3Event): Noted => event.context as Noted;
 
-/** The id of the request being handled, as echoed in `X-Request-Id`: for every log line written meanwhile. */
-export const currentRequestId = (): string | undefined => currentRequest.getStore();
+/** The id of the request, as echoed in `X-Request-Id`: for every log line written about it. */
+export const requestIdOf = (event: H3Event): string | undefined => noted(event).requestId;
 
 export const noteKeyId = (event: H3Event, keyId: number): void => {
-  keyIds.set(event, keyId);
+  noted(event).keyId = keyId;
 };
 
 /** A client's own id is kept when it is short and plain; anything else is replaced. */
@@ -65,10 +68,6 @@ const exposed = [
   "Allow",
 ].join(", ");
 
-/**
- * Wraps every request, probes included: request id in, request id out, protective headers, CORS when configured,
- * and one access-log line. Nothing here reads the API key's secret.
- */
 /** The matched route's path as a template: `/pets/:petId` → `/pets/{petId}`; the catch-all and no match → `unmatched`. */
 export const routeTemplate = (event: H3Event): string => {
   const route = (event.context as { matchedRoute?: { route?: string } }).matchedRoute?.route;
@@ -76,55 +75,54 @@ export const routeTemplate = (event: H3Event): string => {
   return route.replace(/:(\w+)/g, "{$1}");
 };
 
-export const requestContext = ({ log, observe, clientAddress, corsOrigins }: RequestContextOptions): Middleware => {
+/** Runs what answers a request inside its context. */
+export type InContext = (event: H3Event, produce: () => Promise<Answer> | Answer) => Promise<Response>;
+
+/**
+ * The context of every request, probes included: request id in, request id out, protective headers, CORS when
+ * configured, and one access-log line. Every handler of the app runs inside it (a wrapper rather than an h3
+ * middleware: one async step per request instead of a chain). Nothing here reads the API key's secret.
+ */
+export const requestContext = ({ log, observe, clientAddress, corsOrigins }: RequestContextOptions): InContext => {
   const allowOrigin = (origin: string | null): string | undefined =>
     origin && (corsOrigins.includes("*") || corsOrigins.includes(origin)) ? origin : undefined;
+  const anyCors = corsOrigins.length > 0;
 
-  return (event, next) => {
+  return async (event, produce) => {
+    const started = performance.now();
     const incoming = event.req.headers.get("x-request-id");
     const requestId = acceptable(incoming) ? incoming : randomUUID();
-    return currentRequest.run(requestId, () => handle(event, next, requestId));
-  };
-
-  async function handle(event: H3Event, next: () => unknown, requestId: string): Promise<Answer> {
-    const started = performance.now();
-    const origin = allowOrigin(event.req.headers.get("origin"));
-    const result = await next();
-    const response = result instanceof HTTPResponse ? result : fromWebResponse(result);
+    const context = noted(event);
+    context.requestId = requestId;
+    const response = await produce();
     const headers = response.headers;
-    headers.set("x-request-id", requestId);
-    headers.set("x-content-type-options", "nosniff");
-    if (event.url.pathname.startsWith("/admin")) headers.set("cache-control", "no-store");
+    headers["x-request-id"] = requestId;
+    headers["x-content-type-options"] = "nosniff";
+    if (event.url.pathname.startsWith("/admin")) headers["cache-control"] = "no-store";
+    const origin = anyCors ? allowOrigin(event.req.headers.get("origin")) : undefined;
     if (origin) {
-      headers.set("access-control-allow-origin", origin);
-      headers.set("access-control-expose-headers", exposed);
-      headers.append("vary", "Origin");
+      headers["access-control-allow-origin"] = origin;
+      headers["access-control-expose-headers"] = exposed;
+      headers.vary = headers.vary ? `${headers.vary}, Origin` : "Origin";
       // A preflight is the OPTIONS answer of the path (204 with Allow), plus what the browser asks about.
       if (event.req.method === "OPTIONS" && response.status === 204 && event.req.headers.has("access-control-request-method")) {
-        headers.set("access-control-allow-methods", headers.get("allow") ?? "");
-        headers.set("access-control-allow-headers", "Content-Type, X-API-Key, Idempotency-Key, If-Match, If-None-Match, X-Request-Id");
-        headers.set("access-control-max-age", "600");
+        headers["access-control-allow-methods"] = headers.allow ?? "";
+        headers["access-control-allow-headers"] = "Content-Type, X-API-Key, Idempotency-Key, If-Match, If-None-Match, X-Request-Id";
+        headers["access-control-max-age"] = "600";
       }
     }
-    const keyId = keyIds.get(event);
     const elapsedMs = performance.now() - started;
-    const status = response.status ?? 200;
-    log({
+    const entry: AccessLogEntry = {
       requestId,
       method: event.req.method,
       path: event.url.pathname,
-      status,
+      status: response.status,
       durationMs: Math.round(elapsedMs * 100) / 100,
-      ...(keyId === undefined ? {} : { keyId }),
-      ...(clientAddress ? { client: clientAddress(event) } : {}),
-    });
-    observe?.({ method: event.req.method, route: routeTemplate(event), status, seconds: elapsedMs / 1000 });
-    return response;
-  }
-};
-
-/** Every route answers h3's plain responses; anything else is a bug, answered as one. */
-const fromWebResponse = (result: unknown): Answer => {
-  if (result instanceof Response) return new HTTPResponse(result.body, { status: result.status, headers: result.headers });
-  throw new HttpProblem("internal_error", "A handler answered without a response");
+    };
+    if (context.keyId !== undefined) entry.keyId = context.keyId;
+    if (clientAddress) entry.client = clientAddress(event);
+    log(entry);
+    observe?.({ method: event.req.method, route: routeTemplate(event), status: response.status, seconds: elapsedMs / 1000 });
+    return toServerResponse(response);
+  };
 };

@@ -1,15 +1,39 @@
-import { HTTPResponse } from "h3";
+import { FastResponse } from "srvx";
 
-/** What every handler of the app answers: h3's plain response, written by the server without a web stream. */
-export type Answer = HTTPResponse;
+/**
+ * What every part of the pipeline answers: a status, headers as a plain record of lower-case names (each answer owns
+ * its record, so later stages add to it in place), and a buffered body. It becomes the server's response once, in
+ * the request context (`toServerResponse`), without a web `Headers` object or a web stream on the way.
+ */
+export interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string | Uint8Array<ArrayBuffer> | null;
+}
 
 /** A buffered response: the text is sent at once, with its Content-Length (no chunked encoding). */
-export const textResponse = (text: string, status: number, headers: Record<string, string>): Answer =>
-  new HTTPResponse(text, { status, headers: { ...headers, "content-length": String(Buffer.byteLength(text)) } });
+export const textResponse = (text: string, status: number, headers: Record<string, string>): Answer => ({
+  status,
+  headers: { ...headers, "content-length": String(Buffer.byteLength(text)) },
+  body: text,
+});
 
 /** JSON, serialised once, here. */
 export const jsonResponse = (body: unknown, status = 200, headers: Record<string, string> = {}): Answer =>
   textResponse(JSON.stringify(body), status, { "content-type": "application/json; charset=utf-8", ...headers });
 
 /** 204 and 304 carry no body and therefore no Content-Length. */
-export const emptyResponse = (status: 204 | 304, headers: Record<string, string> = {}): Answer => new HTTPResponse(null, { status, headers });
+export const emptyResponse = (status: 204 | 304, headers: Record<string, string> = {}): Answer => ({ status, headers: { ...headers }, body: null });
+
+/** Bytes (an asset in some encoding), with their Content-Length. */
+export const bytesResponse = (bytes: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Answer => ({
+  status: 200,
+  headers: { ...headers, "content-length": String(bytes.byteLength) },
+  body: bytes,
+});
+
+/**
+ * The server's response: srvx's FastResponse, which node:http writes straight from the plain header record (h3 sends a
+ * Response it is given as it is, and for HEAD drops the body, keeping Content-Length).
+ */
+export const toServerResponse = (answer: Answer): Response => new FastResponse(answer.body, { status: answer.status, headers: answer.headers });

@@ -1,0 +1,43 @@
+import { describe, expect, it } from "vitest";
+import { createLogger } from "../../bootstrap/logger.ts";
+
+const capture = () => {
+  const lines: Record<string, unknown>[] = [];
+  return { lines, logger: createLogger("debug", (line) => lines.push(JSON.parse(line) as Record<string, unknown>)) };
+};
+
+describe("logger", () => {
+  it("never writes a secret field, at any depth, in objects and arrays", () => {
+    const { lines, logger } = capture();
+    logger.info("call", {
+      apiKey: "pk_top",
+      request: { headers: { "x-api-key": "pk_header", accept: "*/*" }, attempts: [{ token: "t1", n: 1 }, { n: 2 }] },
+      Authorization: "Bearer x",
+    });
+    const [line] = lines;
+    expect(line).toMatchObject({
+      level: "info",
+      message: "call",
+      apiKey: "[redacted]",
+      Authorization: "[redacted]",
+      request: { headers: { "x-api-key": "[redacted]", accept: "*/*" }, attempts: [{ token: "[redacted]", n: 1 }, { n: 2 }] },
+    });
+    expect(JSON.stringify(lines)).not.toMatch(/pk_top|pk_header|t1|Bearer/);
+  });
+
+  it("leaves the caller's fields as they were", () => {
+    const { logger } = capture();
+    const fields = { nested: { secret: "s", keep: 1 }, list: [{ password: "p" }] };
+    logger.warn("w", fields);
+    expect(fields).toEqual({ nested: { secret: "s", keep: 1 }, list: [{ password: "p" }] });
+  });
+
+  it("writes fields without secrets as given, and nothing below its level", () => {
+    const lines: string[] = [];
+    const logger = createLogger("info", (line) => lines.push(line));
+    logger.debug("hidden", { a: 1 });
+    logger.info("request", { requestId: "r1", method: "GET", path: "/pets", status: 200, keyId: 3 });
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ message: "request", requestId: "r1", method: "GET", path: "/pets", status: 200, keyId: 3 });
+  });
+});
