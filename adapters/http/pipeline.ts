@@ -35,14 +35,16 @@ export interface PipelineDeps {
 export type Operation = (event: H3Event) => Promise<Answer>;
 
 /**
- * The query as an object: one string per name, an array for a repeated name. A null-prototype object, so that every
- * name, `__proto__` included, is an own property the schema sees (and refuses), never a prototype.
+ * The query as an object: one string per name, an array for a repeated name. Every name, `__proto__` included, is an
+ * own property the schema sees (and refuses), never a prototype.
  */
 const queryOf = (event: H3Event): Record<string, string | string[]> => {
-  const query = Object.create(null) as Record<string, string | string[]>;
+  const query: Record<string, string | string[]> = {};
   for (const [key, value] of event.url.searchParams) {
-    const seen = query[key];
-    query[key] = seen === undefined ? value : typeof seen === "string" ? [seen, value] : [...seen, value];
+    const seen = Object.hasOwn(query, key) ? query[key] : undefined;
+    const all = seen === undefined ? value : typeof seen === "string" ? [seen, value] : [...seen, value];
+    if (key === "__proto__") Object.defineProperty(query, key, { value: all, enumerable: true, writable: true, configurable: true });
+    else query[key] = all;
   }
   return query;
 };
