@@ -38,8 +38,9 @@ export const mongoRoundTrips = async (): Promise<Array<{ operation: string; comm
       const category = await t.client.post("/categories", { key: staff, body: { name: "Dogs" } });
       const pet = await t.client.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } });
       await t.client.put(`/store/inventory/${pet.body.id}`, { key: staff, body: { quantity: 1_000 } });
+      const soldOut = await t.client.post("/pets", { key: staff, body: { name: "Bella", categoryId: category.body.id } });
       let idempotencyKey = 0;
-      const operations: Array<[string, () => Promise<{ status: number }>]> = [
+      const operations: Array<[string, () => Promise<{ status: number }>, number?]> = [
         ["keyed GET /pets?ids=", () => t.client.get(`/pets?ids=${pet.body.id}`, { key: customer })],
         ["GET /pets/{id}", () => t.client.get(`/pets/${pet.body.id}`, { key: customer })],
         ["GET /store/inventory", () => t.client.get("/store/inventory", { key: customer })],
@@ -53,14 +54,19 @@ export const mongoRoundTrips = async (): Promise<Array<{ operation: string; comm
               headers: { "idempotency-key": `bench-${++idempotencyKey}` },
             }),
         ],
+        [
+          "POST /store/orders refused (no stock: 409)",
+          () => t.client.post("/store/orders", { key: customer, body: { petId: soldOut.body.id, quantity: 1 } }),
+          409,
+        ],
         ["POST /pets", () => t.client.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } })],
       ];
       const rows: Array<{ operation: string; commands: string[] }> = [];
-      for (const [operation, run] of operations) {
+      for (const [operation, run, expected] of operations) {
         await run();
         commands.length = 0;
         const { status } = await run();
-        if (status >= 300) throw new Error(`${operation} answered ${status}`);
+        if (expected ? status !== expected : status >= 300) throw new Error(`${operation} answered ${status}`);
         rows.push({ operation, commands: [...commands] });
       }
       return rows;

@@ -21,8 +21,9 @@ const copyHold = (h: Hold): Hold => ({ ...h, since: h.since && new Date(h.since)
 
 const copyFields = (p: PetFields): PetFields => ({ ...p, provisionalSince: p.provisionalSince && new Date(p.provisionalSince) });
 
+/** From then on `holds` is a plain property (unless the caller froze the record: then each read copies anew). */
 const settled = (record: PetRecord, holds: Hold[]): Hold[] => {
-  Object.defineProperty(record, "holds", { value: holds, writable: true, enumerable: true, configurable: true });
+  Reflect.defineProperty(record, "holds", { value: holds, writable: true, enumerable: true, configurable: true });
   return holds;
 };
 

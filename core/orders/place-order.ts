@@ -1,13 +1,14 @@
 import type { Actor } from "../access/permissions.ts";
 import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { foreseeReserve, release, reserve, type ReserveOutcome } from "../pets/stock-writes.ts";
+import { foreseeReserve, release, reserveSeeing, type ReserveOutcome } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
 import type { NewOrder, Order } from "./order.ts";
 import { orderOf, type OrderRecord } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
+import { StockHints } from "./stock-hints.ts";
 
 interface Ports {
   orders: Orders;
@@ -24,30 +25,40 @@ const refusal = (outcome: Exclude<ReserveOutcome, "reserved" | "already-held">, 
   })[outcome];
 
 /**
- * place order: 0 read the pet: one that plainly cannot be ordered is refused, nothing written
+ * place order: 0 read the pet — skipped when this instance last saw it orderable with at least the units in stock
+ *                (StockHints): one that plainly cannot be ordered is refused, nothing written
  *              1 allocate the id                              crash → nothing written (the id is skipped)
  *              2 reserve on the pet, keyed by the order id     crash → a hold without its order: recovery (after the
  *                (stock, hold, status in one write: decisive)  grace period) writes an `abandoned` order under the id
  *                                                              and releases the hold
  *              3 insert the order, open, + order.placed        crash after → done
- * A refused reservation writes nothing. If recovery abandoned the id first (the request outlived the grace period),
- * the insert finds the id taken: the placer gives its hold back (idempotently) and answers service_unavailable.
+ * A refused reservation writes nothing; its refusal is explained by the pet the failed write returns, the same rule
+ * as step 0's. If recovery abandoned the id first (the request outlived the grace period), the insert finds the id
+ * taken: the placer gives its hold back (idempotently) and answers service_unavailable.
  */
 export class PlaceOrder {
   readonly #ports: Ports;
-  constructor(ports: Ports) {
+  readonly #hints: StockHints;
+  constructor(ports: Ports, hints = new StockHints()) {
     this.#ports = ports;
+    this.#hints = hints;
   }
 
   async execute(input: NewOrder, actor: Actor): Promise<Order> {
     const { orders, pets, ids, clock } = this.#ports;
-    // Refuses early without writing (a rush on the last units then costs the hot pet document no writes); the
-    // reservation still decides. The order has no id yet, so no hold can be its: the holds are not looked at.
-    const seen = await pets.ofId(input.petId);
-    const foreseen = foreseeReserve(seen, input.quantity);
-    if (foreseen) throw refusal(foreseen, input);
+    let expectedStock = this.#hints.stockOf(input.petId);
+    if (expectedStock === undefined || expectedStock < input.quantity) {
+      // Refuses early without writing (a rush on the last units then costs the hot pet document no writes); the
+      // reservation still decides. The order has no id yet, so no hold can be its: the holds are not looked at.
+      const seen = await pets.ofId(input.petId);
+      this.#hints.saw(input.petId, seen);
+      const foreseen = foreseeReserve(seen, input.quantity);
+      if (foreseen) throw refusal(foreseen, input);
+      expectedStock = seen?.stock;
+    }
     const id = await ids.next("orders");
-    const outcome = await reserve(pets, clock, input.petId, id, input.quantity, seen);
+    const { outcome, pet } = await reserveSeeing(pets, clock, input.petId, id, input.quantity, expectedStock);
+    this.#hints.saw(input.petId, pet);
     if (outcome !== "reserved" && outcome !== "already-held") throw refusal(outcome, input);
     const order: OrderRecord = {
       id,

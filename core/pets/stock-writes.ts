@@ -49,24 +49,36 @@ export const explainReserve = (pet: PetRecord | undefined, orderId: number, unit
   return foreseeReserve(pet, units);
 };
 
-/** `seen`: the pet as read just before; when it shows the last units being taken, that variant is tried first. */
+/**
+ * `expectedStock`: the stock the caller believes the pet has; when it is exactly the units, the last-unit variant is
+ * tried first. Answers the outcome and the pet as the deciding write left it (or as it is, when none applied).
+ */
+export const reserveSeeing = async (
+  pets: Pets,
+  clock: Clock,
+  petId: number,
+  orderId: number,
+  units: number,
+  expectedStock?: number,
+): Promise<{ outcome: ReserveOutcome; pet: PetRecord | undefined }> => {
+  const variants = reserveVariants(clock, petId, orderId, units);
+  if (expectedStock === units) variants.reverse();
+  for (;;) {
+    const result = await pets.write(petId, variants);
+    if (result.applied !== undefined) return { outcome: "reserved", pet: result.pet };
+    const outcome = explainReserve(result.pet, orderId, units);
+    if (outcome) return { outcome, pet: result.pet };
+  }
+};
+
 export const reserve = async (
   pets: Pets,
   clock: Clock,
   petId: number,
   orderId: number,
   units: number,
-  seen?: PetRecord,
-): Promise<ReserveOutcome> => {
-  const variants = reserveVariants(clock, petId, orderId, units);
-  if (seen?.stock === units) variants.reverse();
-  for (;;) {
-    const result = await pets.write(petId, variants);
-    if (result.applied !== undefined) return "reserved";
-    const outcome = explainReserve(result.pet, orderId, units);
-    if (outcome) return outcome;
-  }
-};
+  expectedStock?: number,
+): Promise<ReserveOutcome> => (await reserveSeeing(pets, clock, petId, orderId, units, expectedStock)).outcome;
 
 /** Gives a hold's units back to stock; from stock 0 a pending pet is available again. */
 export const releaseVariants = (clock: Clock, petId: number, orderId: number, units: number): PetVariant[] => {

@@ -5,6 +5,7 @@ import { DeleteCategory } from "../../core/categories/delete-category.ts";
 import { SetInventory } from "../../core/inventory/set-inventory.ts";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { PlaceOrder } from "../../core/orders/place-order.ts";
+import { StockHints } from "../../core/orders/stock-hints.ts";
 import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
 import { DeletePet } from "../../core/pets/delete-pet.ts";
@@ -21,7 +22,8 @@ const alice: Actor = { keyId: 2, role: "customer" };
 const everything = { limit: 100 };
 const farFuture = new Date("2100-01-01T00:00:00.000Z");
 
-const useCasesOn = (stores: Stores, clock: ManualClock) => {
+/** `hints`: what this instance saw of pets' stock (by default nothing: each placing reads its pet first). */
+const useCasesOn = (stores: Stores, clock: ManualClock, hints = new StockHints()) => {
   const ports = { ...stores, clock };
   return {
     createCategory: new CreateCategory(ports),
@@ -30,7 +32,7 @@ const useCasesOn = (stores: Stores, clock: ManualClock) => {
     deletePet: new DeletePet(ports),
     deleteCategory: new DeleteCategory(ports),
     setInventory: new SetInventory(ports),
-    placeOrder: new PlaceOrder(ports),
+    placeOrder: new PlaceOrder(ports, hints),
     updateOrder: new UpdateOrder(ports),
     cancelOrder: new CancelOrder(ports),
     recover: new RecoverInterruptedWrites(ports, GRACE_MS),
@@ -105,6 +107,8 @@ const expectInvariants = async (s: Stores, context: string): Promise<void> => {
 
 interface Scenario {
   name: string;
+  /** The instance last saw this pet with this stock (rightly or not): a placing then reserves without reading. */
+  seen?: { petId: number; stock: number };
   run(uc: UseCasesOn): Promise<unknown>;
 }
 
@@ -112,6 +116,31 @@ const scenarios: Scenario[] = [
   { name: "place an order (units left)", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 1 }, alice) },
   { name: "place an order for the last units", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 3 }, alice) },
   { name: "place an order refused for want of stock", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 4 }, alice) },
+  {
+    name: "place an order (units left), the instance saw them",
+    seen: { petId: 1, stock: 3 },
+    run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 1 }, alice),
+  },
+  {
+    name: "place an order for the last units, the instance saw them",
+    seen: { petId: 1, stock: 3 },
+    run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 3 }, alice),
+  },
+  {
+    name: "place an order for the last units, the instance saw more",
+    seen: { petId: 1, stock: 5 },
+    run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 3 }, alice),
+  },
+  {
+    name: "place an order refused for want of stock, the instance saw more",
+    seen: { petId: 1, stock: 5 },
+    run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 4 }, alice),
+  },
+  {
+    name: "place an order refused on a held pet, the instance saw it in stock",
+    seen: { petId: 2, stock: 1 },
+    run: (uc) => uc.placeOrder.execute({ petId: 2, quantity: 1 }, alice),
+  },
   { name: "cancel an order (restocks a pending pet)", run: (uc) => uc.cancelOrder.execute(1, alice) },
   { name: "complete an order (sells a pending pet)", run: (uc) => uc.updateOrder.execute(1, { complete: true }, staff) },
   { name: "delete a pet with a completed order", run: (uc) => uc.deletePet.execute(3) },
@@ -128,6 +157,22 @@ const scenarios: Scenario[] = [
 const races: Array<{ scenario: string; competitor: string; run(uc: UseCasesOn): Promise<unknown> }> = [
   { scenario: "place an order for the last units", competitor: "delete that pet", run: (uc) => uc.deletePet.execute(1) },
   { scenario: "place an order for the last units", competitor: "another order for them", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 2 }, staff) },
+  { scenario: "place an order for the last units, the instance saw them", competitor: "delete that pet", run: (uc) => uc.deletePet.execute(1) },
+  {
+    scenario: "place an order for the last units, the instance saw them",
+    competitor: "another order for them",
+    run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 2 }, staff),
+  },
+  {
+    scenario: "place an order for the last units, the instance saw more",
+    competitor: "an order for one of them",
+    run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 1 }, staff),
+  },
+  {
+    scenario: "place an order (units left), the instance saw them",
+    competitor: "staff holding the pet",
+    run: (uc) => uc.updatePet.execute(1, { name: "Rex", categoryId: 1, status: "pending" }),
+  },
   { scenario: "delete a pet with a completed order", competitor: "an order for it", run: (uc) => uc.placeOrder.execute({ petId: 3, quantity: 1 }, alice) },
   { scenario: "delete an empty category", competitor: "a pet created in it", run: (uc) => uc.createPet.execute({ name: "Nemo", categoryId: 3 }) },
   { scenario: "delete an empty category", competitor: "a pet moved into it", run: (uc) => uc.updatePet.execute(4, { name: "Kiwi", categoryId: 3 }) },
@@ -146,18 +191,24 @@ const settle = (promise: Promise<unknown>) => promise.then(() => "done", (error:
 
 export const faultsContract = (harness: ContractHarness): void => {
   describe(`Crash points and interleavings (${harness.name})`, () => {
-    /** A fresh store with the fixture, and its state before the operation. */
-    const prepared = async () => {
+    /** A fresh store with the fixture, what the instance saw of the scenario's pet, and the state before the operation. */
+    const prepared = async (scenario?: Scenario) => {
       const stores = await harness.fresh();
       const clock = new ManualClock("2026-11-21T12:00:00.000Z");
       await given(useCasesOn(stores, clock));
-      return { stores, clock, before: await visibleState(stores) };
+      const hints = new StockHints();
+      if (scenario?.seen) {
+        const pet = await stores.pets.ofId(scenario.seen.petId);
+        if (!pet) throw new Error(`no pet ${scenario.seen.petId}`);
+        hints.saw(pet.id, { ...pet, status: "available", stock: scenario.seen.stock });
+      }
+      return { stores, clock, hints, before: await visibleState(stores) };
     };
 
     /** Runs the operation with the plan applied; returns once it settled or its process "died" and the store is quiet. */
-    const runPlanned = async (scenario: Scenario, stores: Stores, clock: ManualClock, plan: CallPlan | undefined) => {
-      const faulty = faultyStores(stores, plan);
-      const outcome = await Promise.race([settle(scenario.run(useCasesOn(faulty.stores, clock))), faulty.crashed]);
+    const runPlanned = async (scenario: Scenario, run: Awaited<ReturnType<typeof prepared>>, plan: CallPlan | undefined) => {
+      const faulty = faultyStores(run.stores, plan);
+      const outcome = await Promise.race([settle(scenario.run(useCasesOn(faulty.stores, run.clock, run.hints))), faulty.crashed]);
       await faulty.quiet();
       return { outcome, calls: faulty.calls() };
     };
@@ -169,8 +220,9 @@ export const faultsContract = (harness: ContractHarness): void => {
     };
 
     const crashFreeRun = async (scenario: Scenario) => {
-      const { stores, clock, before } = await prepared();
-      const { calls } = await runPlanned(scenario, stores, clock, undefined);
+      const run = await prepared(scenario);
+      const { stores, clock, before } = run;
+      const { calls } = await runPlanned(scenario, run, undefined);
       await recoverLater(stores, clock);
       const after = await visibleState(stores);
       await expectInvariants(stores, `${scenario.name}, crash-free`);
@@ -188,9 +240,9 @@ export const faultsContract = (harness: ContractHarness): void => {
         for (const fault of faults) {
           for (let at = 1; at <= calls; at++) {
             const context = `${scenario.name}, ${fault} at call ${at} of ${calls}`;
-            const run = await prepared();
+            const run = await prepared(scenario);
             expect(run.before).toEqual(before);
-            await runPlanned(scenario, run.stores, run.clock, { at, fault: fault as Fault });
+            await runPlanned(scenario, run, { at, fault: fault as Fault });
             await recoverLater(run.stores, run.clock);
             await expectInvariants(run.stores, context);
             const state = await visibleState(run.stores);
@@ -204,12 +256,12 @@ export const faultsContract = (harness: ContractHarness): void => {
         for (const late of [false, true]) {
           for (let at = 1; at <= calls; at++) {
             const context = `${scenario.name}, recovery${late ? " past the grace period" : ""} before call ${at}`;
-            const run = await prepared();
+            const run = await prepared(scenario);
             const recoverNow = async () => {
               if (late) run.clock.advance(GRACE_MS + 1_000);
               await useCasesOn(run.stores, run.clock).recover.execute();
             };
-            await runPlanned(scenario, run.stores, run.clock, { at, before: recoverNow });
+            await runPlanned(scenario, run, { at, before: recoverNow });
             await recoverLater(run.stores, run.clock);
             await expectInvariants(run.stores, context);
             const state = await visibleState(run.stores);
@@ -228,9 +280,9 @@ export const faultsContract = (harness: ContractHarness): void => {
         const givenBefore = stockGiven((await prepared()).before);
         for (let at = 1; at <= calls; at++) {
           const context = `${race.scenario} / ${race.competitor} before call ${at}`;
-          const run = await prepared();
+          const run = await prepared(scenario);
           const competing = { outcome: undefined as unknown };
-          await runPlanned(scenario, run.stores, run.clock, {
+          await runPlanned(scenario, run, {
             at,
             before: async () => {
               competing.outcome = await settle(race.run(useCasesOn(run.stores, run.clock)));

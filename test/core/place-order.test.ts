@@ -1,7 +1,23 @@
 import { describe, expect, it } from "vitest";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { PlaceOrder } from "../../core/orders/place-order.ts";
-import { alice, anyRevision, aWorld, givenPet, orderIn, staff, statusOf, stockOf } from "./world.ts";
+import { StockHints } from "../../core/orders/stock-hints.ts";
+import { DeletePet } from "../../core/pets/delete-pet.ts";
+import type { PetRecord } from "../../core/pets/pet-record.ts";
+import { alice, anyRevision, aWorld, givenPet, orderIn, staff, statusOf, stockOf, type World } from "./world.ts";
+
+/** The world, with the pet reads (`Pets.ofId`) counted. */
+const countingReads = (world: World) => {
+  const reads = { count: 0 };
+  const pets = { ...world.pets, write: world.pets.write.bind(world.pets), ofId: (id: number) => (reads.count++, world.pets.ofId(id)) };
+  return { world: { ...world, pets }, reads };
+};
+
+const refusalOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (error: { code: string; message: string; status?: unknown }) => ({ code: error.code, message: error.message }),
+  );
 
 describe("PlaceOrder", () => {
   it("reserves the stock and answers an open order placed by the caller", async () => {
@@ -76,5 +92,83 @@ describe("PlaceOrder", () => {
     expect(await stockOf(world, pet.id)).toBe(50);
     expect(await statusOf(world, pet.id)).toBe("available");
     expect(await world.orders.list({ limit: 100 })).toEqual([]);
+  });
+
+  describe("on an instance that saw the pet in stock (StockHints)", () => {
+    it("reserves without reading the pet first, the last unit too, and reads again once none is left", async () => {
+      const world = aWorld();
+      const pet = await givenPet(world, { stock: 3 });
+      const counted = countingReads(world);
+      const place = new PlaceOrder(counted.world);
+
+      await place.execute({ petId: pet.id, quantity: 1 }, alice);
+      expect(counted.reads.count).toBe(1);
+      await place.execute({ petId: pet.id, quantity: 1 }, alice);
+      await place.execute({ petId: pet.id, quantity: 1 }, alice);
+      expect(counted.reads.count).toBe(1);
+      expect(await stockOf(world, pet.id)).toBe(0);
+      expect(await statusOf(world, pet.id)).toBe("pending");
+
+      await expect(place.execute({ petId: pet.id, quantity: 1 }, alice)).rejects.toMatchObject({ code: "pet_not_available" });
+      expect(counted.reads.count).toBe(2);
+    });
+
+    it("reads first when the hint shows fewer units than asked, and refuses without spending an id", async () => {
+      const world = aWorld();
+      const pet = await givenPet(world, { stock: 2 });
+      const counted = countingReads(world);
+      const place = new PlaceOrder(counted.world);
+      await place.execute({ petId: pet.id, quantity: 1 }, alice);
+
+      await expect(place.execute({ petId: pet.id, quantity: 2 }, alice)).rejects.toMatchObject({ code: "insufficient_stock" });
+
+      expect(counted.reads.count).toBe(2);
+      expect((await place.execute({ petId: pet.id, quantity: 1 }, alice)).id).toBe(2);
+    });
+
+    const stale: Array<[string, (world: World, petId: number) => Promise<unknown>]> = [
+      ["another instance took the last units", (world, petId) => new PlaceOrder(world).execute({ petId, quantity: 2 }, staff)],
+      ["another instance took all but one", (world, petId) => new PlaceOrder(world).execute({ petId, quantity: 1 }, staff)],
+      ["the pet was deleted", (world, petId) => new DeletePet(world).execute(petId)],
+      [
+        "the pet is being deleted",
+        (world, petId) => world.pets.write(petId, [{ when: { holdCount: { eq: 0 } }, then: { lifecycle: "deleting" } }]),
+      ],
+      ["staff held the pet", (world, petId) => world.pets.write(petId, [{ when: {}, then: { status: "pending" } }])],
+    ];
+
+    it.each(stale)("a stale hint (%s) gets the same refusal as a read would, and changes nothing", async (_, change) => {
+      const refusals = [];
+      for (const hinted of [false, true]) {
+        const world = aWorld();
+        const pet = await givenPet(world, { stock: 2 });
+        const hints = new StockHints();
+        if (hinted) hints.saw(pet.id, (await world.pets.ofId(pet.id)) as PetRecord);
+        await change(world, pet.id);
+        const before = { pet: await world.pets.ofId(pet.id), orders: await world.orders.list({ limit: 100 }) };
+
+        refusals.push(await refusalOf(new PlaceOrder(world, hints).execute({ petId: pet.id, quantity: 2 }, alice)));
+
+        expect({ pet: await world.pets.ofId(pet.id), orders: await world.orders.list({ limit: 100 }) }).toEqual(before);
+        const now = before.pet;
+        const orderable = now !== undefined && now.lifecycle === undefined && now.status === "available" && now.stock > 0;
+        expect(hints.stockOf(pet.id), "the hint now shows the pet as it is").toBe(orderable ? now.stock : undefined);
+      }
+      expect(refusals[0]).toBeDefined();
+      expect(refusals[1]).toEqual(refusals[0]);
+    });
+
+    it("a hint below the real stock costs no refusal: the order takes the units left", async () => {
+      const world = aWorld();
+      const pet = await givenPet(world, { stock: 5 });
+      const hints = new StockHints();
+      hints.saw(pet.id, { ...((await world.pets.ofId(pet.id)) as PetRecord), stock: 2 });
+
+      await new PlaceOrder(world, hints).execute({ petId: pet.id, quantity: 2 }, alice);
+
+      expect(await stockOf(world, pet.id)).toBe(3);
+      expect(await statusOf(world, pet.id)).toBe("available");
+      expect(hints.stockOf(pet.id)).toBe(3);
+    });
   });
 });

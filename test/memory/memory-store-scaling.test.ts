@@ -4,7 +4,7 @@ import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Hold, PetRecord } from "../../core/pets/pet-record.ts";
 import type { WebhookMessage } from "../../core/webhooks/webhook-message.ts";
 import { consumeVariants, releaseVariants, reserveVariants } from "../../core/pets/stock-writes.ts";
-import { anOrder, aPet } from "../contracts/mothers.ts";
+import { aCategory, anOrder, aPet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { workOf, type Work } from "../support/work-meter.ts";
 
@@ -88,6 +88,25 @@ describe("memory store: per-request work independent of the store's size", () =>
 
     expectLittle(work);
     expect(found).toEqual([[3, 7, 49_999], [25_001, 25_003, 25_005], [1, 2], [40_000], [MANY + 1], [0]]);
+  });
+
+  it("checks a category name and pages categories among 50,000 looking at one entry and the page", async () => {
+    const stores = createMemoryStores();
+    for (let id = 1; id <= MANY; id++) await stores.categories.add(aCategory({ id, name: `Category ${id}` }));
+    let page: number[] = [];
+    let refusal: unknown;
+
+    const work = await workOf(async () => {
+      refusal = await stores.categories.add(aCategory({ id: MANY + 1, name: "CATEGORY 77" })).catch((error: unknown) => error);
+      await stores.categories.replace(5, { name: "Renamed" });
+      await stores.categories.add(aCategory({ id: MANY + 2, name: "Category 5" }));
+      page = (await stores.categories.list({ limit: 3, after: 25_000 })).map((c) => c.id);
+    });
+
+    expectLittle(work);
+    expect(refusal).toMatchObject({ code: "category_name_taken" });
+    expect(page).toEqual([25_001, 25_002, 25_003]);
+    await expect(stores.categories.add(aCategory({ id: MANY + 3, name: "renamed" }))).rejects.toMatchObject({ code: "category_name_taken" });
   });
 
   it("pages a customer's or a pet's orders among 50,000 and removes a pet's orders, walking only theirs", async () => {

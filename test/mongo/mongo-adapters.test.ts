@@ -324,21 +324,40 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       expect(await commandsOf(() => new SetInventory({ ...stores, clock }).execute(pet.id, 5))).toEqual(["findAndModify pets"]);
     });
 
-    it("place order: pet, id, reservation (stock, hold and status in one write), the order", async () => {
-      const pet = await givenPetInStock(2);
-      const place = () => new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 1 }, staff);
+    it("place order: id, reservation (stock, hold and status in one write), the order; the pet is read first only when this instance has not seen it in stock", async () => {
+      const pet = await givenPetInStock(3);
+      const place = new PlaceOrder({ ...stores, clock });
+      const order = () => place.execute({ petId: pet.id, quantity: 1 }, staff);
 
-      // The read picks the variant: the last unit's is tried first when the pet shows exactly that many.
-      expect(await commandsOf(place)).toEqual(["find pets", "findAndModify counters", "findAndModify pets", "insert orders"]);
-      expect(await commandsOf(place)).toEqual(["find pets", "findAndModify counters", "findAndModify pets", "insert orders"]);
+      expect(await commandsOf(order)).toEqual(["find pets", "findAndModify counters", "findAndModify pets", "insert orders"]);
+      expect(await commandsOf(order)).toEqual(["findAndModify counters", "findAndModify pets", "insert orders"]);
+      // The last unit: the hint shows exactly the units asked, so the last-unit variant is tried first.
+      expect(await commandsOf(order)).toEqual(["findAndModify counters", "findAndModify pets", "insert orders"]);
       expect(await stores.pets.ofId(pet.id)).toMatchObject({ stock: 0, status: "pending" });
     });
 
-    it("place order refused: one read, nothing written", async () => {
+    it("place order refused: one read, nothing written, whether or not this instance has seen the pet", async () => {
       const pet = await givenPetInStock(1);
-      const place = () => new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 2 }, staff);
+      const place = new PlaceOrder({ ...stores, clock });
+      const refused = () => place.execute({ petId: pet.id, quantity: 2 }, staff).catch(() => undefined);
 
-      expect(await commandsOf(() => place().catch(() => undefined))).toEqual(["find pets"]);
+      expect(await commandsOf(refused)).toEqual(["find pets"]);
+      expect(await commandsOf(refused)).toEqual(["find pets"]);
+      await place.execute({ petId: pet.id, quantity: 1 }, staff);
+      expect(await commandsOf(() => place.execute({ petId: pet.id, quantity: 1 }, staff).catch(() => undefined))).toEqual(["find pets"]);
+    });
+
+    it("place order refused on a stale hint (another instance took the stock): the reservation fails and explains itself", async () => {
+      const pet = await givenPetInStock(2);
+      const here = new PlaceOrder({ ...stores, clock });
+      await here.execute({ petId: pet.id, quantity: 1 }, staff);
+      await new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 1 }, staff);
+
+      let refusal: unknown;
+      const refuse = async () => (refusal = await here.execute({ petId: pet.id, quantity: 1 }, staff).catch((error: unknown) => error));
+      expect(await commandsOf(refuse)).toEqual(["findAndModify counters", "findAndModify pets", "findAndModify pets", "find pets"]);
+      expect(refusal).toMatchObject({ code: "pet_not_available" });
+      expect(await commandsOf(() => here.execute({ petId: pet.id, quantity: 1 }, staff).catch(() => undefined))).toEqual(["find pets"]);
     });
 
     it("cancel order: order, cancellation, release (status included)", async () => {

@@ -1,0 +1,41 @@
+import { describe, expect, it } from "vitest";
+import { StockHints } from "../../core/orders/stock-hints.ts";
+import type { PetRecord } from "../../core/pets/pet-record.ts";
+
+const pet = (id: number, change: Partial<PetRecord> = {}): PetRecord => ({
+  id,
+  name: "Rex",
+  categoryId: 1,
+  status: "available",
+  revision: 1,
+  stock: 4,
+  holds: [],
+  lifecycle: undefined,
+  movingTo: undefined,
+  provisionalSince: undefined,
+  ...change,
+});
+
+describe("StockHints", () => {
+  it("keeps the stock of a pet seen orderable, and drops it when the pet is seen otherwise", () => {
+    const hints = new StockHints();
+    hints.saw(1, pet(1));
+    expect(hints.stockOf(1)).toBe(4);
+
+    for (const unorderable of [undefined, pet(1, { stock: 0 }), pet(1, { status: "pending" }), pet(1, { lifecycle: "deleting" })]) {
+      hints.saw(1, pet(1));
+      hints.saw(1, unorderable);
+      expect(hints.stockOf(1)).toBeUndefined();
+    }
+  });
+
+  it("forgets the pets seen longest ago beyond its capacity", () => {
+    const hints = new StockHints(2);
+    hints.saw(1, pet(1));
+    hints.saw(2, pet(2));
+    hints.saw(1, pet(1, { stock: 3 }));
+    hints.saw(3, pet(3));
+
+    expect([hints.stockOf(1), hints.stockOf(2), hints.stockOf(3)]).toEqual([3, undefined, 4]);
+  });
+});
