@@ -10,6 +10,16 @@ const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as cons
 
 /** Fields that may hold a secret are never written, wherever they sit (a safety net: nothing should pass one). */
 const secretField = /^(x-api-key|api-?key|key|secret|authorization|password|token)$/i;
+/** Field names are few: each is tested once (up to a bound, so odd names cannot grow it). */
+const secretNames = new Map<string, boolean>();
+const isSecret = (name: string): boolean => {
+  let secret = secretNames.get(name);
+  if (secret === undefined) {
+    secret = secretField.test(name);
+    if (secretNames.size < 1_000) secretNames.set(name, secret);
+  }
+  return secret;
+};
 /** The value with every secret field replaced; a value without one is returned as it is (no copy). */
 const redacted = (value: unknown, depth = 0): unknown => {
   if (depth > 4 || value === null || typeof value !== "object") return value;
@@ -20,7 +30,7 @@ const redacted = (value: unknown, depth = 0): unknown => {
   let copy: Record<string, unknown> | undefined;
   for (const k of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[k];
-    const safe = secretField.test(k) ? "[redacted]" : redacted(v, depth + 1);
+    const safe = isSecret(k) ? "[redacted]" : redacted(v, depth + 1);
     if (safe !== v) (copy ??= { ...value })[k] = safe;
   }
   return copy ?? value;
@@ -66,10 +76,31 @@ let stdoutLines: LineSink | undefined;
 /** The process's one batched stdout. */
 export const stdoutSink = (): LineSink => (stdoutLines ??= batchedLines());
 
+/** The time of a line: lines written within the same millisecond share one formatted date. */
+let lastMs = Number.NaN;
+let lastIso = "";
+const isoNow = (): string => {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+};
+
+const ownHeader = (fields: Record<string, unknown>) => Object.hasOwn(fields, "time") || Object.hasOwn(fields, "level") || Object.hasOwn(fields, "message");
+
 export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (l) => stdoutSink().write(l)): Logger => {
   const at = (name: "debug" | "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
     if (levels[name] < levels[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: name, message, ...(redacted(fields) as object) }));
+    const safe = redacted(fields) as Record<string, unknown>;
+    if (ownHeader(safe)) {
+      write(JSON.stringify({ time: isoNow(), level: name, message, ...safe }));
+      return;
+    }
+    // The line's own fields, then the caller's: one object serialised as it is, not copied into another first.
+    const rest = JSON.stringify(safe);
+    write(`{"time":"${isoNow()}","level":"${name}","message":${JSON.stringify(message)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`);
   };
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 };
