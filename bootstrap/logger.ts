@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 /** Structured JSON lines on stdout; the one logging seam of the service. */
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -43,12 +44,34 @@ export interface LineSink {
   flush(): void;
 }
 
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes all of `text` to the file descriptor before returning. process.stdout is not enough: when a pipe is full,
+ * node queues the rest of a write in memory, and process.exit drops that queue (lines were lost that way when the
+ * reader of the pipe was slow). A full pipe is waited out here, 1 ms at a time: a logger that blocks on a reader that
+ * does not keep up is the back-pressure a log pipe should have, and nothing is ever buffered without bound.
+ */
+export const writeAllSync = (fd: number, text: string): void => {
+  let bytes = Buffer.from(text);
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(writeSync(fd, bytes));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+};
+
+const stdoutFd = { write: (chunk: string) => writeAllSync(1, chunk) };
+
 /**
  * Lines gathered during one turn of the event loop and written in one call at its end (or once 64 KiB are waiting),
- * instead of one write per line. Nothing is lost on a clean stop: pending lines are written on `flush()` and when the
- * process exits (process.exit included), as stdout writes to files and pipes are synchronous.
+ * instead of one write per line. Nothing is lost on a clean stop: every write is complete when it returns, and
+ * pending lines are written on `flush()` and when the process exits (process.exit included).
  */
-export const batchedLines = (out: { write(chunk: string): unknown } = process.stdout, onExit: (flush: () => void) => void = (f) => process.once("exit", f)): LineSink => {
+export const batchedLines = (out: { write(chunk: string): unknown } = stdoutFd, onExit: (flush: () => void) => void = (f) => process.once("exit", f)): LineSink => {
   let pending = "";
   let scheduled = false;
   const flush = () => {
