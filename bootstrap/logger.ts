@@ -1,3 +1,4 @@
+import { writeSync } from "node:fs";
 /** Structured JSON lines on stdout; the one logging seam of the service. */
 export interface Logger {
   debug(message: string, fields?: Record<string, unknown>): void;
@@ -10,6 +11,16 @@ const levels = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 } as cons
 
 /** Fields that may hold a secret are never written, wherever they sit (a safety net: nothing should pass one). */
 const secretField = /^(x-api-key|api-?key|key|secret|authorization|password|token)$/i;
+/** Field names are few: each is tested once (up to a bound, so odd names cannot grow it). */
+const secretNames = new Map<string, boolean>();
+const isSecret = (name: string): boolean => {
+  let secret = secretNames.get(name);
+  if (secret === undefined) {
+    secret = secretField.test(name);
+    if (secretNames.size < 1_000) secretNames.set(name, secret);
+  }
+  return secret;
+};
 /** The value with every secret field replaced; a value without one is returned as it is (no copy). */
 const redacted = (value: unknown, depth = 0): unknown => {
   if (depth > 4 || value === null || typeof value !== "object") return value;
@@ -20,7 +31,7 @@ const redacted = (value: unknown, depth = 0): unknown => {
   let copy: Record<string, unknown> | undefined;
   for (const k of Object.keys(value)) {
     const v = (value as Record<string, unknown>)[k];
-    const safe = secretField.test(k) ? "[redacted]" : redacted(v, depth + 1);
+    const safe = isSecret(k) ? "[redacted]" : redacted(v, depth + 1);
     if (safe !== v) (copy ??= { ...value })[k] = safe;
   }
   return copy ?? value;
@@ -33,12 +44,34 @@ export interface LineSink {
   flush(): void;
 }
 
+const pause = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * Writes all of `text` to the file descriptor before returning. process.stdout is not enough: when a pipe is full,
+ * node queues the rest of a write in memory, and process.exit drops that queue (lines were lost that way when the
+ * reader of the pipe was slow). A full pipe is waited out here, 1 ms at a time: a logger that blocks on a reader that
+ * does not keep up is the back-pressure a log pipe should have, and nothing is ever buffered without bound.
+ */
+export const writeAllSync = (fd: number, text: string): void => {
+  let bytes = Buffer.from(text);
+  while (bytes.length > 0) {
+    try {
+      bytes = bytes.subarray(writeSync(fd, bytes));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      Atomics.wait(pause, 0, 0, 1);
+    }
+  }
+};
+
+const stdoutFd = { write: (chunk: string) => writeAllSync(1, chunk) };
+
 /**
  * Lines gathered during one turn of the event loop and written in one call at its end (or once 64 KiB are waiting),
- * instead of one write per line. Nothing is lost on a clean stop: pending lines are written on `flush()` and when the
- * process exits (process.exit included), as stdout writes to files and pipes are synchronous.
+ * instead of one write per line. Nothing is lost on a clean stop: every write is complete when it returns, and
+ * pending lines are written on `flush()` and when the process exits (process.exit included).
  */
-export const batchedLines = (out: { write(chunk: string): unknown } = process.stdout, onExit: (flush: () => void) => void = (f) => process.once("exit", f)): LineSink => {
+export const batchedLines = (out: { write(chunk: string): unknown } = stdoutFd, onExit: (flush: () => void) => void = (f) => process.once("exit", f)): LineSink => {
   let pending = "";
   let scheduled = false;
   const flush = () => {
@@ -66,10 +99,31 @@ let stdoutLines: LineSink | undefined;
 /** The process's one batched stdout. */
 export const stdoutSink = (): LineSink => (stdoutLines ??= batchedLines());
 
+/** The time of a line: lines written within the same millisecond share one formatted date. */
+let lastMs = Number.NaN;
+let lastIso = "";
+const isoNow = (): string => {
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
+};
+
+const ownHeader = (fields: Record<string, unknown>) => Object.hasOwn(fields, "time") || Object.hasOwn(fields, "level") || Object.hasOwn(fields, "message");
+
 export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (l) => stdoutSink().write(l)): Logger => {
   const at = (name: "debug" | "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
     if (levels[name] < levels[level]) return;
-    write(JSON.stringify({ time: new Date().toISOString(), level: name, message, ...(redacted(fields) as object) }));
+    const safe = redacted(fields) as Record<string, unknown>;
+    if (ownHeader(safe)) {
+      write(JSON.stringify({ time: isoNow(), level: name, message, ...safe }));
+      return;
+    }
+    // The line's own fields, then the caller's: one object serialised as it is, not copied into another first.
+    const rest = JSON.stringify(safe);
+    write(`{"time":"${isoNow()}","level":"${name}","message":${JSON.stringify(message)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`);
   };
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 };

@@ -4,7 +4,7 @@ import { precompressReferenceAssets } from "../adapters/http/openapi/reference.t
 import { guardNodeServer } from "../adapters/http/node-server-errors.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { stopGracefully } from "./graceful-stop.ts";
-import { createLogger, stdoutSink } from "./logger.ts";
+import { createLogger, stdoutSink, writeAllSync } from "./logger.ts";
 import { startMetricsServer } from "./metrics.ts";
 import { composePetstore } from "./petstore.ts";
 
@@ -46,7 +46,8 @@ const petstore = await composePetstore(config!, logger).catch(startUpFailure);
 
 if (petstore.generatedAdminKey) {
   stdoutSink().flush(); // after the log lines before it
-  process.stdout.write(
+  writeAllSync(
+    1,
     `\nNo PETSTORE_ADMIN_KEY was set, so an admin API key was created. It is shown only this once:\n\n    ${petstore.generatedAdminKey}\n\n`,
   );
 }

@@ -35,14 +35,16 @@ export interface PipelineDeps {
 export type Operation = (event: H3Event) => Promise<Answer>;
 
 /**
- * The query as an object: one string per name, an array for a repeated name. A null-prototype object, so that every
- * name, `__proto__` included, is an own property the schema sees (and refuses), never a prototype.
+ * The query as an object: one string per name, an array for a repeated name. Every name, `__proto__` included, is an
+ * own property the schema sees (and refuses), never a prototype.
  */
 const queryOf = (event: H3Event): Record<string, string | string[]> => {
-  const query = Object.create(null) as Record<string, string | string[]>;
+  const query: Record<string, string | string[]> = {};
   for (const [key, value] of event.url.searchParams) {
-    const seen = query[key];
-    query[key] = seen === undefined ? value : typeof seen === "string" ? [seen, value] : [...seen, value];
+    const seen = Object.hasOwn(query, key) ? query[key] : undefined;
+    const all = seen === undefined ? value : typeof seen === "string" ? [seen, value] : [...seen, value];
+    if (key === "__proto__") Object.defineProperty(query, key, { value: all, enumerable: true, writable: true, configurable: true });
+    else query[key] = all;
   }
   return query;
 };
@@ -179,15 +181,14 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
 
     // Every answer of a deprecated operation says so; after its sunset it is gone, whatever was asked.
     const { deprecatedAt, sunsetAt } = services.deprecation;
-    const successor = deprecated.successor.replace(/^[A-Z]+ /, "");
+    const deprecation = `@${Math.floor(deprecatedAt.getTime() / 1000)}`;
+    const sunset = sunsetAt.toUTCString();
+    // The successor's path, split around its parameters once: `/pets?ids={petId}` → ["/pets?ids=", "petId", ""].
+    const successor = deprecated.successor.replace(/^[A-Z]+ /, "").split(/\{(\w+)\}/);
+    const successorOf = (params: Record<string, string>) => successor.map((part, i) => (i % 2 === 1 ? (params[part] ?? "") : part)).join("");
     return (event) =>
       admitted(event, route.access, async (actor) => {
-        const params = event.context.params ?? {};
-        const headers = {
-          deprecation: `@${Math.floor(deprecatedAt.getTime() / 1000)}`,
-          sunset: sunsetAt.toUTCString(),
-          link: `<${successor.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? "")}>; rel="successor-version"`,
-        };
+        const headers = { deprecation, sunset, link: `<${successorOf(event.context.params ?? {})}>; rel="successor-version"` };
         const response =
           clock.now() >= sunsetAt
             ? errorResponse(new HttpProblem("gone", `${route.method} ${route.path} reached its sunset; use ${deprecated.successor}`), report)

@@ -1,5 +1,4 @@
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
+import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { batchedLines } from "../../bootstrap/logger.ts";
 
@@ -44,14 +43,21 @@ describe("batched log lines", () => {
     expect(chunks).toEqual(["stopped\n"]);
   });
 
-  it("loses no line of a real process that logs and calls process.exit in the same turn", async () => {
+  it("loses no line of a real process that logs and calls process.exit in the same turn, even to a slow reader", async () => {
     const script = `
       import { createLogger } from "./bootstrap/logger.ts";
       const logger = createLogger("info");
       for (let i = 0; i < 5000; i++) logger.info("request", { i });
       process.exit(0);`;
-    const { stdout } = await promisify(execFile)(process.execPath, ["--input-type=module", "-e", script], { maxBuffer: 64 * 2 ** 20 });
-    const lines = stdout.trimEnd().split("\n").map((line) => JSON.parse(line) as { i: number });
+    // The reader takes nothing for 300 ms: the pipe (64 KiB) fills long before the 5,000 lines are written.
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    child.stdout.pause();
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    child.stdout.resume();
+    await new Promise((resolve) => child.once("close", resolve));
+    const lines = Buffer.concat(chunks).toString().trimEnd().split("\n").map((line) => JSON.parse(line) as { i: number });
 
     expect(lines.map((l) => l.i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
   });

@@ -41,3 +41,19 @@ describe("logger", () => {
     expect(JSON.parse(lines[0]!)).toMatchObject({ message: "request", requestId: "r1", method: "GET", path: "/pets", status: 200, keyId: 3 });
   });
 });
+
+describe("logger lines", () => {
+  it("are one JSON object each, with time, level and message first, whatever the fields", () => {
+    const lines: string[] = [];
+    const logger = createLogger("debug", (line) => lines.push(line));
+    logger.info("no fields");
+    logger.error("quoted \"message\"\n", { nested: { a: [1, "two"] } });
+    logger.warn("overridden", { message: "from fields", level: "custom" });
+    const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(Object.keys(parsed[0]!)).toEqual(["time", "level", "message"]);
+    expect(parsed[1]).toMatchObject({ level: "error", message: "quoted \"message\"\n", nested: { a: [1, "two"] } });
+    expect(parsed[2]).toMatchObject({ message: "from fields", level: "custom" });
+    expect(lines[2]!.match(/"message"/g)).toHaveLength(1);
+    for (const line of parsed) expect(new Date(line.time as string).toISOString()).toBe(line.time);
+  });
+});

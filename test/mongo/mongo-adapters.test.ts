@@ -356,7 +356,11 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       let refusal: unknown;
       const refuse = async () => (refusal = await here.execute({ petId: pet.id, quantity: 1 }, staff).catch((error: unknown) => error));
       expect(await commandsOf(refuse)).toEqual(["findAndModify counters", "findAndModify pets", "findAndModify pets", "find pets"]);
+      const fresh = await new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 1 }, staff).catch((error: unknown) => error);
       expect(refusal).toMatchObject({ code: "pet_not_available" });
+      const seenByClient = (error: unknown) => ({ ...(error as object), message: (error as Error).message });
+      expect(seenByClient(refusal), "the same refusal as after a read").toEqual(seenByClient(fresh));
+      expect(await stores.pets.ofId(pet.id)).toMatchObject({ stock: 0, status: "pending", holds: [{ units: 1 }, { units: 1 }] });
       expect(await commandsOf(() => here.execute({ petId: pet.id, quantity: 1 }, staff).catch(() => undefined))).toEqual(["find pets"]);
     });
 
