@@ -21,6 +21,7 @@ import { promisify } from "node:util";
 import autocannon from "autocannon";
 import { freeLoopbackPort } from "../test/support/free-port.ts";
 import { pinning, pinSelf, startChildServer, type ChildServer } from "./child-server.ts";
+import { allScenarios, prepareService, SEEDED_PETS, type Scenario } from "./scenarios.ts";
 import { median, spread, table } from "./stats.ts";
 
 const args = new Set(process.argv.slice(2));
@@ -34,23 +35,6 @@ const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
-interface Scenario {
-  name: string;
-  method: "GET" | "POST";
-  path: string;
-  body?: string;
-  /** Which key sends it. */
-  as: "customer" | "staff";
-}
-
-const allScenarios: Scenario[] = [
-  { name: "GET /pets?ids=1", method: "GET", path: "/pets?ids=1", as: "customer" },
-  { name: "GET /pets/1", method: "GET", path: "/pets/1", as: "customer" },
-  { name: "GET /store/inventory", method: "GET", path: "/store/inventory", as: "customer" },
-  { name: "POST /store/orders", method: "POST", path: "/store/orders", body: JSON.stringify({ petId: 1, quantity: 1 }), as: "customer" },
-  { name: "POST /pets", method: "POST", path: "/pets", body: JSON.stringify({ name: "Rex", categoryId: 1 }), as: "staff" },
-];
-
 const only = process.env.BENCH_ONLY;
 const scenarios = only ? allScenarios.filter((s) => s.name.includes(only)) : allScenarios;
 
@@ -61,35 +45,6 @@ interface Round {
   cpuMicrosPerRequest: number;
   failures: number;
 }
-
-/** Pets in both stores before any round: lists and look-ups run on a store of this size (POST /pets runs last). */
-const SEEDED_PETS = 100;
-
-/** Keys on a plan no benchmark can exhaust, a category, the seeded pets and a stock of pet 1 no benchmark can sell out. */
-const prepareService = async (url: string, adminKey: string): Promise<Record<Scenario["as"], string>> => {
-  const call = async (method: string, path: string, key: string, body: unknown) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const json = (await res.json()) as Record<string, unknown>;
-    if (res.status >= 300) throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-  const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
-  const newKey = async (role: string) =>
-    (await call("POST", "/admin/api-keys", adminKey, { label: `bench ${role}`, role, plan: "enterprise", limits })).key as string;
-  const customer = await newKey("customer");
-  const staff = await newKey("staff");
-  const category = await call("POST", "/categories", staff, { name: "Dogs" });
-  for (let id = 1; id <= SEEDED_PETS; id++) {
-    const pet = await call("POST", "/pets", staff, { name: "Rex", categoryId: category.id });
-    if (category.id !== 1 || pet.id !== id) throw new Error("setup expected category 1 and pets from 1 in a fresh service");
-  }
-  await call("PUT", "/store/inventory/1", staff, { quantity: 1_000_000 });
-  return { customer, staff };
-};
 
 const drive = async (server: ChildServer, scenario: Scenario, key: string, duration: number): Promise<Round> => {
   const cpuBefore = await server.cpuMicros();

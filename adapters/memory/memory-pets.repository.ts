@@ -182,6 +182,10 @@ export class MemoryPets implements Pets {
   }
 
   #ofIds(ids: readonly number[], after: number | undefined): StoredPet[] {
+    if (ids.length === 1) {
+      const stored = after === undefined || ids[0]! > after ? this.#pets.get(ids[0]!) : undefined;
+      return stored ? [stored] : [];
+    }
     return [...new Set(ids)]
       .filter((id) => after === undefined || id > after)
       .sort((a, b) => a - b)

@@ -1,0 +1,112 @@
+/**
+ * npm run bench:profile -- "<scenario>" [seconds]: where the service's CPU goes under one of the benchmark's scenarios
+ * (bench/scenarios.ts, matched by name, e.g. "GET /pets?ids=1"). The service runs as in `npm run bench` (memory store,
+ * info logging, pinned to core 0) under V8's sampling profiler; autocannon warms it up for 3 s, then loads it for
+ * `seconds` (default 8). Printed: CPU µs per request, the functions with the most self time and the files and packages
+ * with the most, counted over the load only; the .cpuprofile is kept for Chrome DevTools' Performance panel.
+ * The profiler costs CPU too: compare shares within a profile, and take CPU figures from `npm run bench`.
+ */
+import { randomBytes } from "node:crypto";
+import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import autocannon from "autocannon";
+import { freeLoopbackPort } from "../test/support/free-port.ts";
+import { pinning, pinSelf, startChildServer } from "./child-server.ts";
+import { allScenarios, prepareService, type Scenario } from "./scenarios.ts";
+import { table } from "./stats.ts";
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface CpuProfile {
+  nodes: ProfileNode[];
+  samples: number[];
+  timeDeltas: number[];
+}
+
+const [name = "GET /pets?ids=1", secondsArg = "8"] = process.argv.slice(2);
+const scenario = allScenarios.find((s) => s.name === name);
+if (!scenario) {
+  process.stderr.write(`No scenario ${JSON.stringify(name)}; one of: ${allScenarios.map((s) => JSON.stringify(s.name)).join(", ")}\n`);
+  process.exit(2);
+}
+const seconds = Number(secondsArg);
+const out = (text: string) => process.stdout.write(`${text}\n`);
+
+const directory = join(tmpdir(), `petstore-profile-${process.pid}`);
+rmSync(directory, { recursive: true, force: true });
+const place = pinning();
+const adminKey = randomBytes(24).toString("base64url");
+const service = await startChildServer(
+  fileURLToPath(new URL("./service-server.ts", import.meta.url)),
+  await freeLoopbackPort(),
+  { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
+  { prefix: place.server, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=100"] },
+);
+if (place.available) pinSelf(1);
+
+const load = (s: Scenario, key: string, duration: number) =>
+  autocannon({
+    url: `${service.url}${s.path}`,
+    method: s.method,
+    connections: 50,
+    duration,
+    headers: { "x-api-key": key, ...(s.body ? { "content-type": "application/json" } : {}) },
+    ...(s.body ? { body: s.body } : {}),
+  });
+
+let cpuMicros = 0;
+let requests = 0;
+try {
+  const keys = await prepareService(service.url, adminKey);
+  await load(scenario, keys[scenario.as], 3);
+  const before = await service.cpuMicros();
+  const result = await load(scenario, keys[scenario.as], seconds);
+  cpuMicros = (await service.cpuMicros()) - before;
+  requests = result["2xx"] + result.non2xx;
+} finally {
+  await service.stop();
+}
+
+const file = join(directory, readdirSync(directory).find((f) => f.endsWith(".cpuprofile"))!);
+const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
+
+// Only the samples of the load itself: the last `seconds` before the stop (start-up, set-up and warm-up left out).
+const times: number[] = [];
+let elapsed = 0;
+for (const delta of profile.timeDeltas) times.push((elapsed += delta));
+const from = elapsed - seconds * 1e6;
+const hits = new Map<number, number>();
+profile.samples.forEach((id, i) => {
+  if (times[i]! >= from) hits.set(id, (hits.get(id) ?? 0) + 1);
+});
+const total = [...hits.values()].reduce((a, b) => a + b, 0);
+
+const where = (url: string): string => {
+  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url);
+  if (pkg) return pkg[1]!;
+  const own = /\/((?:adapters|core|bootstrap|bench|test)\/.*)$/.exec(url);
+  return own ? own[1]! : url || "(native)";
+};
+const bySelf = new Map<string, number>();
+const byFile = new Map<string, number>();
+for (const node of profile.nodes) {
+  const count = hits.get(node.id);
+  if (!count) continue;
+  const { functionName, url, lineNumber } = node.callFrame;
+  const fn = `${functionName || "(anonymous)"}  ${where(url)}${url ? `:${lineNumber + 1}` : ""}`;
+  bySelf.set(fn, (bySelf.get(fn) ?? 0) + count);
+  byFile.set(where(url), (byFile.get(where(url)) ?? 0) + count);
+}
+const top = (counts: Map<string, number>, n: number) =>
+  [...counts].sort((a, b) => b[1] - a[1]).slice(0, n).map(([label, count]) => [label, `${((100 * count) / total).toFixed(1)} %`]);
+
+out(`${scenario.name}: ${requests.toLocaleString("en")} requests in ${seconds} s under the profiler, ${(cpuMicros / Math.max(1, requests)).toFixed(0)} µs of server CPU each\n`);
+out(table([["function (self time)", "share"], ...top(bySelf, 30)]));
+out("");
+out(table([["file or package (self time)", "share"], ...top(byFile, 20)]));
+out(`\nprofile: ${file}`);
