@@ -111,19 +111,10 @@ const isoNow = (): string => {
   return lastIso;
 };
 
-const ownHeader = (fields: Record<string, unknown>) => Object.hasOwn(fields, "time") || Object.hasOwn(fields, "level") || Object.hasOwn(fields, "message");
-
 export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (l) => stdoutSink().write(l)): Logger => {
   const at = (name: "debug" | "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
     if (levels[name] < levels[level]) return;
-    const safe = redacted(fields) as Record<string, unknown>;
-    if (ownHeader(safe)) {
-      write(JSON.stringify({ time: isoNow(), level: name, message, ...safe }));
-      return;
-    }
-    // The line's own fields, then the caller's: one object serialised as it is, not copied into another first.
-    const rest = JSON.stringify(safe);
-    write(`{"time":"${isoNow()}","level":"${name}","message":${JSON.stringify(message)}${rest === "{}" ? "}" : `,${rest.slice(1)}`}`);
+    write(JSON.stringify({ time: isoNow(), level: name, message, ...(redacted(fields) as object) }));
   };
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 };

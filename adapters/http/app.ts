@@ -8,7 +8,7 @@ import { buildOpenApiDocuments } from "./openapi/document.ts";
 import { DOCUMENT_CACHE_CONTROL, JSON_TYPE } from "./openapi/reference.ts";
 import { createPipeline, type Operation } from "./pipeline.ts";
 import { HttpProblem } from "./problem.ts";
-import { requestContext, type AccessLogEntry, type ObservedRequest } from "./request-context.ts";
+import { requestContext, requestIdOf, type AccessLogEntry, type ObservedRequest } from "./request-context.ts";
 import { emptyResponse } from "./response.ts";
 import type { Access, Deprecation, Route, RouteServices } from "./route.ts";
 import { routeTable } from "./route-table.ts";
@@ -105,7 +105,7 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
           ? pipeline.admitted(event, accessOfUnknown(event.url.pathname), () => {
               throw problem;
             })
-          : errorResponse(problem, report);
+          : errorResponse(problem, report, requestIdOf(event));
       }),
   });
 

@@ -42,6 +42,19 @@ export const petsContract = (harness: ContractHarness): void => {
       expect(await pets().ofId(1)).toEqual(aPet({ id: 1, holds: [{ orderId: 1, units: 1 }], provisionalSince: since, movingTo: 2 }));
     });
 
+    it("returns copies of a pet with many holds too", async () => {
+      const holds = Array.from({ length: 40 }, (_, i) => ({ orderId: i + 1, units: 1 }));
+      await pets().insert(aPet({ id: 1, holds }));
+      const read = await pets().ofId(1);
+      read!.holds.push({ orderId: 99, units: 9 });
+      read!.holds[0]!.units = 7;
+      const listed = await pets().list({ limit: 10 });
+      listed[0]!.holds = [];
+
+      expect((await pets().ofId(1))!.holds).toEqual(holds);
+      expect(read!.holds).toHaveLength(41);
+    });
+
     describe("list", () => {
       it("shows visible pets only, ascending id, with after and limit", async () => {
         for (const id of [4, 2, 5, 1, 3]) await pets().insert(aPet({ id }));
