@@ -8,6 +8,7 @@ import { plans } from "../../core/access/api-key.ts";
 import { petStatuses } from "../../core/pets/pet.ts";
 import { webhookEventTypes } from "../../core/webhooks/webhook-event.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
+import { plainBoolean, plainEnum, plainInt64, plainLimit, plainList, plainly, type PlainReaders } from "./plain-params.ts";
 
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
@@ -234,38 +235,51 @@ const limit = z
   });
 const after = int64String.optional().meta({ description: "Return only items with an id greater than this" });
 const paging = { limit, after };
+const plainPaging = { limit: plainLimit(PAGE_SIZE.max), after: plainInt64 };
+const plainStatuses = plainList(plainEnum(petStatuses), 3);
 
-export const PetListQuery = z.strictObject({
-  ...paging,
-  status: commaList(PetStatus, 3).optional().meta({ description: "Only pets with one of these statuses (comma-separated)" }),
-  categoryId: int64String.optional().meta({ description: "Only pets of this category" }),
-  ids: commaList(int64String, 100)
-    .optional()
-    .meta({ description: "Only these pets (comma-separated ids, at most 100): the successor of GET /pets/{petId}" }),
-});
+export const PetListQuery = plainly(
+  z.strictObject({
+    ...paging,
+    status: commaList(PetStatus, 3).optional().meta({ description: "Only pets with one of these statuses (comma-separated)" }),
+    categoryId: int64String.optional().meta({ description: "Only pets of this category" }),
+    ids: commaList(int64String, 100)
+      .optional()
+      .meta({ description: "Only these pets (comma-separated ids, at most 100): the successor of GET /pets/{petId}" }),
+  }),
+  { ...plainPaging, status: plainStatuses, categoryId: plainInt64, ids: plainList(plainInt64, 100) },
+);
 
-export const PageQuery = z.strictObject(paging);
+export const PageQuery = plainly(z.strictObject(paging), plainPaging);
 
-export const OrderListQuery = z.strictObject({
-  ...paging,
-  complete: z
-    .enum(["true", "false"])
-    .transform((s) => s === "true")
-    .optional()
-    .meta({ description: "Only completed (true) or open (false) orders" }),
-  petId: int64String.optional().meta({ description: "Only orders for this pet" }),
-});
+export const OrderListQuery = plainly(
+  z.strictObject({
+    ...paging,
+    complete: z
+      .enum(["true", "false"])
+      .transform((s) => s === "true")
+      .optional()
+      .meta({ description: "Only completed (true) or open (false) orders" }),
+    petId: int64String.optional().meta({ description: "Only orders for this pet" }),
+  }),
+  { ...plainPaging, complete: plainBoolean, petId: plainInt64 },
+);
 
-export const InventoryListQuery = z.strictObject({
-  ...paging,
-  status: commaList(PetStatus, 3).optional().meta({ description: "Only items whose pet has one of these statuses (comma-separated)" }),
-});
+export const InventoryListQuery = plainly(
+  z.strictObject({
+    ...paging,
+    status: commaList(PetStatus, 3).optional().meta({ description: "Only items whose pet has one of these statuses (comma-separated)" }),
+  }),
+  { ...plainPaging, status: plainStatuses },
+);
 
 /** What a route without a query declaration accepts: no parameters at all. */
 export const NoQuery = z.strictObject({});
 
-const idParam = <K extends string>(name: K, description: string) =>
-  z.strictObject({ [name]: int64PathId.meta({ description }) } as Record<K, typeof int64PathId>);
+const idParam = <K extends string>(name: K, description: string) => {
+  const schema = z.strictObject({ [name]: int64PathId.meta({ description }) } as Record<K, typeof int64PathId>);
+  return plainly(schema, { [name]: plainInt64 } as PlainReaders<typeof schema>);
+};
 
 export const PetIdParam = idParam("petId", "Identifier of the pet");
 export const CategoryIdParam = idParam("categoryId", "Identifier of the category");
