@@ -138,22 +138,26 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     const headerSchema = headerNames.length ? z.object(headerShape) : undefined;
     const versioned = route.versioned;
 
-    const parse = async (event: H3Event): Promise<Parsed<RouteInput>> => {
+    /** Path, query and headers are read at once; only a route that takes a body waits, for the body. */
+    const parse = (event: H3Event): Parsed<RouteInput> | Promise<Parsed<RouteInput>> => {
       const details: ProblemDetail[] = [];
-      const part = <T>(schema: z.ZodType<T> | undefined, value: () => unknown, where: InputPart): T =>
-        (schema ? parseInto(schema, value(), where, details) : {}) as T;
       /** The plain parser's reading when it has one, else zod's (which explains a refusal). */
       const params = (schema: z.ZodObject, plain: PlainParser | undefined, raw: RawParams, where: InputPart) =>
         plain?.(raw) ?? (parseInto(schema, raw, where, details) as Record<string, unknown> | undefined);
       const path = (input.path ? params(input.path, plainPath, event.context.params ?? {}, "path") : {}) as Record<string, unknown>;
       // Most requests have no query: a route without query parameters then parses nothing.
       const query = !input.query && event.url.search === "" ? {} : params(querySchema, plainQuery, queryOf(event), "query");
-      const headers = part(headerSchema, () => Object.fromEntries(headerNames.map((name) => [name, event.req.headers.get(name) ?? undefined])), "header");
-      const body = input.body ? parseInto(input.body, await readBody(event, details), "body", details) : undefined;
-      if (details.length) throw invalid(details);
-      const expectedRevision =
-        versioned && writes ? expectedRevisionOf(event.req.headers.get("if-match"), versioned, path[versioned.idParam] as number) : undefined;
-      return { path, query, headers, body, expectedRevision } as Parsed<RouteInput>;
+      const headers = headerSchema
+        ? parseInto(headerSchema, Object.fromEntries(headerNames.map((name) => [name, event.req.headers.get(name) ?? undefined])), "header", details)
+        : {};
+      const parsed = (body: unknown): Parsed<RouteInput> => {
+        if (details.length) throw invalid(details);
+        const expectedRevision =
+          versioned && writes ? expectedRevisionOf(event.req.headers.get("if-match"), versioned, path[versioned.idParam] as number) : undefined;
+        return { path, query, headers, body, expectedRevision } as Parsed<RouteInput>;
+      };
+      const bodySchema = input.body;
+      return bodySchema ? readBody(event, details).then((raw) => parsed(parseInto(bodySchema, raw, "body", details))) : parsed(undefined);
     };
 
     const serialise = (result: unknown, event: H3Event): Answer => {
@@ -177,7 +181,8 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     // Keyed routes always have an actor once admitted; open routes never get one.
     const handle = route.handle as (parsed: Parsed<RouteInput>, actor: Actor | undefined, app: RouteServices) => unknown;
     const run = async (event: H3Event, actor: Actor | undefined): Promise<Answer> => {
-      const parsed = await parse(event);
+      const reading = parse(event);
+      const parsed = reading instanceof Promise ? await reading : reading;
       const act = async () => serialise(await handle(parsed, actor, services), event);
       const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
       return key !== undefined && actor ? idempotently(runIdempotently, report, event, actor, key, act) : act();
