@@ -18,7 +18,7 @@ import { noteKeyId, requestIdOf } from "./request-context.ts";
 import { emptyResponse, jsonResponse, textResponse, type Answer } from "./response.ts";
 import { Reply, type Access, type Parsed, type Route, type RouteInput, type RouteServices } from "./route.ts";
 import { NoQuery } from "./schemas.ts";
-import { plainParserOf, type PlainParser, type RawParams } from "./plain-params.ts";
+import { plainParserOf, type PlainParser, type RawParams } from "./plain-input.ts";
 import { parseInto, type InputPart } from "./validation.ts";
 
 export interface PipelineDeps {
@@ -132,6 +132,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     const querySchema = input.query ?? NoQuery;
     const plainQuery = plainParserOf(querySchema);
     const plainPath = input.path && plainParserOf(input.path);
+    const plainBody = input.body && plainParserOf(input.body);
     const writes = route.method !== "GET";
     const headerShape = headerShapeOf(route);
     const headerNames = Object.keys(headerShape);
@@ -142,11 +143,11 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     const parse = (event: H3Event): Parsed<RouteInput> | Promise<Parsed<RouteInput>> => {
       const details: ProblemDetail[] = [];
       /** The plain parser's reading when it has one, else zod's (which explains a refusal). */
-      const params = (schema: z.ZodObject, plain: PlainParser | undefined, raw: RawParams, where: InputPart) =>
+      const read = (schema: z.ZodType, plain: PlainParser | undefined, raw: unknown, where: InputPart) =>
         plain?.(raw) ?? (parseInto(schema, raw, where, details) as Record<string, unknown> | undefined);
-      const path = (input.path ? params(input.path, plainPath, event.context.params ?? {}, "path") : {}) as Record<string, unknown>;
+      const path = (input.path ? read(input.path, plainPath, event.context.params ?? {}, "path") : {}) as Record<string, unknown>;
       // Most requests have no query: a route without query parameters then parses nothing.
-      const query = !input.query && event.url.search === "" ? {} : params(querySchema, plainQuery, queryOf(event), "query");
+      const query = !input.query && event.url.search === "" ? {} : read(querySchema, plainQuery, queryOf(event), "query");
       const headers = headerSchema
         ? parseInto(headerSchema, Object.fromEntries(headerNames.map((name) => [name, event.req.headers.get(name) ?? undefined])), "header", details)
         : {};
@@ -157,7 +158,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
         return { path, query, headers, body, expectedRevision } as Parsed<RouteInput>;
       };
       const bodySchema = input.body;
-      return bodySchema ? readBody(event, details).then((raw) => parsed(parseInto(bodySchema, raw, "body", details))) : parsed(undefined);
+      return bodySchema ? readBody(event, details).then((raw) => parsed(read(bodySchema, plainBody, raw, "body"))) : parsed(undefined);
     };
 
     const serialise = (result: unknown, event: H3Event): Answer => {
