@@ -42,7 +42,8 @@ export class MongoOutbox implements Outbox {
       const acknowledged = new Set(ids);
       for (const source of this.#sources) {
         const holders = await source.find({ "outbox.id": { $in: listed } } as Filter<WithOutbox>, { projection: { outbox: 1 } }).toArray();
-        // $pullAll of the very elements read: FerretDB 1.24 matched $pull conditions only by whole elements.
+        // $pullAll of the very elements read: right on every engine (the first test engine, FerretDB 1.24, matched
+        // $pull conditions only by whole elements).
         for (const doc of holders) {
           await source.updateOne({ _id: doc._id } as Filter<WithOutbox>, { $pullAll: { outbox: doc.outbox.filter((e) => acknowledged.has(e.id)) } } as never);
         }
