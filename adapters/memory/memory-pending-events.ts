@@ -1,17 +1,23 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 
-/** A deep copy of plain JSON data; an event's payload is nothing else. */
+/** A deep copy of plain JSON data; an event's payload is nothing else. The spread copies the flat fields at once. */
 const copyJson = <T>(value: T): T => {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.map(copyJson) as T;
-  const copy: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) copy[key] = copyJson(field);
+  const copy = { ...value } as Record<string, unknown>;
+  for (const key in copy) {
+    const field = copy[key];
+    if (typeof field === "object" && field !== null) copy[key] = copyJson(field);
+  }
   return copy as T;
 };
 
-/** What structuredClone would make of an event, several times faster (it is on every write that records one). */
+/**
+ * What structuredClone would make of an event, several times faster (it is on every write that records one and on
+ * every event handed out).
+ */
 export const copyEvent = (event: DomainEvent): DomainEvent =>
-  ({ ...event, occurredAt: new Date(event.occurredAt), data: copyJson(event.data) }) as DomainEvent;
+  ({ id: event.id, type: event.type, occurredAt: new Date(event.occurredAt), data: copyJson(event.data) }) as DomainEvent;
 
 /**
  * The outbox of one kind of document (pets, orders): the events not yet acknowledged, by id, each with the
