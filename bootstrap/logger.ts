@@ -66,16 +66,26 @@ export const writeAllSync = (fd: number, text: string): void => {
 
 const stdoutFd = { write: (chunk: string) => writeAllSync(1, chunk) };
 
+/** How long a line may wait to be written with others; a warning or an error is written at once. */
+export const LINE_DELAY_MS = 20;
+
 /**
- * Lines gathered during one turn of the event loop and written in one call at its end (or once 64 KiB are waiting),
- * instead of one write per line. Nothing is lost on a clean stop: every write is complete when it returns, and
- * pending lines are written on `flush()` and when the process exits (process.exit included).
+ * Lines gathered for up to `delayMs` (or until 64 KiB wait) and written in one call, instead of one write per line
+ * or per turn of the event loop: a write per turn cost a keyed read about 5 µs when each turn answers a request or
+ * two. Nothing is lost on a clean stop: every write is complete when it returns, and pending lines are written on
+ * `flush()` and when the process exits (process.exit and an uncaught exception included). A process killed outright
+ * loses at most the last `delayMs` of lines; warnings and errors are flushed as they are logged.
  */
-export const batchedLines = (out: { write(chunk: string): unknown } = stdoutFd, onExit: (flush: () => void) => void = (f) => process.once("exit", f)): LineSink => {
+export const batchedLines = (
+  out: { write(chunk: string): unknown } = stdoutFd,
+  onExit: (flush: () => void) => void = (f) => process.once("exit", f),
+  delayMs = LINE_DELAY_MS,
+): LineSink => {
   let pending = "";
-  let scheduled = false;
+  let timer: NodeJS.Timeout | undefined;
   const flush = () => {
-    scheduled = false;
+    clearTimeout(timer);
+    timer = undefined;
     if (pending === "") return;
     const chunk = pending;
     pending = "";
@@ -86,10 +96,8 @@ export const batchedLines = (out: { write(chunk: string): unknown } = stdoutFd, 
     write(line) {
       pending += `${line}\n`;
       if (pending.length >= 65_536) flush();
-      else if (!scheduled) {
-        scheduled = true;
-        setImmediate(flush);
-      }
+      // Unref'd: waiting lines never keep the process alive (they are written when it exits).
+      else timer ??= setTimeout(flush, delayMs).unref();
     },
     flush,
   };
@@ -111,10 +119,17 @@ const isoNow = (): string => {
   return lastIso;
 };
 
-export const createLogger = (level: keyof typeof levels, write: (line: string) => void = (l) => stdoutSink().write(l)): Logger => {
+/** Lines to stdout, batched; `urgent` ones (warnings, errors) written at once, with whatever waits before them. */
+const toStdout = (line: string, urgent: boolean) => {
+  const sink = stdoutSink();
+  sink.write(line);
+  if (urgent) sink.flush();
+};
+
+export const createLogger = (level: keyof typeof levels, write: (line: string, urgent: boolean) => void = toStdout): Logger => {
   const at = (name: "debug" | "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
     if (levels[name] < levels[level]) return;
-    write(JSON.stringify({ time: isoNow(), level: name, message, ...(redacted(fields) as object) }));
+    write(JSON.stringify({ time: isoNow(), level: name, message, ...(redacted(fields) as object) }), levels[name] >= levels.warn);
   };
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 };

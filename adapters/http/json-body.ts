@@ -11,6 +11,7 @@ z.config({ customError: exactNumberMessages });
 
 /** `application/json`, with no charset or UTF-8's (RFC 8259 §8.1: JSON exchanged between systems is UTF-8). */
 const mediaTypeProblem = (contentType: string | null): HttpProblem | undefined => {
+  if (contentType === "application/json") return undefined;
   const [mediaType, ...parameters] = (contentType ?? "").split(";");
   if (mediaType!.trim().toLowerCase() !== "application/json") {
     return new HttpProblem("unsupported_media_type", "Send the body as Content-Type: application/json");

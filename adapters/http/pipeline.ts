@@ -18,6 +18,7 @@ import { noteKeyId, requestIdOf } from "./request-context.ts";
 import { emptyResponse, jsonResponse, textResponse, type Answer } from "./response.ts";
 import { Reply, type Access, type Parsed, type Route, type RouteInput, type RouteServices } from "./route.ts";
 import { NoQuery } from "./schemas.ts";
+import { plainParserOf, type PlainParser, type RawParams } from "./plain-input.ts";
 import { parseInto, type InputPart } from "./validation.ts";
 
 export interface PipelineDeps {
@@ -38,8 +39,8 @@ export type Operation = (event: H3Event) => Promise<Answer>;
  * The query as an object: one string per name, an array for a repeated name. Every name, `__proto__` included, is an
  * own property the schema sees (and refuses), never a prototype.
  */
-const queryOf = (event: H3Event): Record<string, string | string[]> => {
-  const query: Record<string, string | string[]> = {};
+const queryOf = (event: H3Event): RawParams => {
+  const query: RawParams = {};
   for (const [key, value] of event.url.searchParams) {
     const seen = Object.hasOwn(query, key) ? query[key] : undefined;
     const all = seen === undefined ? value : typeof seen === "string" ? [seen, value] : [...seen, value];
@@ -129,25 +130,35 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
   const operation = (route: Route, services: RouteServices): Operation => {
     const input: RouteInput = route.input ?? {};
     const querySchema = input.query ?? NoQuery;
+    const plainQuery = plainParserOf(querySchema);
+    const plainPath = input.path && plainParserOf(input.path);
+    const plainBody = input.body && plainParserOf(input.body);
     const writes = route.method !== "GET";
     const headerShape = headerShapeOf(route);
     const headerNames = Object.keys(headerShape);
     const headerSchema = headerNames.length ? z.object(headerShape) : undefined;
     const versioned = route.versioned;
 
-    const parse = async (event: H3Event): Promise<Parsed<RouteInput>> => {
+    /** Path, query and headers are read at once; only a route that takes a body waits, for the body. */
+    const parse = (event: H3Event): Parsed<RouteInput> | Promise<Parsed<RouteInput>> => {
       const details: ProblemDetail[] = [];
-      const part = <T>(schema: z.ZodType<T> | undefined, value: () => unknown, where: InputPart): T =>
-        (schema ? parseInto(schema, value(), where, details) : {}) as T;
-      const path = part(input.path, () => event.context.params ?? {}, "path") as Record<string, unknown>;
+      /** The plain parser's reading when it has one, else zod's (which explains a refusal). */
+      const read = (schema: z.ZodType, plain: PlainParser | undefined, raw: unknown, where: InputPart) =>
+        plain?.(raw) ?? (parseInto(schema, raw, where, details) as Record<string, unknown> | undefined);
+      const path = (input.path ? read(input.path, plainPath, event.context.params ?? {}, "path") : {}) as Record<string, unknown>;
       // Most requests have no query: a route without query parameters then parses nothing.
-      const query = !input.query && event.url.search === "" ? {} : part(querySchema, () => queryOf(event), "query");
-      const headers = part(headerSchema, () => Object.fromEntries(headerNames.map((name) => [name, event.req.headers.get(name) ?? undefined])), "header");
-      const body = input.body ? parseInto(input.body, await readBody(event, details), "body", details) : undefined;
-      if (details.length) throw invalid(details);
-      const expectedRevision =
-        versioned && writes ? expectedRevisionOf(event.req.headers.get("if-match"), versioned, path[versioned.idParam] as number) : undefined;
-      return { path, query, headers, body, expectedRevision } as Parsed<RouteInput>;
+      const query = !input.query && event.url.search === "" ? {} : read(querySchema, plainQuery, queryOf(event), "query");
+      const headers = headerSchema
+        ? parseInto(headerSchema, Object.fromEntries(headerNames.map((name) => [name, event.req.headers.get(name) ?? undefined])), "header", details)
+        : {};
+      const parsed = (body: unknown): Parsed<RouteInput> => {
+        if (details.length) throw invalid(details);
+        const expectedRevision =
+          versioned && writes ? expectedRevisionOf(event.req.headers.get("if-match"), versioned, path[versioned.idParam] as number) : undefined;
+        return { path, query, headers, body, expectedRevision } as Parsed<RouteInput>;
+      };
+      const bodySchema = input.body;
+      return bodySchema ? readBody(event, details).then((raw) => parsed(read(bodySchema, plainBody, raw, "body"))) : parsed(undefined);
     };
 
     const serialise = (result: unknown, event: H3Event): Answer => {
@@ -171,7 +182,8 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     // Keyed routes always have an actor once admitted; open routes never get one.
     const handle = route.handle as (parsed: Parsed<RouteInput>, actor: Actor | undefined, app: RouteServices) => unknown;
     const run = async (event: H3Event, actor: Actor | undefined): Promise<Answer> => {
-      const parsed = await parse(event);
+      const reading = parse(event);
+      const parsed = reading instanceof Promise ? await reading : reading;
       const act = async () => serialise(await handle(parsed, actor, services), event);
       const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
       return key !== undefined && actor ? idempotently(runIdempotently, report, event, actor, key, act) : act();

@@ -8,6 +8,18 @@ import { plans } from "../../core/access/api-key.ts";
 import { petStatuses } from "../../core/pets/pet.ts";
 import { webhookEventTypes } from "../../core/webhooks/webhook-event.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
+import {
+  plainAsciiText,
+  plainBooleanText,
+  plainEnum,
+  plainInt64Text,
+  plainInteger,
+  plainLimitText,
+  plainListText,
+  plainly,
+  zodOnly,
+  type PlainReaders,
+} from "./plain-input.ts";
 
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
@@ -21,6 +33,7 @@ export const int64 = z
   .refine(Number.isInteger, "Expected an integer")
   .refine((n) => n >= -(2 ** 63) && n <= 2 ** 63, "Expected an int64 (between -2^63 and 2^63-1)")
   .meta({ type: "integer", format: "int64" });
+const plainInt64 = plainInteger(-(2 ** 63), 2 ** 63);
 
 const int64Text = z
   .string()
@@ -88,13 +101,16 @@ export const dateTime = z
   .refine((d) => !Number.isNaN(d.getTime()), "Expected a real date-time")
   .meta({ type: "string", format: "date-time" });
 
-export const PetBody = z
-  .strictObject({
-    name: name.meta({ description: "The animal's name" }),
-    categoryId: int64.meta({ description: "Identifier of the category the animal belongs to" }),
-    status: PetStatus.optional(),
-  })
-  .meta({ id: "NewPet" });
+export const PetBody = plainly(
+  z
+    .strictObject({
+      name: name.meta({ description: "The animal's name" }),
+      categoryId: int64.meta({ description: "Identifier of the category the animal belongs to" }),
+      status: PetStatus.optional(),
+    })
+    .meta({ id: "NewPet" }),
+  { name: plainAsciiText(1, 100), categoryId: plainInt64, status: plainEnum(petStatuses) },
+);
 
 export const PetView = z
   .object({
@@ -122,13 +138,16 @@ export const CategoryView = z
   })
   .meta({ id: "Category" });
 
-export const OrderBody = z
-  .strictObject({
-    petId: int64.meta({ description: "Identifier of the animal in the order" }),
-    quantity: z.number().int().min(1).max(1000).meta({ description: "Number of units ordered", format: "int32" }),
-    shipDate: dateTime.optional().meta({ description: "Expected ship date, RFC 3339 with an offset" }),
-  })
-  .meta({ id: "NewOrder" });
+export const OrderBody = plainly(
+  z
+    .strictObject({
+      petId: int64.meta({ description: "Identifier of the animal in the order" }),
+      quantity: z.number().int().min(1).max(1000).meta({ description: "Number of units ordered", format: "int32" }),
+      shipDate: dateTime.optional().meta({ description: "Expected ship date, RFC 3339 with an offset" }),
+    })
+    .meta({ id: "NewOrder" }),
+  { petId: plainInt64, quantity: plainInteger(1, 1000), shipDate: zodOnly },
+);
 
 export const OrderChangesBody = z
   .strictObject({
@@ -234,38 +253,51 @@ const limit = z
   });
 const after = int64String.optional().meta({ description: "Return only items with an id greater than this" });
 const paging = { limit, after };
+const plainPaging = { limit: plainLimitText(PAGE_SIZE.max), after: plainInt64Text };
+const plainStatuses = plainListText(plainEnum(petStatuses), 3);
 
-export const PetListQuery = z.strictObject({
-  ...paging,
-  status: commaList(PetStatus, 3).optional().meta({ description: "Only pets with one of these statuses (comma-separated)" }),
-  categoryId: int64String.optional().meta({ description: "Only pets of this category" }),
-  ids: commaList(int64String, 100)
-    .optional()
-    .meta({ description: "Only these pets (comma-separated ids, at most 100): the successor of GET /pets/{petId}" }),
-});
+export const PetListQuery = plainly(
+  z.strictObject({
+    ...paging,
+    status: commaList(PetStatus, 3).optional().meta({ description: "Only pets with one of these statuses (comma-separated)" }),
+    categoryId: int64String.optional().meta({ description: "Only pets of this category" }),
+    ids: commaList(int64String, 100)
+      .optional()
+      .meta({ description: "Only these pets (comma-separated ids, at most 100): the successor of GET /pets/{petId}" }),
+  }),
+  { ...plainPaging, status: plainStatuses, categoryId: plainInt64Text, ids: plainListText(plainInt64Text, 100) },
+);
 
-export const PageQuery = z.strictObject(paging);
+export const PageQuery = plainly(z.strictObject(paging), plainPaging);
 
-export const OrderListQuery = z.strictObject({
-  ...paging,
-  complete: z
-    .enum(["true", "false"])
-    .transform((s) => s === "true")
-    .optional()
-    .meta({ description: "Only completed (true) or open (false) orders" }),
-  petId: int64String.optional().meta({ description: "Only orders for this pet" }),
-});
+export const OrderListQuery = plainly(
+  z.strictObject({
+    ...paging,
+    complete: z
+      .enum(["true", "false"])
+      .transform((s) => s === "true")
+      .optional()
+      .meta({ description: "Only completed (true) or open (false) orders" }),
+    petId: int64String.optional().meta({ description: "Only orders for this pet" }),
+  }),
+  { ...plainPaging, complete: plainBooleanText, petId: plainInt64Text },
+);
 
-export const InventoryListQuery = z.strictObject({
-  ...paging,
-  status: commaList(PetStatus, 3).optional().meta({ description: "Only items whose pet has one of these statuses (comma-separated)" }),
-});
+export const InventoryListQuery = plainly(
+  z.strictObject({
+    ...paging,
+    status: commaList(PetStatus, 3).optional().meta({ description: "Only items whose pet has one of these statuses (comma-separated)" }),
+  }),
+  { ...plainPaging, status: plainStatuses },
+);
 
 /** What a route without a query declaration accepts: no parameters at all. */
 export const NoQuery = z.strictObject({});
 
-const idParam = <K extends string>(name: K, description: string) =>
-  z.strictObject({ [name]: int64PathId.meta({ description }) } as Record<K, typeof int64PathId>);
+const idParam = <K extends string>(name: K, description: string) => {
+  const schema = z.strictObject({ [name]: int64PathId.meta({ description }) } as Record<K, typeof int64PathId>);
+  return plainly(schema, { [name]: plainInt64Text } as PlainReaders<typeof schema>);
+};
 
 export const PetIdParam = idParam("petId", "Identifier of the pet");
 export const CategoryIdParam = idParam("categoryId", "Identifier of the category");

@@ -1,27 +1,45 @@
 import { spawn } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { batchedLines } from "../../bootstrap/logger.ts";
+import { batchedLines, createLogger } from "../../bootstrap/logger.ts";
 
-const aSink = () => {
+const aSink = (delayMs = 20) => {
   const chunks: string[] = [];
   let atExit: (() => void) | undefined;
-  const sink = batchedLines({ write: (chunk: string) => chunks.push(chunk) }, (flush) => (atExit = flush));
+  const sink = batchedLines({ write: (chunk: string) => chunks.push(chunk) }, (flush) => (atExit = flush), delayMs);
   return { sink, chunks, exit: () => atExit?.() };
 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
 
 describe("batched log lines", () => {
-  it("writes the lines of one event-loop turn in one call, in order, at the end of the turn", async () => {
-    const { sink, chunks } = aSink();
+  it("writes the lines of a short while in one call, in order, once the first has waited its delay", async () => {
+    const { sink, chunks } = aSink(30);
     sink.write("one");
+    await nextTurn();
     sink.write("two");
+    await nextTurn();
     expect(chunks).toEqual([]);
 
-    await nextTurn();
+    await sleep(60);
     sink.write("three");
-    await nextTurn();
+    await sleep(60);
 
     expect(chunks).toEqual(["one\ntwo\n", "three\n"]);
+  });
+
+  it("has warnings and errors written at once, info and debug lines batched", () => {
+    const written: [string, boolean][] = [];
+    const logger = createLogger("debug", (line, urgent) => written.push([(JSON.parse(line) as { level: string }).level, urgent]));
+    logger.debug("d");
+    logger.info("i");
+    logger.warn("w");
+    logger.error("e");
+    expect(written).toEqual([
+      ["debug", false],
+      ["info", false],
+      ["warn", true],
+      ["error", true],
+    ]);
   });
 
   it("writes at once past 64 KiB waiting, and on flush", () => {
@@ -60,5 +78,20 @@ describe("batched log lines", () => {
     const lines = Buffer.concat(chunks).toString().trimEnd().split("\n").map((line) => JSON.parse(line) as { i: number });
 
     expect(lines.map((l) => l.i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
+  });
+
+  it("writes the lines still waiting when an uncaught exception ends the process", async () => {
+    const script = `
+      import { createLogger } from "./bootstrap/logger.ts";
+      const logger = createLogger("info");
+      logger.info("before the crash");
+      setTimeout(() => { throw new Error("crash"); }, 1);`;
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "ignore"] });
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
+    const code = await new Promise((resolve) => child.once("close", resolve));
+
+    expect(code).toBe(1);
+    expect(Buffer.concat(chunks).toString()).toContain('"message":"before the crash"');
   });
 });

@@ -142,6 +142,10 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
   });
 
   it("logs an aborted upload at debug, without a stack, and never at error level", async () => {
+    // The logger writes lines within its delay: once a request of ours is logged, every line before it is too.
+    const barrier = `barrier-${Date.now()}`;
+    await fetch(`${service.url}/healthz`, { headers: { "x-request-id": barrier } });
+    await expect.poll(() => service.output.some((l) => l.includes(barrier))).toBe(true);
     const before = service.output.length;
     for (let i = 0; i < 3; i++) {
       const socket = connect({ host: "127.0.0.1", port });
@@ -153,7 +157,8 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
       socket.destroy();
     }
     // The access-log line of the third upload is the last one written for it.
-    await expect.poll(() => service.output.slice(before).filter((l) => l.includes('"message":"request"')).length, { timeout: 5_000 }).toBe(3);
+    const uploads = () => service.output.slice(before).filter((l) => l.includes('"message":"request"') && l.includes('"path":"/categories"'));
+    await expect.poll(() => uploads().length, { timeout: 5_000 }).toBe(3);
     const lines = service.output.slice(before).map((l) => JSON.parse(l) as { level: string; message: string });
     expect(lines.filter((l) => l.level === "error" || l.level === "warn")).toEqual([]);
     expect(lines.filter((l) => l.message === "request aborted by the client")).toHaveLength(3);

@@ -14,6 +14,9 @@ const statuses = async (service: ServiceProcess, forwardedFor: (i: number) => st
   return out;
 };
 
+/** The access-log lines of the requests above. */
+const accessLines = (service: ServiceProcess): string[] => service.output.filter((line) => line.includes('"message":"request"') && line.includes('"path":"/pets"'));
+
 describe("client addresses behind proxies", () => {
   let service: ServiceProcess | undefined;
   afterEach(() => {
@@ -28,7 +31,9 @@ describe("client addresses behind proxies", () => {
     // Another client through the same proxy still has its whole budget; a spoofed left-most hop changes nothing.
     expect(await statuses(service, () => "198.51.100.7, 198.51.100.8", 1)).toEqual([401]);
     expect(await statuses(service, () => "10.9.9.9, 198.51.100.7", 1)).toEqual([429]);
-    const logged = service.output.filter((line) => line.includes('"request"')).map((line) => (JSON.parse(line) as { client?: string }).client);
+    // Access lines are written within the logger's delay: wait for the last request's.
+    await expect.poll(() => accessLines(service!).length).toBe(63);
+    const logged = accessLines(service).map((line) => (JSON.parse(line) as { client?: string }).client);
     expect(logged).toContain("198.51.100.7");
     expect(logged).toContain("198.51.100.8");
     expect(logged).not.toContain("203.0.113.5");
@@ -38,7 +43,8 @@ describe("client addresses behind proxies", () => {
     service = await startServiceProcess();
     const all = await statuses(service, (i) => `198.51.100.${i}`, 61);
     expect(all[60]).toBe(429);
-    const logged = service.output.filter((line) => line.includes('"request"')).map((line) => (JSON.parse(line) as { client?: string }).client);
+    await expect.poll(() => accessLines(service!).length).toBe(61);
+    const logged = accessLines(service).map((line) => (JSON.parse(line) as { client?: string }).client);
     expect(new Set(logged)).toEqual(new Set(["127.0.0.1"]));
   });
 
