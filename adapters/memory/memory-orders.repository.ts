@@ -2,7 +2,7 @@ import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { OrderRecord } from "../../core/orders/order-record.ts";
 import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
-import { MemoryPendingEvents } from "./memory-pending-events.ts";
+import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
 
 /** Replaced, never changed, by a write. */
 interface StoredOrder {
@@ -85,9 +85,9 @@ export class MemoryOrders implements Orders {
     for (const { order } of this.#ofPet.get(petId)?.valuesAfter() ?? []) if (order.state !== "abandoned") this.#remove(order.id);
   }
 
-  /** The outbox's view: every order's pending events, as stored (the outbox copies what it hands out). */
-  storedEvents(): Iterable<DomainEvent> {
-    return this.#events.stored();
+  /** The outbox's view: up to `limit` of the orders' pending events, oldest first, as stored (the outbox copies what it hands out). */
+  oldestEvents(limit: number): StoredEvent[] {
+    return this.#events.oldest(limit);
   }
 
   /** Removes the events; a cancelled order's tombstone goes with its last event. */

@@ -1,12 +1,13 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Outbox } from "../../core/events/outbox.port.ts";
 import type { MemoryOrders } from "./memory-orders.repository.ts";
-import { copyEvent } from "./memory-pending-events.ts";
+import { copyEvent, isOlder } from "./memory-pending-events.ts";
 import type { MemoryPets } from "./memory-pets.repository.ts";
 
-export const oldestFirst = (a: DomainEvent, b: DomainEvent): number => a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/** The events pending on the memory pets and orders: the work is proportional to the pending events, not the store. */
+/**
+ * The events pending on the memory pets and orders. Each kind keeps its own in the outbox's order, so a batch is a
+ * merge of the oldest `limit` of each: the work is proportional to the batch, not to the backlog or the store.
+ */
 export class MemoryOutbox implements Outbox {
   readonly #pets: MemoryPets;
   readonly #orders: MemoryOrders;
@@ -16,10 +17,16 @@ export class MemoryOutbox implements Outbox {
   }
 
   async pending(limit: number): Promise<DomainEvent[]> {
-    return [...this.#pets.storedEvents(), ...this.#orders.storedEvents()]
-      .sort(oldestFirst)
-      .slice(0, limit)
-      .map(copyEvent);
+    const pets = this.#pets.oldestEvents(limit);
+    const orders = this.#orders.oldestEvents(limit);
+    const batch: DomainEvent[] = [];
+    let p = 0;
+    let o = 0;
+    while (batch.length < limit && (p < pets.length || o < orders.length)) {
+      const next = o === orders.length || (p < pets.length && isOlder(pets[p]!, orders[o]!)) ? pets[p++]! : orders[o++]!;
+      batch.push(copyEvent(next.event));
+    }
+    return batch;
   }
 
   async acknowledge(ids: readonly string[]): Promise<void> {

@@ -1,9 +1,8 @@
-import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Hold, PetRecord } from "../../core/pets/pet-record.ts";
 import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
-import { MemoryPendingEvents } from "./memory-pending-events.ts";
+import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
 
 type PetFields = Omit<PetRecord, "holds">;
 
@@ -172,9 +171,9 @@ export class MemoryPets implements Pets {
     return pageOf(this.#holding.valuesAfter(page.after), page.limit);
   }
 
-  /** The outbox's view: every pet's pending events, as stored (the outbox copies what it hands out). */
-  storedEvents(): Iterable<DomainEvent> {
-    return this.#events.stored();
+  /** The outbox's view: up to `limit` of the pets' pending events, oldest first, as stored (the outbox copies what it hands out). */
+  oldestEvents(limit: number): StoredEvent[] {
+    return this.#events.oldest(limit);
   }
 
   acknowledge(ids: ReadonlySet<string>): void {

@@ -3,17 +3,40 @@ import type { DomainEvent, EventPayloads, EventType, OrderData } from "./domain-
 
 let sequence = 0;
 
-/** Random words drawn 1,024 at a time: one call into the system's random source per 512 events, not per event. */
-const pool = new Uint32Array(1024);
-let drawn = pool.length;
-const randomWord = (): number => {
-  if (drawn === pool.length) {
-    crypto.getRandomValues(pool);
-    drawn = 0;
-  }
-  return pool[drawn++]!;
-};
 const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
+
+/**
+ * The ids' random tails (64 bits, 16 hex digits), drawn and written in hex for 512 events at a time: one call into
+ * the system's random source and one conversion per 512 events (a number's `toString(16)` above 2^31 is slow).
+ */
+const TAILS = 512;
+const TAIL = 16;
+const byteHex = Array.from({ length: 256 }, (_, byte) => hex(byte, 2));
+const bytes = new Uint8Array((TAILS * TAIL) / 2);
+let tails = "";
+let taken = TAILS;
+const randomTail = (): string => {
+  if (taken === TAILS) {
+    crypto.getRandomValues(bytes);
+    let text = "";
+    for (const byte of bytes) text += byteHex[byte];
+    tails = text;
+    taken = 0;
+  }
+  const from = TAIL * taken++;
+  return tails.slice(from, from + TAIL);
+};
+
+/** Several events are stamped in the same millisecond under load: its hex is written once. */
+let lastTime = -1;
+let lastTimeHex = "";
+const timeHex = (time: number): string => {
+  if (time !== lastTime) {
+    lastTime = time;
+    lastTimeHex = hex(time, 12);
+  }
+  return lastTimeHex;
+};
 
 /**
  * Gives an event its id and time. Ids sort by time, then by the order this process recorded them (so the events of
@@ -22,7 +45,7 @@ const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
 export const stampEvent = <T extends EventType>(clock: Clock, type: T, data: EventPayloads[T]): DomainEvent => {
   const occurredAt = clock.now();
   sequence = (sequence + 1) % 0x1000000;
-  const id = `evt_${hex(occurredAt.getTime(), 12)}${hex(sequence, 6)}${hex(randomWord(), 8)}${hex(randomWord(), 8)}`;
+  const id = `evt_${timeHex(occurredAt.getTime())}${hex(sequence, 6)}${randomTail()}`;
   return { id, type, occurredAt, data } as DomainEvent;
 };
 

@@ -61,6 +61,24 @@ export const outboxContract = (harness: ContractHarness): void => {
       expect(await stores().orders.ofId(2)).toMatchObject({ state: "complete" });
     });
 
+    it("keeps its events from callers: changing an event given to a write, or one handed out, changes nothing pending", async () => {
+      await stores().pets.insert(aPet({ id: 1 }));
+      const written = stockEvent("evt_1", "2026-11-21T12:00:01.000Z");
+      const placed = orderEvent("evt_2", "2026-11-21T12:00:02.000Z");
+      await stores().pets.write(1, [{ when: {}, then: { events: [written] } }]);
+      await stores().orders.insert(anOrder({ id: 1 }), [placed]);
+      const unchanged = [stockEvent("evt_1", "2026-11-21T12:00:01.000Z"), orderEvent("evt_2", "2026-11-21T12:00:02.000Z")];
+
+      for (const event of [written, placed, ...(await outbox().pending(10))]) {
+        event.id = `${event.id}_changed`;
+        event.occurredAt.setTime(0);
+        event.data.petId = 99;
+      }
+      Object.assign(written, { type: "pet.status_changed" });
+
+      expect(await outbox().pending(10)).toEqual(unchanged);
+    });
+
     it("keeps events written while an acknowledgement runs", async () => {
       await stores().pets.insert(aPet({ id: 1 }));
       await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_0", "2026-11-21T12:00:00.000Z")] } }]);

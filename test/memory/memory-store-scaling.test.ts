@@ -23,9 +23,16 @@ const anEvent = (n: number): DomainEvent => ({
   occurredAt: new Date(start + n),
   data: { petId: 1, delta: -1 },
 });
+/** A few dozen walks, copies and sorts; lookups a few per item touched (removing a pet's 50 orders looks up each several times). */
 const expectLittle = (work: Work): void => {
-  for (const [kind, count] of Object.entries(work)) expect(count, kind).toBeLessThan(FEW);
+  for (const [kind, count] of Object.entries(work)) expect(count, kind).toBeLessThan(kind === "lookedUp" ? 5 * FEW : FEW);
 };
+/** The event stamped `n` ms after `start`, on pets (even `n`) or orders (odd `n`), ids in time order. */
+const aTimedEvent = (n: number, id = `evt_${String(n).padStart(6, "0")}`): DomainEvent =>
+  n % 2 === 0
+    ? { id, type: "inventory.changed", occurredAt: new Date(start + n), data: { petId: 1, delta: -1 } }
+    : { id, type: "order.placed", occurredAt: new Date(start + n), data: { id: 1, petId: 1, quantity: 1, complete: false } };
+const eventsOf = (events: DomainEvent[]) => ({ events });
 
 describe("memory store: per-request work independent of the store's size", () => {
   it("reads and writes a pet with 50,000 holds without copying, sorting or walking them", async () => {
@@ -151,6 +158,132 @@ describe("memory store: per-request work independent of the store's size", () =>
     expectLittle(relayed);
     expect(pending).toEqual([anEvent(1), anEvent(2)]);
     expect(await stores.outbox.pending(10)).toEqual([anEvent(2)]);
+  });
+
+  it("drains 50,000 events pending on pets and orders 100 at a time, oldest first, each call looking at about 100", async () => {
+    const stores = createMemoryStores();
+    const owners = 100;
+    for (let id = 1; id <= owners; id++) {
+      await stores.pets.insert(aPet({ id }));
+      await stores.orders.insert(anOrder({ id }));
+    }
+    for (let n = 0; n < MANY; n++) {
+      const owner = 1 + (Math.floor(n / 2) % owners);
+      if (n % 2 === 0) await stores.pets.write(owner, [{ when: {}, then: eventsOf([aTimedEvent(n)]) }]);
+      else await stores.orders.write(owner, { state: "open" }, eventsOf([aTimedEvent(n)]));
+    }
+    const drained: string[] = [];
+    const calls: Work[] = [];
+
+    let batch: DomainEvent[] = [];
+    do {
+      calls.push(
+        await workOf(async () => {
+          batch = await stores.outbox.pending(FEW);
+          await stores.outbox.acknowledge(batch.map((e) => e.id));
+        }),
+      );
+      drained.push(...batch.map((e) => e.id));
+    } while (batch.length > 0);
+
+    expect(drained).toEqual(Array.from({ length: MANY }, (_, n) => aTimedEvent(n).id));
+    expect(calls).toHaveLength(MANY / FEW + 1);
+    // The same work with 50,000 pending as with 300 (the last batches also drain the documents, removing their outboxes).
+    expect(new Set(calls.slice(0, -3).map((work) => JSON.stringify(work)))).toEqual(new Set([JSON.stringify(calls[0])]));
+    // Per call at most: a Date for each event handed out (the meter walks each one's arguments too), the acknowledged
+    // ids walked once, a few lookups for each (still pending? whose?) in either kind; never a sort.
+    for (const work of calls) {
+      expect(work).toMatchObject({ cloned: 0, sorted: 0 });
+      expect(work.dates).toBeLessThanOrEqual(FEW);
+      expect(work.walked).toBeLessThanOrEqual(3 * FEW);
+      expect(work.lookedUp).toBeLessThanOrEqual(10 * FEW);
+    }
+  });
+
+  it("gives events written out of time order oldest first across pets and orders, ties by id, after acknowledgements and a pet's removal", async () => {
+    const stores = createMemoryStores();
+    for (const id of [1, 2, 3]) await stores.pets.insert(aPet({ id }));
+    await stores.orders.insert(anOrder({ id: 1 }), [aTimedEvent(41, "evt_o1")]);
+    const written: [kind: "pet" | "order", owner: number, n: number, id: string][] = [
+      ["pet", 1, 50, "evt_p1"],
+      ["pet", 2, 30, "evt_p2"],
+      ["order", 1, 30, "evt_o2"],
+      ["pet", 1, 10, "evt_p3"],
+      ["pet", 3, 30, "evt_p4"],
+      ["order", 1, 60, "evt_o3"],
+      ["pet", 2, 30, "evt_a1"],
+      ["order", 1, 0, "evt_o4"],
+      ["pet", 2, 60, "evt_p5"],
+    ];
+    for (const [kind, owner, n, id] of written) {
+      if (kind === "pet") await stores.pets.write(owner, [{ when: {}, then: eventsOf([aTimedEvent(n, id)]) }]);
+      else await stores.orders.write(owner, { state: "open" }, eventsOf([aTimedEvent(n, id)]));
+    }
+    const pendingIds = async (limit = 100) => (await stores.outbox.pending(limit)).map((e) => e.id);
+
+    expect(await pendingIds()).toEqual(["evt_o4", "evt_p3", "evt_a1", "evt_o2", "evt_p2", "evt_p4", "evt_o1", "evt_p1", "evt_o3", "evt_p5"]);
+    expect(await pendingIds(4)).toEqual(["evt_o4", "evt_p3", "evt_a1", "evt_o2"]);
+    expect((await stores.outbox.pending(2))[1]).toEqual(aTimedEvent(10, "evt_p3"));
+
+    await stores.outbox.acknowledge(["evt_o4", "evt_p3", "evt_p4", "evt_o3"]);
+    expect(await stores.pets.removeIf(2, {})).toBe(true);
+    expect(await pendingIds()).toEqual(["evt_o2", "evt_o1", "evt_p1"]);
+
+    // Older than everything still pending, older than what was acknowledged, and in between.
+    await stores.pets.write(1, [{ when: {}, then: eventsOf([aTimedEvent(20, "evt_p6"), aTimedEvent(4, "evt_p7")]) }]);
+    await stores.orders.write(1, { state: "open" }, eventsOf([aTimedEvent(45, "evt_o5"), aTimedEvent(30, "evt_o0")]));
+    expect(await pendingIds()).toEqual(["evt_p7", "evt_p6", "evt_o0", "evt_o2", "evt_o1", "evt_o5", "evt_p1"]);
+    expect(await pendingIds(3)).toEqual(["evt_p7", "evt_p6", "evt_o0"]);
+  });
+
+  it("keeps the order of a model (every pending event, sorted) through random writes, acknowledgements and removals", async () => {
+    const stores = createMemoryStores();
+    let seed = 13;
+    const random = (below: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % below;
+    };
+    const model = new Map<string, { n: number; kind: "pet" | "order"; owner: number }>();
+    const expected = (limit: number) =>
+      [...model.entries()]
+        .sort(([a, x], [b, y]) => x.n - y.n || (a < b ? -1 : 1))
+        .slice(0, limit)
+        .map(([id]) => id);
+    const pets = new Set<number>();
+    let nextPet = 1;
+    let clock = 0;
+    for (let id = 1; id <= 20; id++) await stores.orders.insert(anOrder({ id }));
+
+    for (let step = 0; step < 3_000; step++) {
+      const roll = random(100);
+      if (roll < 5 || pets.size === 0) {
+        await stores.pets.insert(aPet({ id: nextPet }));
+        pets.add(nextPet++);
+      } else if (roll < 60) {
+        const kind = random(2) === 0 ? "pet" : "order";
+        const owner = kind === "pet" ? [...pets][random(pets.size)]! : 1 + random(20);
+        // Mostly in time order, sometimes far behind, often tied.
+        const n = random(10) === 0 ? random(clock + 1) : (clock += random(3));
+        const event = aTimedEvent(n % 2 === (kind === "pet" ? 0 : 1) ? n : n + 1, `evt_${step}`);
+        if (kind === "pet") await stores.pets.write(owner, [{ when: {}, then: eventsOf([event]) }]);
+        else await stores.orders.write(owner, { state: "open" }, eventsOf([event]));
+        model.set(event.id, { n: event.occurredAt.getTime(), kind, owner });
+      } else if (roll < 90) {
+        const ids = expected(1 + random(8)).filter(() => random(3) > 0);
+        if (random(4) === 0) ids.push(...[...model.keys()].filter(() => random(20) === 0));
+        await stores.outbox.acknowledge(ids);
+        for (const id of ids) model.delete(id);
+      } else if (roll < 93) {
+        const owner = [...pets][random(pets.size)]!;
+        await stores.pets.removeIf(owner, {});
+        pets.delete(owner);
+        for (const [id, e] of model) if (e.kind === "pet" && e.owner === owner) model.delete(id);
+      } else {
+        const limit = 1 + random(12);
+        expect((await stores.outbox.pending(limit)).map((e) => e.id), `step ${step}`).toEqual(expected(limit));
+      }
+    }
+    expect((await stores.outbox.pending(10_000)).map((e) => e.id)).toEqual(expected(10_000));
   });
 
   it("claims due webhook messages looking at the backlog, not at 50,000 delivered ones kept for a week", async () => {

@@ -10,18 +10,22 @@ export interface Work {
   walked: number;
   /** Elements of arrays sorted. */
   sorted: number;
+  /** Map lookups (get, has): a store that finds out whether an entry is still there by looking it up shows each one it looks at here. */
+  lookedUp: number;
 }
 
 /**
- * Runs `action` with Date, structuredClone, Array.prototype.sort, the array and Map iterators and
+ * Runs `action` with Date, structuredClone, Array.prototype.sort, the array and Map iterators, Map lookups and
  * OrderedMap.valuesAfter counting, and restores them afterwards. Counts, never times: what it reports is the same on any machine.
  */
 export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
-  const work: Work = { dates: 0, cloned: 0, walked: 0, sorted: 0 };
+  const work: Work = { dates: 0, cloned: 0, walked: 0, sorted: 0, lookedUp: 0 };
   const RealDate = globalThis.Date;
   const realClone = globalThis.structuredClone;
   const realSort = Array.prototype.sort;
   const realValuesAfter = OrderedMap.prototype.valuesAfter;
+  const realGet = Map.prototype.get;
+  const realHas = Map.prototype.has;
   const counted = <T>(iterator: Iterator<T>): IterableIterator<T> => ({
     next() {
       const step = iterator.next();
@@ -59,6 +63,14 @@ export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
   OrderedMap.prototype.valuesAfter = function (this: OrderedMap<unknown>, after?: number) {
     return counted(realValuesAfter.call(this, after)) as Generator<never, void, undefined>;
   };
+  Map.prototype.get = function (this: Map<unknown, unknown>, key: unknown) {
+    work.lookedUp += 1;
+    return realGet.call(this, key);
+  };
+  Map.prototype.has = function (this: Map<unknown, unknown>, key: unknown) {
+    work.lookedUp += 1;
+    return realHas.call(this, key);
+  };
   iterators.forEach(([proto, key], i) => {
     const real = realIterators[i]!;
     (proto as unknown as Record<PropertyKey, unknown>)[key] = function (this: unknown) {
@@ -72,6 +84,8 @@ export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
     globalThis.structuredClone = realClone;
     Array.prototype.sort = realSort;
     OrderedMap.prototype.valuesAfter = realValuesAfter;
+    Map.prototype.get = realGet;
+    Map.prototype.has = realHas;
     iterators.forEach(([proto, key], i) => {
       (proto as unknown as Record<PropertyKey, unknown>)[key] = realIterators[i];
     });
