@@ -20,8 +20,9 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import autocannon from "autocannon";
 import { freeLoopbackPort } from "../test/support/free-port.ts";
-import { pinning, pinSelf, startChildServer, type ChildServer } from "./child-server.ts";
-import { allScenarios, prepareService, SEEDED_PETS, type Scenario } from "./scenarios.ts";
+import { pinning, pinSelf, startChildServer } from "./child-server.ts";
+import { allScenarios, prepareService, SEEDED_PETS } from "./scenarios.ts";
+import { drive, type Round } from "./drive.ts";
 import { median, spread, table } from "./stats.ts";
 
 const args = new Set(process.argv.slice(2));
@@ -37,37 +38,6 @@ const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
 const only = process.env.BENCH_ONLY;
 const scenarios = only ? allScenarios.filter((s) => s.name.includes(only)) : allScenarios;
-
-interface Round {
-  reqPerSec: number;
-  p50: number;
-  p99: number;
-  cpuMicrosPerRequest: number;
-  failures: number;
-}
-
-const drive = async (server: ChildServer, scenario: Scenario, key: string, duration: number): Promise<Round> => {
-  const cpuBefore = await server.cpuMicros();
-  const result = await autocannon({
-    url: `${server.url}${scenario.path}`,
-    method: scenario.method,
-    connections,
-    duration,
-    // autocannon stops at a sampling tick: ticks of 100 ms keep a round within 0.1 s of its duration.
-    sampleInt: 100,
-    headers: { "x-api-key": key, ...(scenario.body ? { "content-type": "application/json" } : {}) },
-    ...(scenario.body ? { body: scenario.body } : {}),
-  });
-  const cpuAfter = await server.cpuMicros();
-  const answered = result["2xx"] + result.non2xx;
-  return {
-    reqPerSec: answered / result.duration,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    cpuMicrosPerRequest: (cpuAfter - cpuBefore) / Math.max(1, answered),
-    failures: result.non2xx + result.errors + result.timeouts,
-  };
-};
 
 interface Probe {
   before: { rss: number; heap: number };
@@ -131,15 +101,15 @@ try {
   const keys = await prepareService(service.url, adminKey);
   const results = new Map(scenarios.map((s) => [s.name, { service: [] as Round[], baseline: [] as Round[] }]));
   for (const scenario of scenarios) {
-    await drive(baseline, scenario, keys[scenario.as], warmUpSeconds);
-    await drive(service, scenario, keys[scenario.as], warmUpSeconds);
+    await drive(baseline, scenario, keys[scenario.as], warmUpSeconds, connections);
+    await drive(service, scenario, keys[scenario.as], warmUpSeconds, connections);
   }
   // Scenario after scenario, so that POST /pets (last) does not grow the store the reads run on.
   for (const scenario of scenarios) {
     for (let round = 0; round < rounds; round++) {
       const slot = results.get(scenario.name)!;
       const order = round % 2 === 0 ? (["baseline", "service"] as const) : (["service", "baseline"] as const);
-      for (const which of order) slot[which].push(await drive(which === "service" ? service : baseline, scenario, keys[scenario.as], seconds));
+      for (const which of order) slot[which].push(await drive(which === "service" ? service : baseline, scenario, keys[scenario.as], seconds, connections));
     }
   }
 

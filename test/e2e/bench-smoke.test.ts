@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
@@ -24,5 +24,19 @@ describe("npm run bench -- --smoke", () => {
     for (const target of [/^keyed GET \/pets\?ids=1: CPU ratio ≥ 0\.7\s+\d+\.\d\d\s+(met|NOT MET)$/, /^POST \/store\/orders: p99 ≤ 2× bare h3\s+\d+\.\d\d×\s+(met|NOT MET)$/]) {
       expect(lines.some((line) => target.test(line)), `${target} in\n${stdout}`).toBe(true);
     }
+  }, 120_000);
+});
+
+/** `npm run bench:compare -- HEAD`: two builds in alternating rounds, and the temporary worktree gone after. */
+describe("npm run bench:compare", () => {
+  it("prints each side's CPU and this tree ÷ the ref for the scenario, then removes the ref's worktree", async () => {
+    const worktrees = () => execFileSync("git", ["worktree", "list"], { encoding: "utf8" }).split("\n").filter((l) => l.includes("petstore-compare-"));
+    const { stdout } = await promisify(execFile)(process.execPath, ["bench/compare.ts", "HEAD", "GET /pets/1"], {
+      timeout: 110_000,
+      env: { ...process.env, BENCH_ROUNDS: "1", BENCH_SECONDS: "0.25" },
+    });
+
+    expect(stdout).toMatch(/^GET \/pets\/1\s+\d+\s+\d+\s+\d+\.\d\d \(\d+\.\d\d–\d+\.\d\d\)\s+0$/m);
+    expect(worktrees()).toEqual([]);
   }, 120_000);
 });
