@@ -397,6 +397,30 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       ]);
     });
 
+    it("conditional writes answer the pet or order without its pending events", async () => {
+      const pet = await givenPetInStock(2);
+      const place = new PlaceOrder({ ...stores, clock });
+      const order = await place.execute({ petId: pet.id, quantity: 1 }, staff);
+      // Nothing relays here: the pet and the order keep their events pending.
+      const written: BSON.Document[] = [];
+      const onReply = (event: CommandSucceededEvent) => {
+        const value = event.commandName === "findAndModify" ? (event.reply as { value: BSON.Document | null }).value : null;
+        // Pets and orders carry a revision; the id counters do not.
+        if (value && "revision" in value) written.push(value);
+      };
+      monitored.on("commandSucceeded", onReply);
+      try {
+        await new SetInventory({ ...stores, clock }).execute(pet.id, 5);
+        await new UpdateOrder({ ...stores, clock }).execute(order.id, { complete: true }, staff);
+      } finally {
+        monitored.off("commandSucceeded", onReply);
+      }
+      expect(written.length).toBeGreaterThanOrEqual(2);
+      for (const value of written) expect(Object.keys(value)).not.toContain("outbox");
+      const stored = await mongo.db.collection<{ _id: number; outbox: unknown[] }>("pets").findOne({ _id: pet.id });
+      expect(stored!.outbox.length).toBeGreaterThan(0);
+    });
+
     it("delete pet: conditional deleting, its orders, the pet", async () => {
       const pet = await givenPetInStock(2);
 
