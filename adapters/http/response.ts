@@ -18,9 +18,15 @@ export const textResponse = (text: string, status: number, headers: Record<strin
   body: text,
 });
 
-/** JSON, serialised once, here. */
-export const jsonResponse = (body: unknown, status = 200, headers: Record<string, string> = {}): Answer =>
-  textResponse(JSON.stringify(body), status, { "content-type": "application/json; charset=utf-8", ...headers });
+/** JSON, serialised once, here (its headers made in one step: this is on every answer). */
+export const jsonResponse = (body: unknown, status = 200, headers?: Record<string, string>): Answer => {
+  const text = JSON.stringify(body);
+  return {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers, "content-length": String(Buffer.byteLength(text)) },
+    body: text,
+  };
+};
 
 /** 204 and 304 carry no body and therefore no Content-Length. */
 export const emptyResponse = (status: 204 | 304, headers: Record<string, string> = {}): Answer => ({ status, headers: { ...headers }, body: null });
