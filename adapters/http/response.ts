@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx";
 
 /**
@@ -40,6 +41,8 @@ export const bytesResponse = (bytes: Uint8Array<ArrayBuffer>, headers: Record<st
 
 /**
  * The server's response: srvx's FastResponse, which node:http writes straight from the plain header record (h3 sends a
- * Response it is given as it is, and for HEAD drops the body, keeping Content-Length).
+ * Response it is given as it is, and for HEAD drops the body, keeping Content-Length). The status line says the
+ * standard reason phrase (`200 OK`): srvx would otherwise send none.
  */
-export const toServerResponse = (answer: Answer): Response => new FastResponse(answer.body, { status: answer.status, headers: answer.headers });
+export const toServerResponse = (answer: Answer): Response =>
+  new FastResponse(answer.body, { status: answer.status, statusText: STATUS_CODES[answer.status], headers: answer.headers });
