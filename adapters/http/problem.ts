@@ -34,6 +34,7 @@ export const statusOfCode: Readonly<Record<ErrorCode, number>> = {
   category_in_use: 409,
   order_completed: 409,
   last_admin_key: 409,
+  concurrent_update: 409,
   idempotency_request_in_progress: 409,
   gone: 410,
   precondition_failed: 412,

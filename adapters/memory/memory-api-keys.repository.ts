@@ -1,4 +1,4 @@
-import type { ApiKey } from "../../core/access/api-key.ts";
+import type { ApiKey, ApiKeySettings } from "../../core/access/api-key.ts";
 import type { ApiKeys } from "../../core/access/api-keys.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { pageOf } from "./memory-paging.ts";
@@ -12,6 +12,13 @@ const copyOf = (k: ApiKey): ApiKey => ({
   bannedUntil: k.bannedUntil && new Date(k.bannedUntil),
   recentBans: k.recentBans.map((at) => new Date(at)),
 });
+
+const sameSettings = (a: ApiKeySettings, b: ApiKeySettings): boolean =>
+  a.label === b.label &&
+  a.role === b.role &&
+  a.plan === b.plan &&
+  a.limits?.perMinute === b.limits?.perMinute &&
+  a.limits?.perDay === b.limits?.perDay;
 
 export class MemoryApiKeys implements ApiKeys {
   readonly #keys = new Map<number, ApiKey>();
@@ -42,9 +49,9 @@ export class MemoryApiKeys implements ApiKeys {
     return [...this.#keys.values()].some((k) => k.role === role && !k.revokedAt);
   }
 
-  async replaceSettings(settings: Pick<ApiKey, "id" | "label" | "role" | "plan" | "limits">): Promise<boolean> {
+  async replaceSettings(settings: ApiKeySettings & Pick<ApiKey, "id">, expected: ApiKeySettings): Promise<boolean> {
     const key = this.#active(settings.id);
-    if (!key) return false;
+    if (!key || !sameSettings(key, expected)) return false;
     const { label, role, plan, limits } = structuredClone(settings);
     Object.assign(key, { label, role, plan, limits });
     return true;

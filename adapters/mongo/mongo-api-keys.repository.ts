@@ -1,5 +1,5 @@
-import type { Collection, Db, UpdateFilter } from "mongodb";
-import type { ApiKey, Plan, RateLimits } from "../../core/access/api-key.ts";
+import type { Collection, Db, Filter, UpdateFilter } from "mongodb";
+import type { ApiKey, ApiKeySettings, Plan, RateLimits } from "../../core/access/api-key.ts";
 import type { ApiKeys } from "../../core/access/api-keys.port.ts";
 import type { Role } from "../../core/access/permissions.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
@@ -63,6 +63,19 @@ export const createApiKeyIndexes = async (db: Db): Promise<void> => {
 
 const active = { revokedAt: { $exists: false } } as const;
 
+/**
+ * Matches a key whose settings are exactly these. Limits are compared field by field: equality of an embedded
+ * document depends on its field order, which another writer (or a hand edit) need not keep.
+ */
+const withSettings = (settings: ApiKeySettings): Filter<ApiKeyDocument> => ({
+  label: settings.label,
+  role: settings.role,
+  plan: settings.plan,
+  ...(settings.limits === undefined
+    ? { limits: { $exists: false } }
+    : { "limits.perMinute": settings.limits.perMinute, "limits.perDay": settings.limits.perDay }),
+});
+
 export class MongoApiKeys implements ApiKeys {
   readonly #keys: Collection<ApiKeyDocument>;
   constructor(db: Db) {
@@ -97,14 +110,14 @@ export class MongoApiKeys implements ApiKeys {
     return guarded(async () => (await this.#keys.findOne({ role, ...active }, { projection: { _id: 1 } })) !== null);
   }
 
-  replaceSettings(key: Pick<ApiKey, "id" | "label" | "role" | "plan" | "limits">): Promise<boolean> {
+  replaceSettings(key: ApiKeySettings & Pick<ApiKey, "id">, expected: ApiKeySettings): Promise<boolean> {
     return guarded(async () => {
       const settings = { label: key.label, role: key.role, plan: key.plan };
       const update: UpdateFilter<ApiKeyDocument> =
         key.limits === undefined
           ? { $set: settings, $unset: { limits: "" } }
           : { $set: { ...settings, limits: { perMinute: key.limits.perMinute, perDay: key.limits.perDay } } };
-      return (await this.#keys.updateOne({ _id: key.id, ...active }, update)).matchedCount === 1;
+      return (await this.#keys.updateOne({ _id: key.id, ...active, ...withSettings(expected) }, update)).matchedCount === 1;
     });
   }
 

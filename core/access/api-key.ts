@@ -24,6 +24,9 @@ export interface ApiKey {
   recentBans: Date[];
 }
 
+/** What an administrator may change on a key. */
+export type ApiKeySettings = Pick<ApiKey, "label" | "role" | "plan" | "limits">;
+
 export interface ApiKeyDraft {
   label: string;
   role: Role;

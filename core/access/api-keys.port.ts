@@ -1,5 +1,5 @@
 import type { PageRequest } from "../shared/page.ts";
-import type { ApiKey } from "./api-key.ts";
+import type { ApiKey, ApiKeySettings } from "./api-key.ts";
 
 export interface ApiKeys {
   add(key: ApiKey): Promise<void>;
@@ -9,8 +9,11 @@ export interface ApiKeys {
   /** Ascending id order, at most `limit` items, revoked keys included. */
   list(page: PageRequest): Promise<ApiKey[]>;
   anyActiveWithRole(role: ApiKey["role"]): Promise<boolean>;
-  /** Replaces label, role, plan and limits of an active key; false when it is missing or revoked. */
-  replaceSettings(key: Pick<ApiKey, "id" | "label" | "role" | "plan" | "limits">): Promise<boolean>;
+  /**
+   * Replaces label, role, plan and limits of an active key whose settings are still `expected` (limits compared
+   * field by field), in one conditional write; false when the key is missing, revoked or its settings differ.
+   */
+  replaceSettings(key: ApiKeySettings & Pick<ApiKey, "id">, expected: ApiKeySettings): Promise<boolean>;
   revoke(id: number, at: Date): Promise<boolean>;
   /**
    * Starts a ban: sets `bannedUntil` and records `at` among the recent bans (keeping those after `forgetBefore`).

@@ -1,6 +1,6 @@
 import type { Clock } from "../shared/clock.port.ts";
 import type { PageRequest } from "../shared/page.ts";
-import type { ApiKey } from "./api-key.ts";
+import type { ApiKey, ApiKeySettings } from "./api-key.ts";
 import type { ApiKeys } from "./api-keys.port.ts";
 
 /** How long a validated key (or an unknown hash) is believed without asking the store again. */
@@ -74,8 +74,8 @@ export class CachedApiKeys implements ApiKeys {
     return this.#changing(() => this.#store.add(key));
   }
 
-  replaceSettings(key: Pick<ApiKey, "id" | "label" | "role" | "plan" | "limits">): Promise<boolean> {
-    return this.#changing(() => this.#store.replaceSettings(key));
+  replaceSettings(key: ApiKeySettings & Pick<ApiKey, "id">, expected: ApiKeySettings): Promise<boolean> {
+    return this.#changing(() => this.#store.replaceSettings(key, expected));
   }
 
   revoke(id: number, at: Date): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { notFound } from "../shared/domain-error.ts";
+import { DomainError, notFound } from "../shared/domain-error.ts";
 import type { AdminGuard } from "./admin-guard.port.ts";
 import type { ApiKey, ApiKeyChanges } from "./api-key.ts";
 import { assertLimitsFitPlan, existingApiKey } from "./api-key-rules.ts";
@@ -10,9 +10,23 @@ interface Ports {
   adminGuard: AdminGuard;
 }
 
+/** Reads and conditional writes lost to competing changes before the request gives up. */
+export const SETTINGS_ATTEMPTS = 5;
+
+const concurrentUpdate = (id: number): DomainError =>
+  new DomainError("concurrent_update", `API key ${id} kept changing while this change was applied; try again`);
+
 /**
- * Changes take effect on the key's next request: every request reads the key afresh. A demoted admin is released
- * by the guard before the change is written, a promoted key tracked after (see AdminGuard).
+ * Changes take effect on the key's next request: every request reads the key afresh. The settings are written
+ * only if they are still those read (compare-and-set); a change that lost to a competing one is read and applied
+ * again, so a label change never writes back a role (or plan, or limits) another request has just changed.
+ *
+ * The admin guard (see AdminGuard) must never count a key that is not an active admin; missing one only refuses
+ * too much, and start-up tracks every active admin again. Crash points of a demotion: after the release, before or
+ * after a refused write, before the key is tracked back → an untracked admin (safe). Of a promotion: after the
+ * write, before tracking → an untracked admin (safe). A demotion releases the key before its write (so "not the
+ * last admin" and the release are one step) and again after it: a promotion racing it tracks the key and then reads
+ * the role, the demotion writes the role and then releases, so one of the two always sees the other.
  */
 export class UpdateApiKey {
   readonly #ports: Ports;
@@ -21,16 +35,29 @@ export class UpdateApiKey {
   }
 
   async execute(id: number, changes: ApiKeyChanges): Promise<ApiKey> {
+    for (let attempt = 0; attempt < SETTINGS_ATTEMPTS; attempt += 1) {
+      const current = await existingApiKey(this.#ports.apiKeys, id);
+      if (current.revokedAt) throw notFound("API key", id);
+      const plan = changes.plan ?? current.plan;
+      const limits = plan === "enterprise" ? (changes.limits ?? current.limits) : changes.limits;
+      assertLimitsFitPlan(plan, limits);
+      const next = { ...current, label: changes.label ?? current.label, role: changes.role ?? current.role, plan, limits };
+      if (await this.#write(current, next)) return next;
+    }
+    throw concurrentUpdate(id);
+  }
+
+  /** False when the key's settings are no longer `current` (or it is gone): nothing changed, the guard is as before. */
+  async #write(current: ApiKey, next: ApiKey): Promise<boolean> {
     const { apiKeys, adminGuard } = this.#ports;
-    const current = await existingApiKey(apiKeys, id);
-    if (current.revokedAt) throw notFound("API key", id);
-    const plan = changes.plan ?? current.plan;
-    const limits = plan === "enterprise" ? (changes.limits ?? current.limits) : changes.limits;
-    assertLimitsFitPlan(plan, limits);
-    const next = { ...current, label: changes.label ?? current.label, role: changes.role ?? current.role, plan, limits };
-    if (current.role === "admin" && next.role !== "admin" && !(await adminGuard.release(id, { retire: false }))) throw lastAdminKey(id);
-    if (!(await apiKeys.replaceSettings(next))) throw notFound("API key", id);
-    if (next.role === "admin" && current.role !== "admin") await trackAdmin(apiKeys, adminGuard, id);
-    return next;
+    const demoting = current.role === "admin" && next.role !== "admin";
+    if (demoting && !(await adminGuard.release(next.id, { retire: false }))) throw lastAdminKey(next.id);
+    if (!(await apiKeys.replaceSettings(next, current))) {
+      if (demoting) await trackAdmin(apiKeys, adminGuard, next.id);
+      return false;
+    }
+    if (demoting) await adminGuard.release(next.id, { retire: false });
+    if (next.role === "admin" && current.role !== "admin") await trackAdmin(apiKeys, adminGuard, next.id);
+    return true;
   }
 }

@@ -14,6 +14,7 @@ export type DomainErrorCode =
   | "order_completed"
   | "precondition_failed"
   | "last_admin_key"
+  | "concurrent_update"
   | "unauthorized"
   | "forbidden"
   | "rate_limited"

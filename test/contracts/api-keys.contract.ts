@@ -90,26 +90,61 @@ export const apiKeysContract = (harness: ContractHarness): void => {
         await apiKeys().add(original);
         const settings = { id: 1, label: "partner", role: "staff", plan: "enterprise", limits: { perMinute: 7, perDay: 70 } } as const;
 
-        expect(await apiKeys().replaceSettings(settings)).toBe(true);
+        expect(await apiKeys().replaceSettings(settings, original)).toBe(true);
         expect(await apiKeys().ofId(1)).toEqual({ ...original, ...settings });
       });
 
       it("clears limits when the new settings have none", async () => {
-        await apiKeys().add(anApiKey({ id: 1, plan: "enterprise", limits: { perMinute: 7, perDay: 70 } }));
+        const original = anApiKey({ id: 1, plan: "enterprise", limits: { perMinute: 7, perDay: 70 } });
+        await apiKeys().add(original);
 
-        await apiKeys().replaceSettings({ id: 1, label: "downgraded", role: "customer", plan: "pro", limits: undefined });
+        expect(await apiKeys().replaceSettings({ id: 1, label: "downgraded", role: "customer", plan: "pro", limits: undefined }, original)).toBe(true);
 
         expect((await apiKeys().ofId(1))?.limits).toBeUndefined();
       });
 
       it("refuses a missing or revoked key", async () => {
-        await apiKeys().add(anApiKey({ id: 1, label: "old", revokedAt: at("2026-11-21T12:00:00.000Z") }));
+        const original = anApiKey({ id: 1, label: "old", revokedAt: at("2026-11-21T12:00:00.000Z") });
+        await apiKeys().add(original);
         const settings = { label: "new", role: "admin", plan: "pro", limits: undefined } as const;
 
-        expect(await apiKeys().replaceSettings({ id: 1, ...settings })).toBe(false);
-        expect(await apiKeys().replaceSettings({ id: 2, ...settings })).toBe(false);
+        expect(await apiKeys().replaceSettings({ id: 1, ...settings }, original)).toBe(false);
+        expect(await apiKeys().replaceSettings({ id: 2, ...settings }, original)).toBe(false);
         expect((await apiKeys().ofId(1))?.label).toBe("old");
         expect(await apiKeys().ofId(2)).toBeUndefined();
+      });
+
+      const read = { label: "shop", role: "customer", plan: "enterprise", limits: { perMinute: 7, perDay: 70 } } as const;
+      it.each([
+        ["label", { label: "renamed" }],
+        ["role", { role: "admin" }],
+        ["plan", { plan: "business", limits: undefined }],
+        ["limits.perMinute", { limits: { perMinute: 8, perDay: 70 } }],
+        ["limits.perDay", { limits: { perMinute: 7, perDay: 71 } }],
+      ] as const)("refuses when the %s changed since the settings were read, and changes nothing", async (_field, since) => {
+        await apiKeys().add(anApiKey({ id: 1, ...read }));
+        await apiKeys().replaceSettings({ id: 1, ...read, ...since }, read);
+        const stored = await apiKeys().ofId(1);
+
+        expect(await apiKeys().replaceSettings({ id: 1, ...read, label: "late write" }, read)).toBe(false);
+        expect(await apiKeys().ofId(1)).toEqual(stored);
+      });
+
+      it("refuses when limits were added since the settings were read (none expected)", async () => {
+        const noLimits = { label: "shop", role: "customer", plan: "pro", limits: undefined } as const;
+        await apiKeys().add(anApiKey({ id: 1, ...noLimits }));
+        await apiKeys().replaceSettings({ id: 1, ...noLimits, plan: "enterprise", limits: { perMinute: 7, perDay: 70 } }, noLimits);
+
+        expect(await apiKeys().replaceSettings({ id: 1, ...noLimits, label: "late write" }, noLimits)).toBe(false);
+        expect(await apiKeys().ofId(1)).toMatchObject({ label: "shop", plan: "enterprise" });
+      });
+
+      it("applies when the settings are still those read, whatever else changed (a ban)", async () => {
+        await apiKeys().add(anApiKey({ id: 1, ...read }));
+        await apiKeys().ban(1, { at: at("2026-11-21T12:00:00.000Z"), until: at("2026-11-21T12:15:00.000Z"), forgetBefore: at("2026-11-20T12:00:00.000Z") });
+
+        expect(await apiKeys().replaceSettings({ id: 1, ...read, label: "renamed" }, { ...read, limits: { perMinute: 7, perDay: 70 } })).toBe(true);
+        expect(await apiKeys().ofId(1)).toMatchObject({ label: "renamed", bannedUntil: at("2026-11-21T12:15:00.000Z") });
       });
     });
 

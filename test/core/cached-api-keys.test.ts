@@ -52,7 +52,7 @@ describe("CachedApiKeys", () => {
     const keys = new CachedApiKeys(store, clock);
     await keys.activeOfSecretHash(hash);
 
-    await keys.replaceSettings({ id: 1, label: "renamed", role: "staff", plan: "pro", limits: undefined });
+    await keys.replaceSettings({ id: 1, label: "renamed", role: "staff", plan: "pro", limits: undefined }, anApiKey());
     expect(await keys.activeOfSecretHash(hash)).toMatchObject({ role: "staff", plan: "pro" });
     const until = new Date("2026-11-21T12:15:00.000Z");
     await keys.ban(1, { at: clock.now(), until, forgetBefore: new Date(0) });

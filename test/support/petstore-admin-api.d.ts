@@ -77,7 +77,7 @@ export interface paths {
         head: operations["getApiKeyHead"];
         /**
          * Update an API key
-         * @description Changes label, role, plan or limits; takes effect on the key's next request. The last active admin key cannot lose the admin role (409 `last_admin_key`).
+         * @description Changes label, role, plan or limits; takes effect on the key's next request. The last active admin key cannot lose the admin role (409 `last_admin_key`). Concurrent changes of the same key each apply to the key as the other left it; a change that keeps losing to others answers 409 `concurrent_update` (retry it).
          *
          *     Roles: `admin`.
          */
@@ -2021,6 +2021,7 @@ export interface operations {
              * @description Conflict.
              *
              *     - `last_admin_key`: the key is the last active admin key: it cannot be revoked or lose the admin role
+             *     - `concurrent_update`: other requests kept changing the key's settings while this change was applied (a retry applies it)
              */
             409: {
                 headers: {

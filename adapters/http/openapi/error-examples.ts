@@ -58,6 +58,10 @@ export const errorDocs: Readonly<Record<ErrorCode, ErrorDoc>> = {
     when: "the key is the last active admin key: it cannot be revoked or lose the admin role",
     message: "API key 1 is the last active admin key; create another admin key first",
   },
+  concurrent_update: {
+    when: "other requests kept changing the key's settings while this change was applied (a retry applies it)",
+    message: "API key 1 kept changing while this change was applied; try again",
+  },
   order_completed: { when: "the order is completed and can no longer change", message: "Order 1 is complete and can no longer change" },
   idempotency_request_in_progress: {
     when: "a request with the same Idempotency-Key is still being processed",

@@ -52,11 +52,11 @@ export const adminRoutes = [
     tag: "API keys",
     summary: "Update an API key",
     description:
-      "Changes label, role, plan or limits; takes effect on the key's next request. The last active admin key cannot lose the admin role (409 `last_admin_key`).",
+      "Changes label, role, plan or limits; takes effect on the key's next request. The last active admin key cannot lose the admin role (409 `last_admin_key`). Concurrent changes of the same key each apply to the key as the other left it; a change that keeps losing to others answers 409 `concurrent_update` (retry it).",
     access: "api-keys:manage",
     input: { path: KeyIdParam, body: ApiKeyChangesBody },
     output: { status: 200, description: "The key, updated.", body: ApiKeyView },
-    errors: ["last_admin_key"],
+    errors: ["last_admin_key", "concurrent_update"],
     handle: async ({ path, body }, _actor, { useCases, clock }) => presentApiKey(await useCases.updateApiKey.execute(path.keyId, body), clock.now()),
   }),
   route({
