@@ -167,6 +167,16 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       expect(await stores.pets.ofId(1)).toMatchObject({ stock: 0, status: "pending" });
     });
 
+    it("replaces settings with one conditional update that compares limits field by field, not as a document", async () => {
+      await stores.apiKeys.add(anApiKey({ id: 1, plan: "enterprise", limits: { perMinute: 7, perDay: 70 } }));
+      await mongo.db.collection("api_keys").updateOne({ _id: 1 as never }, { $set: { limits: { perDay: 70, perMinute: 7 } } });
+      const read = { label: "storefront", role: "customer", plan: "enterprise", limits: { perMinute: 7, perDay: 70 } } as const;
+
+      expect(await commandsOf(() => stores.apiKeys.replaceSettings({ id: 1, ...read, label: "renamed" }, read))).toEqual(["update api_keys"]);
+      expect(await stores.apiKeys.ofId(1)).toMatchObject({ label: "renamed", limits: { perMinute: 7, perDay: 70 } });
+      expect(await stores.apiKeys.replaceSettings({ id: 1, ...read, label: "stale" }, { ...read, limits: { perMinute: 7, perDay: 71 } })).toBe(false);
+    });
+
     it("the next id is one findAndModify", async () => {
       expect(await commandsOf(() => stores.ids.next("pets"))).toEqual(["findAndModify counters"]);
     });

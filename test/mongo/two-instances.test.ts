@@ -77,4 +77,24 @@ describeMongo("two instances on one MongoDB database", () => {
       expect(Number(banned.headers.get("retry-after"))).toBeGreaterThan(0);
     }
   });
+
+  it("changes one API key's settings from both at once without undoing either; the admin guard counts exactly the admins", async () => {
+    const admin = { key: a.adminKey };
+    for (let round = 0; round < 10; round += 1) {
+      const [from, to] = round % 2 === 0 ? (["customer", "admin"] as const) : (["admin", "staff"] as const);
+      const created = await a.client.post("/admin/api-keys", { ...admin, body: { label: "raced", role: from, plan: "pro" } });
+      const path = `/admin/api-keys/${created.body.id}`;
+
+      const answers = await Promise.all([
+        a.client.patch(path, { ...admin, body: { label: `round ${round}` } }),
+        b.client.patch(path, { ...admin, body: { role: to } }),
+      ]);
+
+      expect(answers.map((r) => r.status)).toEqual([200, 200]);
+      expect((await b.client.get(path, admin)).body).toMatchObject({ label: `round ${round}`, role: to });
+    }
+    const keys = (await a.client.get("/admin/api-keys?limit=100", admin)).body as { id: number; role: string; revoked: boolean }[];
+    const admins = keys.filter((k) => k.role === "admin" && !k.revoked).map((k) => k.id);
+    expect(await a.stores.adminGuard.tracked()).toEqual(admins);
+  });
 });
