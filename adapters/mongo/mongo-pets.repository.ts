@@ -5,6 +5,7 @@ import type { PetRecord } from "../../core/pets/pet-record.ts";
 import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { findPage } from "./mongo-paging.ts";
+import { oldestKey } from "./outbox-key.ts";
 import { guarded } from "./store-unavailable.ts";
 
 /** The pet aggregate: stock, the holds of open orders ("o<orderId>": units) and the outbox live in the pet. */
@@ -26,6 +27,8 @@ export interface PetDocument {
   outbox: DomainEvent[];
   /** Set while the outbox is not empty: what the relay's query finds through an index. */
   hasEvents?: true;
+  /** The outbox key of the oldest pending event, or an earlier one (see MongoOutbox). */
+  eventsSince?: string;
 }
 
 const holdKey = (orderId: number): string => `o${orderId}`;
@@ -111,14 +114,14 @@ export const petUpdate = (c: PetChange): UpdateFilter<PetDocument> => {
     $inc: inc,
     ...(Object.keys(set).length > 0 && { $set: set }),
     ...(Object.keys(unset).length > 0 && { $unset: unset }),
-    ...(events.length > 0 && { $push: { outbox: { $each: [...events] } } }),
+    ...(events.length > 0 && { $push: { outbox: { $each: [...events] } }, $min: { eventsSince: oldestKey(events) } }),
   } as UpdateFilter<PetDocument>;
 };
 
 const withoutOutbox = { projection: { outbox: 0 } } as const;
 const visible = { lifecycle: { $exists: false } } as const;
 
-/** Listings by status or category walk the first two; recovery's and the category check's queries the others. */
+/** Listings by status or category walk the first two; recovery's and the category check's queries the next three; the outbox the last two. */
 export const createPetIndexes = async (db: Db): Promise<void> => {
   // One index per command: the first test engine (FerretDB 1.24) dropped the connection when one createIndexes named
   // several existing ones, and one command per index costs nothing that matters at start-up.
@@ -128,7 +131,8 @@ export const createPetIndexes = async (db: Db): Promise<void> => {
   await pets.createIndex({ movingTo: 1 });
   await pets.createIndex({ lifecycle: 1 });
   await pets.createIndex({ holdCount: 1, _id: 1 });
-  await pets.createIndex({ hasEvents: 1 });
+  await pets.createIndex({ hasEvents: 1, eventsSince: 1, _id: 1 });
+  await pets.createIndex({ "outbox.id": 1 });
 };
 
 /**
