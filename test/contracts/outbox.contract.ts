@@ -81,6 +81,15 @@ export const outboxContract = (harness: ContractHarness): void => {
       expect(await outbox().pending(10)).toEqual(unchanged);
     });
 
+    it("gives events of one time on many documents by id, whichever documents hold them", async () => {
+      for (let n = 1; n <= 6; n++) {
+        await stores().pets.insert(aPet({ id: n }));
+        await stores().pets.write(n, [{ when: {}, then: { events: [stockEvent(`evt_${10 - n}`, "2026-11-21T12:00:01.000Z")] } }]);
+      }
+
+      expect((await outbox().pending(2)).map((e) => e.id)).toEqual(["evt_4", "evt_5"]);
+    });
+
     it("drains a backlog of many documents in the outbox's order, across pets and orders, ties in time broken by id", async () => {
       // Times repeat across documents and collections, the ids of one time run against the documents' ids, some
       // documents hold several events far apart, and writes come in no order of time.
