@@ -34,6 +34,16 @@ for (let id = 1; id <= seeded; id++) {
 }
 let nextPetId = seeded + 1;
 let nextOrderId = 1;
+interface Order {
+  id: number;
+  petId: number;
+  quantity: number;
+  shipDate: string | undefined;
+  status: "placed";
+  complete: boolean;
+}
+/** Kept, as the service keeps them: an order placed can be read back. */
+const orders = new Map<number, Order>();
 
 const firstPets = (n: number): Pet[] => {
   const page: Pet[] = [];
@@ -60,8 +70,10 @@ app.get("/store/inventory", () =>
 app.post("/store/orders", async (event) => {
   const input = NewOrder.parse(await event.req.json());
   stock.set(input.petId, (stock.get(input.petId) ?? 0) - input.quantity);
+  const order: Order = { id: nextOrderId++, petId: input.petId, quantity: input.quantity, shipDate: input.shipDate, status: "placed", complete: false };
+  orders.set(order.id, order);
   event.res.status = 201;
-  return { id: nextOrderId++, petId: input.petId, quantity: input.quantity, complete: false };
+  return order;
 });
 app.post("/pets", async (event) => {
   const input = NewPet.parse(await event.req.json());

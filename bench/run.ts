@@ -10,7 +10,8 @@
  * trips per operation (bench/mongo-round-trips.ts).
  *   --smoke  one short round per scenario and small memory loads (~5 s): checks that everything runs, measures nothing.
  *   --mongo  store round trips on MongoDB: MONGODB_URL, or the test engine started as the tests start it.
- * BENCH_ROUNDS, BENCH_SECONDS and BENCH_CONNECTIONS override the defaults (6 rounds of 2 s, 50 connections);
+ * BENCH_ROUNDS, BENCH_SECONDS, BENCH_WARMUP_SECONDS and BENCH_CONNECTIONS override the defaults (6 rounds of 2 s after
+ * 1 s of warm-up per scenario and server, 50 connections);
  * BENCH_ONLY=<text> runs only the scenarios whose name contains it, and skips the memory loads.
  */
 import { execFile } from "node:child_process";
@@ -29,7 +30,7 @@ const args = new Set(process.argv.slice(2));
 const smoke = args.has("--smoke");
 const rounds = Number(process.env.BENCH_ROUNDS ?? (smoke ? 1 : 6));
 const seconds = Number(process.env.BENCH_SECONDS ?? (smoke ? 0.25 : 2));
-const warmUpSeconds = smoke ? 0.1 : 1;
+const warmUpSeconds = Number(process.env.BENCH_WARMUP_SECONDS ?? (smoke ? 0.1 : 1));
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const memoryLoads = smoke ? { idempotency: 5_000, addresses: 5_000 } : { idempotency: 300_000, addresses: 200_000 };
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));

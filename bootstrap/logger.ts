@@ -126,10 +126,70 @@ const toStdout = (line: string, urgent: boolean) => {
   if (urgent) sink.flush();
 };
 
+/** An array index: JavaScript orders such names before all others, so JSON.stringify writes them before `time`. */
+const isIndex = (name: string): boolean => /^(?:0|[1-9]\d*)$/.test(name) && Number(name) < 2 ** 32 - 1;
+
+/**
+ * What a field adds to a line before its value: `,"name":`; undefined for the names the line starts with, and for
+ * the names written before them.
+ */
+const fieldPrefixes = new Map<string, string | undefined>();
+const prefixOf = (name: string): string | undefined => {
+  let prefix = fieldPrefixes.get(name);
+  if (prefix === undefined && !fieldPrefixes.has(name)) {
+    prefix = name === "time" || name === "level" || name === "message" || isIndex(name) ? undefined : `,${JSON.stringify(name)}:`;
+    if (fieldPrefixes.size < 1_000) fieldPrefixes.set(name, prefix);
+  }
+  return prefix;
+};
+
+/**
+ * The line's fields when every one is a string, a number, a boolean, null or undefined (an access-log entry, say),
+ * written without the generic copy and serialisation: exactly what `JSON.stringify` writes for them. Undefined for
+ * anything else (an object, a field named like the line's own or like an array index), which takes the general way.
+ */
+const flatFields = (fields: Record<string, unknown>): string | undefined => {
+  let text = "";
+  for (const name of Object.keys(fields)) {
+    const prefix = prefixOf(name);
+    if (prefix === undefined) return undefined;
+    if (isSecret(name)) {
+      text += `${prefix}"[redacted]"`;
+      continue;
+    }
+    const value = fields[name];
+    switch (typeof value) {
+      case "string":
+        text += prefix + JSON.stringify(value);
+        break;
+      case "number":
+        text += prefix + (Number.isFinite(value) ? String(value) : "null");
+        break;
+      case "boolean":
+        text += prefix + String(value);
+        break;
+      case "undefined":
+        break;
+      default:
+        if (value !== null) return undefined;
+        text += `${prefix}null`;
+    }
+  }
+  return text;
+};
+
 export const createLogger = (level: keyof typeof levels, write: (line: string, urgent: boolean) => void = toStdout): Logger => {
-  const at = (name: "debug" | "info" | "warn" | "error") => (message: string, fields: Record<string, unknown> = {}) => {
-    if (levels[name] < levels[level]) return;
-    write(JSON.stringify({ time: isoNow(), level: name, message, ...(redacted(fields) as object) }), levels[name] >= levels.warn);
+  const at = (name: "debug" | "info" | "warn" | "error") => {
+    const head = `","level":"${name}","message":`;
+    return (message: string, fields: Record<string, unknown> = {}) => {
+      if (levels[name] < levels[level]) return;
+      const flat = flatFields(fields);
+      const line =
+        flat === undefined
+          ? JSON.stringify({ time: isoNow(), level: name, message, ...(redacted(fields) as object) })
+          : `{"time":"${isoNow()}${head}${JSON.stringify(message)}${flat}}`;
+      write(line, levels[name] >= levels.warn);
+    };
   };
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };
 };

@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import { FastResponse } from "srvx";
 
 /**
@@ -18,9 +19,15 @@ export const textResponse = (text: string, status: number, headers: Record<strin
   body: text,
 });
 
-/** JSON, serialised once, here. */
-export const jsonResponse = (body: unknown, status = 200, headers: Record<string, string> = {}): Answer =>
-  textResponse(JSON.stringify(body), status, { "content-type": "application/json; charset=utf-8", ...headers });
+/** JSON, serialised once, here (its headers made in one step: this is on every answer). */
+export const jsonResponse = (body: unknown, status = 200, headers?: Record<string, string>): Answer => {
+  const text = JSON.stringify(body);
+  return {
+    status,
+    headers: { "content-type": "application/json; charset=utf-8", ...headers, "content-length": String(Buffer.byteLength(text)) },
+    body: text,
+  };
+};
 
 /** 204 and 304 carry no body and therefore no Content-Length. */
 export const emptyResponse = (status: 204 | 304, headers: Record<string, string> = {}): Answer => ({ status, headers: { ...headers }, body: null });
@@ -34,6 +41,8 @@ export const bytesResponse = (bytes: Uint8Array<ArrayBuffer>, headers: Record<st
 
 /**
  * The server's response: srvx's FastResponse, which node:http writes straight from the plain header record (h3 sends a
- * Response it is given as it is, and for HEAD drops the body, keeping Content-Length).
+ * Response it is given as it is, and for HEAD drops the body, keeping Content-Length). The status line says the
+ * standard reason phrase (`200 OK`): srvx would otherwise send none.
  */
-export const toServerResponse = (answer: Answer): Response => new FastResponse(answer.body, { status: answer.status, headers: answer.headers });
+export const toServerResponse = (answer: Answer): Response =>
+  new FastResponse(answer.body, { status: answer.status, statusText: STATUS_CODES[answer.status], headers: answer.headers });

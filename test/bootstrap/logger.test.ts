@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createLogger } from "../../bootstrap/logger.ts";
 
@@ -55,5 +56,44 @@ describe("logger lines", () => {
     expect(parsed[2]).toMatchObject({ message: "from fields", level: "custom" });
     expect(lines[2]!.match(/"message"/g)).toHaveLength(1);
     for (const line of parsed) expect(new Date(line.time as string).toISOString()).toBe(line.time);
+  });
+});
+
+describe("logger lines of flat fields (the access log's way)", () => {
+  /** What the general way writes: the line JSON.stringify makes of time, level, message and the redacted fields. */
+  const general = (line: string, level: string, message: string, fields: Record<string, unknown>) => {
+    const time = (JSON.parse(line) as { time: string }).time;
+    const shown = Object.fromEntries(
+      Object.entries(fields).map(([k, v]) => [k, /^(x-api-key|api-?key|key|secret|authorization|password|token)$/i.test(k) ? "[redacted]" : v]),
+    );
+    return JSON.stringify({ time, level, message, ...shown });
+  };
+  const flatValue = fc.oneof(
+    fc.string({ unit: "binary" }),
+    fc.string(),
+    fc.double(),
+    fc.integer(),
+    fc.constantFrom(0, -0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, true, false, null, undefined),
+  );
+  const name = fc.oneof(fc.string(), fc.constantFrom("requestId", "path", "status", "keyId", "token", "Secret", "x-api-key", "0", "12", "4294967294", "4294967295", "01", "__proto__"));
+
+  it("are, character for character, what the general way writes", () => {
+    fc.assert(
+      fc.property(fc.dictionary(name, flatValue, { maxKeys: 8 }), fc.string({ unit: "binary" }), (fields, message) => {
+        const lines: string[] = [];
+        createLogger("debug", (line) => lines.push(line)).warn(message, fields);
+        expect(lines[0]).toBe(general(lines[0]!, "warn", message, fields));
+      }),
+      { numRuns: 3_000 },
+    );
+  });
+
+  it("take the general way for nested values and for fields named like the line's own", () => {
+    const lines: string[] = [];
+    const logger = createLogger("info", (line) => lines.push(line));
+    logger.info("m", { a: 1, nested: { token: "t", b: [1, { secret: "s" }] } });
+    logger.info("m", { time: "then", status: 200 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({ a: 1, nested: { token: "[redacted]", b: [1, { secret: "[redacted]" }] } });
+    expect(lines[1]).toMatch(/^\{"time":"then","level":"info","message":"m","status":200\}$/);
   });
 });

@@ -8,6 +8,8 @@ import { ADMIN_KEY } from "../support/test-petstore.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/service-process.ts";
 
 interface RawAnswer {
+  /** `HTTP/1.1 200 OK` */
+  statusLine: string;
   status: number;
   headers: Record<string, string>;
   body: string;
@@ -34,7 +36,7 @@ const rawExchange = (port: number, bytes: Buffer | string, { endAfterSend = fals
       const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
       const length = Number(headers["content-length"]);
       if (received.length < headEnd + 4 + length) return;
-      answer = { status: Number(statusLine!.split(" ")[1]), headers, body: received.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8") };
+      answer = { statusLine: statusLine!, status: Number(statusLine!.split(" ")[1]), headers, body: received.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8") };
     });
     socket.on("close", () => {
       clearTimeout(timer);
@@ -171,6 +173,15 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     const answer = await rawExchange(port, get("/pets", `X-API-Key: ${ADMIN_KEY}\r\nConnection: close\r\n`));
     expect(answer.status).toBe(200);
     expect(answer.headers["x-request-id"]).toBeDefined();
+  });
+
+  it.each([
+    [get("/healthz", "Connection: close\r\n"), "HTTP/1.1 200 OK"],
+    [get("/pets", "Connection: close\r\n"), "HTTP/1.1 401 Unauthorized"],
+    [get("/nowhere", "Connection: close\r\n"), "HTTP/1.1 404 Not Found"],
+    [`POST /pets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, "HTTP/1.1 400 Bad Request"],
+  ])("says the standard reason phrase in the status line: %#", async (request, statusLine) => {
+    expect((await rawExchange(port, request)).statusLine).toBe(statusLine);
   });
 });
 
