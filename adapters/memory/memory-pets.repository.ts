@@ -1,4 +1,4 @@
-import type { Hold, PetRecord } from "../../core/pets/pet-record.ts";
+import type { Hold, ListedPet, PetRecord } from "../../core/pets/pet-record.ts";
 import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
@@ -24,25 +24,28 @@ const copyFields = (p: PetFields): PetFields => ({ ...p, provisionalSince: p.pro
 /** Up to this many holds are copied with the record: cheaper than the lazy copy's accessor for the usual pet. */
 const EAGER_HOLDS = 16;
 
+/** The pet as a listing gets it: a copy without its holds. */
+const listedOf = ({ pet }: StoredPet): ListedPet => ({
+  id: pet.id,
+  name: pet.name,
+  categoryId: pet.categoryId,
+  status: pet.status,
+  revision: pet.revision,
+  stock: pet.stock,
+  lifecycle: pet.lifecycle,
+  movingTo: pet.movingTo,
+  provisionalSince: pet.provisionalSince && new Date(pet.provisionalSince),
+});
+
 /**
  * The pet as callers get it: a copy they may change freely. A pet with many holds (a popular pet with open orders)
  * gets its holds copied the first time they are looked at, so a read or write that never looks at them costs nothing
  * per hold; any other gets them at once, as a plain object (an accessor pair costs about 1 µs a record to make).
  */
-const recordOf = ({ pet, holds }: StoredPet): PetRecord => {
+const recordOf = (stored: StoredPet): PetRecord => {
+  const { holds } = stored;
   const copyAll = () => (holds.size === 0 ? [] : Array.from(holds.valuesAfter(), copyHold));
-  const record: PetRecord = {
-    id: pet.id,
-    name: pet.name,
-    categoryId: pet.categoryId,
-    status: pet.status,
-    revision: pet.revision,
-    stock: pet.stock,
-    lifecycle: pet.lifecycle,
-    movingTo: pet.movingTo,
-    provisionalSince: pet.provisionalSince && new Date(pet.provisionalSince),
-    holds: holds.size <= EAGER_HOLDS ? copyAll() : [],
-  };
+  const record: PetRecord = { ...listedOf(stored), holds: holds.size <= EAGER_HOLDS ? copyAll() : [] };
   if (holds.size <= EAGER_HOLDS) return record;
   let copied: Hold[] | undefined;
   return Object.defineProperty(record, "holds", {
@@ -113,12 +116,13 @@ export class MemoryPets implements Pets {
     return stored && recordOf(stored);
   }
 
-  async list(query: PetQuery): Promise<PetRecord[]> {
+  async list(query: PetQuery): Promise<ListedPet[]> {
     const { statuses, categoryId, ids, after } = query;
     const candidates = ids === undefined ? this.#all.valuesAfter(after) : this.#ofIds(ids, after);
     return pageOf(
       candidates,
       query.limit,
+      listedOf,
       ({ pet }) =>
         pet.lifecycle === undefined &&
         (statuses === undefined || statuses.includes(pet.status)) &&
@@ -164,11 +168,11 @@ export class MemoryPets implements Pets {
   }
 
   async provisional(page: PageRequest): Promise<PetRecord[]> {
-    return pageOf(this.#provisional.valuesAfter(page.after), page.limit);
+    return pageOf(this.#provisional.valuesAfter(page.after), page.limit, recordOf);
   }
 
   async withHolds(page: PageRequest): Promise<PetRecord[]> {
-    return pageOf(this.#holding.valuesAfter(page.after), page.limit);
+    return pageOf(this.#holding.valuesAfter(page.after), page.limit, recordOf);
   }
 
   /** The outbox's view: up to `limit` of the pets' pending events, oldest first, as stored (the outbox copies what it hands out). */
@@ -213,12 +217,12 @@ const toggled = (index: OrderedMap<StoredPet>, id: number, entry: StoredPet | un
   return now && entry ? index.set(id, entry) : index.delete(id);
 };
 
-/** Up to `limit` of the candidates (ascending id) that match, as records; stops at the limit. */
-const pageOf = (candidates: Iterable<StoredPet>, limit: number, matches: (stored: StoredPet) => boolean = () => true): PetRecord[] => {
-  const page: PetRecord[] = [];
+/** Up to `limit` of the candidates (ascending id) that match, each made into what the caller gets; stops at the limit. */
+const pageOf = <T>(candidates: Iterable<StoredPet>, limit: number, as: (stored: StoredPet) => T, matches: (stored: StoredPet) => boolean = () => true): T[] => {
+  const page: T[] = [];
   for (const stored of candidates) {
     if (page.length >= limit) break;
-    if (matches(stored)) page.push(recordOf(stored));
+    if (matches(stored)) page.push(as(stored));
   }
   return page;
 };

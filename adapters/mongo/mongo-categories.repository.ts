@@ -3,7 +3,7 @@ import type { Categories } from "../../core/categories/categories.port.ts";
 import { normalizedCategoryName, type CategoryRecord, type NewCategory } from "../../core/categories/category.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
-import { isDuplicateKeyError } from "./duplicate-key.ts";
+import { isDuplicateKeyError, retryingDeadlocks } from "./duplicate-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { guarded } from "./store-unavailable.ts";
 
@@ -39,7 +39,10 @@ export const createCategoryIndexes = async (db: Db): Promise<void> => {
   await db.collection("categories").createIndex({ deletingSince: 1 });
 };
 
-/** Two racing writes of one name are decided by the unique index: one succeeds, the other is refused. */
+/**
+ * Two racing writes of one name are decided by the unique index: one succeeds, the other is refused (on the test
+ * engine, after running again if it was aborted as a deadlock's victim).
+ */
 const nameTakenOr = (error: unknown, name: string): unknown =>
   isDuplicateKeyError(error) ? new DomainError("category_name_taken", `A category named "${name}" already exists`) : error;
 
@@ -63,7 +66,7 @@ export class MongoCategories implements Categories {
   add(category: CategoryRecord): Promise<void> {
     return guarded(async () => {
       try {
-        await this.#categories.insertOne(toDocument(category));
+        await retryingDeadlocks(() => this.#categories.insertOne(toDocument(category)));
       } catch (error) {
         throw nameTakenOr(error, category.name);
       }
@@ -74,12 +77,14 @@ export class MongoCategories implements Categories {
     return guarded(async () => {
       const fields = { name: input.name, nameKey: normalizedCategoryName(input.name) };
       try {
-        const doc = await this.#categories.findOneAndUpdate(
-          { _id: id, ...(expectedRevision !== undefined && { revision: expectedRevision }) },
-          input.description === undefined
-            ? { $set: fields, $unset: { description: "" }, $inc: { revision: 1 } }
-            : { $set: { ...fields, description: input.description }, $inc: { revision: 1 } },
-          { returnDocument: "after" },
+        const doc = await retryingDeadlocks(() =>
+          this.#categories.findOneAndUpdate(
+            { _id: id, ...(expectedRevision !== undefined && { revision: expectedRevision }) },
+            input.description === undefined
+              ? { $set: fields, $unset: { description: "" }, $inc: { revision: 1 } }
+              : { $set: { ...fields, description: input.description }, $inc: { revision: 1 } },
+            { returnDocument: "after" },
+          ),
         );
         return doc ? toCategory(doc) : undefined;
       } catch (error) {

@@ -4,6 +4,7 @@ import type { OrderRecord, OrderState } from "../../core/orders/order-record.ts"
 import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { findPage } from "./mongo-paging.ts";
+import { oldestKey } from "./outbox-key.ts";
 import { guarded } from "./store-unavailable.ts";
 
 export interface OrderDocument {
@@ -17,6 +18,8 @@ export interface OrderDocument {
   createdAt: Date;
   outbox: DomainEvent[];
   hasEvents?: true;
+  /** As on pets: the outbox key of the oldest pending event, or an earlier one (see MongoOutbox). */
+  eventsSince?: string;
 }
 
 const toDocument = (order: OrderRecord): OrderDocument => ({
@@ -58,20 +61,21 @@ const orderUpdate = (c: OrderChange): UpdateFilter<OrderDocument> => {
     $inc: { revision: 1 },
     ...(Object.keys(set).length > 0 && { $set: set }),
     ...(c.shipDate === "none" && { $unset: { shipDate: "" } }),
-    ...(events.length > 0 && { $push: { outbox: { $each: [...events] } } }),
+    ...(events.length > 0 && { $push: { outbox: { $each: [...events] } }, $min: { eventsSince: oldestKey(events) } }),
   } as UpdateFilter<OrderDocument>;
 };
 
 const withoutOutbox = { projection: { outbox: 0 } } as const;
 
-/** Listings by pet and deletion of a pet's orders use the first; a customer's own listing the second. */
+/** Listings by pet and deletion of a pet's orders use the first; a customer's own listing the second; the outbox the others. */
 export const createOrderIndexes = async (db: Db): Promise<void> => {
   // One index per command: the first test engine (FerretDB 1.24) dropped the connection when one createIndexes named
   // several existing ones, and one command per index costs nothing that matters at start-up.
   const orders = db.collection("orders");
   await orders.createIndex({ petId: 1, _id: 1 });
   await orders.createIndex({ placedBy: 1, _id: 1 });
-  await orders.createIndex({ hasEvents: 1 });
+  await orders.createIndex({ hasEvents: 1, eventsSince: 1, _id: 1 });
+  await orders.createIndex({ "outbox.id": 1 });
 };
 
 /** Every state change is one `findOneAndUpdate` or `deleteOne` with the expected state in its filter. */
@@ -109,7 +113,11 @@ export class MongoOrders implements Orders {
   insert(order: OrderRecord, events: readonly DomainEvent[] = []): Promise<boolean> {
     return guarded(async () => {
       try {
-        await this.#orders.insertOne({ ...toDocument(order), outbox: [...events], ...(events.length > 0 && { hasEvents: true as const }) });
+        await this.#orders.insertOne({
+          ...toDocument(order),
+          outbox: [...events],
+          ...(events.length > 0 && { hasEvents: true as const, eventsSince: oldestKey(events) }),
+        });
         return true;
       } catch (error) {
         if (isDuplicateKeyError(error)) return false;

@@ -1,10 +1,11 @@
 import type { Collection, Db, Document, Filter, UpdateFilter } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { PetStatus } from "../../core/pets/pet.ts";
-import type { PetRecord } from "../../core/pets/pet-record.ts";
+import type { ListedPet, PetRecord } from "../../core/pets/pet-record.ts";
 import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { findPage } from "./mongo-paging.ts";
+import { oldestKey } from "./outbox-key.ts";
 import { guarded } from "./store-unavailable.ts";
 
 /** The pet aggregate: stock, the holds of open orders ("o<orderId>": units) and the outbox live in the pet. */
@@ -26,6 +27,8 @@ export interface PetDocument {
   outbox: DomainEvent[];
   /** Set while the outbox is not empty: what the relay's query finds through an index. */
   hasEvents?: true;
+  /** The outbox key of the oldest pending event, or an earlier one (see MongoOutbox). */
+  eventsSince?: string;
 }
 
 const holdKey = (orderId: number): string => `o${orderId}`;
@@ -46,19 +49,24 @@ const toDocument = (pet: PetRecord): PetDocument => ({
   outbox: [],
 });
 
-const toPet = (doc: Omit<PetDocument, "outbox">): PetRecord => ({
+/** The pet as a listing reads it: what `withoutHolds` leaves. */
+const toListed = (doc: Omit<PetDocument, "outbox" | "holds" | "heldSince">): ListedPet => ({
   id: doc._id,
   name: doc.name,
   categoryId: doc.categoryId,
   status: doc.status,
   revision: doc.revision,
   stock: doc.stock,
-  holds: Object.entries(doc.holds)
-    .map(([key, units]) => ({ orderId: Number(key.slice(1)), units, since: doc.heldSince?.[key] }))
-    .sort((a, b) => a.orderId - b.orderId),
   lifecycle: doc.lifecycle,
   movingTo: doc.movingTo,
   provisionalSince: doc.provisionalSince,
+});
+
+const toPet = (doc: Omit<PetDocument, "outbox">): PetRecord => ({
+  ...toListed(doc),
+  holds: Object.entries(doc.holds)
+    .map(([key, units]) => ({ orderId: Number(key.slice(1)), units, since: doc.heldSince?.[key] }))
+    .sort((a, b) => a.orderId - b.orderId),
 });
 
 const bound = (b: { eq: number } | { gt: number }) => ("eq" in b ? b.eq : { $gt: b.gt });
@@ -111,14 +119,16 @@ export const petUpdate = (c: PetChange): UpdateFilter<PetDocument> => {
     $inc: inc,
     ...(Object.keys(set).length > 0 && { $set: set }),
     ...(Object.keys(unset).length > 0 && { $unset: unset }),
-    ...(events.length > 0 && { $push: { outbox: { $each: [...events] } } }),
+    ...(events.length > 0 && { $push: { outbox: { $each: [...events] } }, $min: { eventsSince: oldestKey(events) } }),
   } as UpdateFilter<PetDocument>;
 };
 
 const withoutOutbox = { projection: { outbox: 0 } } as const;
+/** A listing leaves the holds on the server too: a popular pet's open orders are not sent with every page. */
+const withoutHolds = { outbox: 0, holds: 0, heldSince: 0 } as const;
 const visible = { lifecycle: { $exists: false } } as const;
 
-/** Listings by status or category walk the first two; recovery's and the category check's queries the others. */
+/** Listings by status or category walk the first two; recovery's and the category check's queries the next three; the outbox the last two. */
 export const createPetIndexes = async (db: Db): Promise<void> => {
   // One index per command: the first test engine (FerretDB 1.24) dropped the connection when one createIndexes named
   // several existing ones, and one command per index costs nothing that matters at start-up.
@@ -128,7 +138,8 @@ export const createPetIndexes = async (db: Db): Promise<void> => {
   await pets.createIndex({ movingTo: 1 });
   await pets.createIndex({ lifecycle: 1 });
   await pets.createIndex({ holdCount: 1, _id: 1 });
-  await pets.createIndex({ hasEvents: 1 });
+  await pets.createIndex({ hasEvents: 1, eventsSince: 1, _id: 1 });
+  await pets.createIndex({ "outbox.id": 1 });
 };
 
 /**
@@ -149,14 +160,14 @@ export class MongoPets implements Pets {
     });
   }
 
-  list(query: PetQuery): Promise<PetRecord[]> {
+  list(query: PetQuery): Promise<ListedPet[]> {
     return guarded(async () => {
       const filter: Filter<PetDocument> = {
         ...visible,
         ...(query.statuses !== undefined && { status: { $in: [...query.statuses] } }),
         ...(query.categoryId !== undefined && { categoryId: query.categoryId }),
       };
-      return (await findPage(this.#pets, filter, query, query.ids, withoutOutbox.projection)).map(toPet);
+      return (await findPage(this.#pets, filter, query, query.ids, withoutHolds)).map(toListed);
     });
   }
 

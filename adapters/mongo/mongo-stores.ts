@@ -6,6 +6,7 @@ import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repos
 import { createCounters, MongoIdAllocator } from "./mongo-id-allocator.ts";
 import { createIdempotencyIndexes, MongoIdempotencyRecords } from "./mongo-idempotency-records.ts";
 import { createOrderIndexes, MongoOrders } from "./mongo-orders.repository.ts";
+import { migrateOutboxKeys } from "./migrate-outbox-keys.ts";
 import { migrateToPetAggregate } from "./migrate-to-pet-aggregate.ts";
 import { MongoOutbox } from "./mongo-outbox.ts";
 import { createPetIndexes, MongoPets } from "./mongo-pets.repository.ts";
@@ -125,6 +126,7 @@ export const connectMongoStores = async (options: MongoStoresOptions): Promise<S
     await preparing.connect();
     await prepareMongoDatabase(preparing.db(options.dbName));
     await migrateToPetAggregate(preparing.db(options.dbName), new Date());
+    await migrateOutboxKeys(preparing.db(options.dbName));
     await preparing.close();
     // The serving client connects on its first operation, within the request bounds.
     return mongoStoresFor(client.db(options.dbName), () => client.close());

@@ -1,4 +1,3 @@
-import { isVisible } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import { notFound } from "../shared/domain-error.ts";
 import { inventoryItemOf, type InventoryItem } from "./inventory-item.ts";
@@ -9,9 +8,10 @@ export class GetInventoryItem {
     this.#pets = pets;
   }
 
+  /** Read as a listing of one: a visible pet, without its holds. */
   async execute(petId: number): Promise<InventoryItem> {
-    const pet = await this.#pets.ofId(petId);
-    if (!isVisible(pet)) throw notFound("Pet", petId);
+    const [pet] = await this.#pets.list({ ids: [petId], limit: 1 });
+    if (!pet) throw notFound("Pet", petId);
     return inventoryItemOf(pet);
   }
 }

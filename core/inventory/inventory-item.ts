@@ -1,5 +1,5 @@
 import type { PetStatus } from "../pets/pet.ts";
-import type { PetRecord } from "../pets/pet-record.ts";
+import type { ListedPet } from "../pets/pet-record.ts";
 
 /** A view of the pet aggregate: its stock and status. */
 export interface InventoryItem {
@@ -10,7 +10,7 @@ export interface InventoryItem {
   revision: number;
 }
 
-export const inventoryItemOf = (pet: PetRecord): InventoryItem => ({
+export const inventoryItemOf = (pet: ListedPet): InventoryItem => ({
   petId: pet.id,
   quantity: pet.stock,
   status: pet.status,

@@ -1,6 +1,6 @@
 import { notFound } from "../shared/domain-error.ts";
 import type { Pet } from "./pet.ts";
-import { isVisible, petOf } from "./pet-record.ts";
+import { petOf } from "./pet-record.ts";
 import type { Pets } from "./pets.port.ts";
 
 export class GetPet {
@@ -9,9 +9,10 @@ export class GetPet {
     this.#pets = pets;
   }
 
+  /** Read as a listing of one: a visible pet, without its holds. */
   async execute(id: number): Promise<Pet> {
-    const pet = await this.#pets.ofId(id);
-    if (!isVisible(pet)) throw notFound("Pet", id);
+    const [pet] = await this.#pets.list({ ids: [id], limit: 1 });
+    if (!pet) throw notFound("Pet", id);
     return petOf(pet);
   }
 }

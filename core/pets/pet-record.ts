@@ -24,9 +24,15 @@ export interface PetRecord extends Pet {
   provisionalSince: Date | undefined;
 }
 
+/**
+ * A pet as a listing reads it: the aggregate without its holds. A popular pet may hold units for thousands of open
+ * orders; a page of pets must not read them all back.
+ */
+export type ListedPet = Omit<PetRecord, "holds">;
+
 export const isVisible = (pet: PetRecord | undefined): pet is PetRecord => pet !== undefined && pet.lifecycle === undefined;
 
-export const petOf = (record: PetRecord): Pet => ({
+export const petOf = (record: Pet): Pet => ({
   id: record.id,
   name: record.name,
   categoryId: record.categoryId,

@@ -1,7 +1,7 @@
 import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
 import type { PetStatus } from "./pet.ts";
-import type { Hold, PetRecord } from "./pet-record.ts";
+import type { Hold, ListedPet, PetRecord } from "./pet-record.ts";
 
 export interface PetQuery extends PageRequest {
   statuses?: readonly PetStatus[] | undefined;
@@ -60,8 +60,8 @@ export type PetWrite =
 export interface Pets {
   /** Any pet, provisional ones included; undefined when there is none. */
   ofId(id: number): Promise<PetRecord | undefined>;
-  /** Visible pets only, ascending id order, at most `limit` items. */
-  list(query: PetQuery): Promise<PetRecord[]>;
+  /** Visible pets only, ascending id order, at most `limit` items; without their holds (ofId has them). */
+  list(query: PetQuery): Promise<ListedPet[]>;
   insert(pet: PetRecord): Promise<void>;
   write(id: number, variants: readonly PetVariant[]): Promise<PetWrite>;
   /** Deletes the pet only while the condition holds. */

@@ -95,7 +95,7 @@ const expectInvariants = async (s: Stores, context: string): Promise<void> => {
     expect(categories.some((c) => c.id === pet.categoryId), `${context}: pet ${pet.name} names a deleted category`).toBe(true);
     const open = orders.filter((o) => o.petId === pet.id && o.state === "open").map((o) => ({ orderId: o.id, units: o.quantity }));
     expect(
-      pet.holds.map(({ orderId, units }) => ({ orderId, units })),
+      (await s.pets.ofId(pet.id))!.holds.map(({ orderId, units }) => ({ orderId, units })),
       `${context}: the holds of ${pet.name} are its open orders`,
     ).toEqual(open);
     expect(pet.stock, `${context}: stock of ${pet.name}`).toBeGreaterThanOrEqual(0);

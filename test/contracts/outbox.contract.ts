@@ -11,6 +11,8 @@ const orderEvent = (id: string, iso: string): DomainEvent => ({
   occurredAt: at(iso),
 });
 
+const second = (n: number): string => `2026-11-21T12:00:${String(n).padStart(2, "0")}.000Z`;
+
 export const outboxContract = (harness: ContractHarness): void => {
   describe(`Outbox contract (${harness.name})`, () => {
     const stores = freshStoresPerTest(harness);
@@ -77,6 +79,40 @@ export const outboxContract = (harness: ContractHarness): void => {
       Object.assign(written, { type: "pet.status_changed" });
 
       expect(await outbox().pending(10)).toEqual(unchanged);
+    });
+
+    it("gives events of one time on many documents by id, whichever documents hold them", async () => {
+      for (let n = 1; n <= 6; n++) {
+        await stores().pets.insert(aPet({ id: n }));
+        await stores().pets.write(n, [{ when: {}, then: { events: [stockEvent(`evt_${10 - n}`, "2026-11-21T12:00:01.000Z")] } }]);
+      }
+
+      expect((await outbox().pending(2)).map((e) => e.id)).toEqual(["evt_4", "evt_5"]);
+    });
+
+    it("drains a backlog of many documents in the outbox's order, across pets and orders, ties in time broken by id", async () => {
+      // Times repeat across documents and collections, the ids of one time run against the documents' ids, some
+      // documents hold several events far apart, and writes come in no order of time.
+      const written: DomainEvent[] = [];
+      for (let n = 1; n <= 24; n++) {
+        await stores().pets.insert(aPet({ id: n }));
+        await stores().orders.insert(anOrder({ id: n, petId: n }), [orderEvent(`evt_o${String(99 - n).padStart(2, "0")}`, second((n * 7) % 12))]);
+        written.push(orderEvent(`evt_o${String(99 - n).padStart(2, "0")}`, second((n * 7) % 12)));
+      }
+      for (let n = 24; n >= 1; n--) {
+        const events = [stockEvent(`evt_p${String(99 - n).padStart(2, "0")}`, second((n * 5) % 12)), ...(n % 4 === 0 ? [stockEvent(`evt_q${n}`, second(30 + n))] : [])];
+        await stores().pets.write(n, [{ when: {}, then: { events } }]);
+        written.push(...events);
+      }
+      const expected = [...written].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : 1)).map((e) => e.id);
+
+      expect((await outbox().pending(5)).map((e) => e.id)).toEqual(expected.slice(0, 5));
+      const relayed: string[] = [];
+      for (let batch = await outbox().pending(4); batch.length > 0; batch = await outbox().pending(4)) {
+        relayed.push(...batch.map((e) => e.id));
+        await outbox().acknowledge(batch.map((e) => e.id));
+      }
+      expect(relayed).toEqual(expected);
     });
 
     it("keeps events written while an acknowledgement runs", async () => {

@@ -49,10 +49,21 @@ export const petsContract = (harness: ContractHarness): void => {
       read!.holds.push({ orderId: 99, units: 9 });
       read!.holds[0]!.units = 7;
       const listed = await pets().list({ limit: 10 });
-      listed[0]!.holds = [];
+      listed[0]!.stock = 99;
 
       expect((await pets().ofId(1))!.holds).toEqual(holds);
+      expect((await pets().ofId(1))!.stock).toBe(aPet({ id: 1 }).stock);
       expect(read!.holds).toHaveLength(41);
+    });
+
+    it("lists a pet without its holds: a page does not carry a popular pet's open orders", async () => {
+      const holds = Array.from({ length: 40 }, (_, i) => ({ orderId: i + 1, units: 1, since: new Date(1_700_000_000_000 + i) }));
+      await pets().insert(aPet({ id: 1, stock: 3, holds, movingTo: 2, provisionalSince: new Date(1_700_000_000_000) }));
+      const [listed] = await pets().list({ limit: 10, ids: [1] });
+      const { holds: _holds, ...rest } = aPet({ id: 1, stock: 3, movingTo: 2, provisionalSince: new Date(1_700_000_000_000) });
+
+      expect(listed).toStrictEqual(rest);
+      expect(Object.keys(listed!)).not.toContain("holds");
     });
 
     describe("list", () => {

@@ -431,6 +431,26 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       expect(stored!.outbox.length).toBeGreaterThan(0);
     });
 
+    it("listings read pets without their holds: a page does not carry a popular pet's open orders", async () => {
+      const pet = await givenPetInStock(30);
+      const place = new PlaceOrder({ ...stores, clock });
+      for (let i = 0; i < 5; i++) await place.execute({ petId: pet.id, quantity: 1 }, staff);
+      const sent: BSON.Document[] = [];
+      const onReply = (event: CommandSucceededEvent) => {
+        if (event.commandName === "find") sent.push(...(event.reply as { cursor: { firstBatch: BSON.Document[] } }).cursor.firstBatch);
+      };
+      monitored.on("commandSucceeded", onReply);
+      try {
+        await new ListPets(stores.pets).execute({ limit: 20, ids: [pet.id] });
+        await new ListPets(stores.pets).execute({ limit: 20 });
+      } finally {
+        monitored.off("commandSucceeded", onReply);
+      }
+      expect(sent.length).toBeGreaterThanOrEqual(2);
+      for (const doc of sent) expect(Object.keys(doc).filter((k) => ["holds", "heldSince", "outbox"].includes(k))).toEqual([]);
+      expect((await stores.pets.ofId(pet.id))!.holds).toHaveLength(5);
+    });
+
     it("delete pet: conditional deleting, its orders, the pet", async () => {
       const pet = await givenPetInStock(2);
 

@@ -1,0 +1,21 @@
+import type { Db } from "mongodb";
+import { outboxProjection, settle, type OutboxDocument } from "./outbox-documents.ts";
+
+const nothing: ReadonlySet<string> = new Set();
+
+/**
+ * Takes over a database written before `eventsSince` (MongoOutbox): every document with events and no field gets
+ * it, by the same conditional write as an acknowledgement (a document changed meanwhile is left to the relay, which
+ * finds it anyway: a missing field sorts first, and settles it). Cancelled orders whose events were all taken (an
+ * acknowledgement that died before removing the tombstone) are removed, as each acknowledgement used to. Idempotent;
+ * on a migrated database it costs two empty queries and one delete of nothing.
+ */
+export const migrateOutboxKeys = async (db: Db): Promise<void> => {
+  for (const name of ["pets", "orders"]) {
+    const source = db.collection<OutboxDocument>(name);
+    for await (const doc of source.find({ hasEvents: true, eventsSince: { $exists: false } }, outboxProjection)) {
+      await settle(source, doc, nothing);
+    }
+  }
+  await db.collection<OutboxDocument>("orders").deleteMany({ state: "cancelled", outbox: { $size: 0 } });
+};

@@ -1,0 +1,53 @@
+import type { Collection, Filter, UpdateFilter } from "mongodb";
+import type { DomainEvent } from "../../core/events/domain-event.ts";
+import { oldestKey } from "./outbox-key.ts";
+
+/**
+ * A pet or order document as the outbox sees it. Invariant: while `outbox` holds events, `hasEvents` is set and
+ * `eventsSince` is missing or at most the key of each of them (every push lowers it with `$min` in the same update);
+ * it is only ever raised by `settle`, conditionally on the outbox being exactly what it was computed from.
+ */
+export interface OutboxDocument {
+  _id: number;
+  outbox: DomainEvent[];
+  hasEvents?: true;
+  eventsSince?: string | null;
+  /** Orders only. */
+  state?: string;
+}
+
+export const outboxProjection = { projection: { outbox: 1, eventsSince: 1, state: 1 } } as const;
+
+/** Pending events, and `eventsSince` is exactly the oldest one's key: nothing for `settle` to do. */
+export const isSettled = (doc: OutboxDocument): boolean => doc.outbox.length > 0 && doc.eventsSince === oldestKey(doc.outbox);
+
+/**
+ * Matches the document only while its outbox holds exactly the events read: as many, all of them (an event's id is
+ * unique and an event never changes once pushed). A push or another acknowledgement since the read makes it miss.
+ */
+const unchangedSince = (doc: OutboxDocument): Filter<OutboxDocument> => ({
+  _id: doc._id,
+  outbox: { $size: doc.outbox.length },
+  ...(doc.outbox.length > 0 && { "outbox.id": { $all: doc.outbox.map((e) => e.id) } }),
+});
+
+/**
+ * One conditional write on the document as read: takes the `acknowledged` events out and sets `eventsSince` to the
+ * oldest event left, or, when none is left, unsets it with `hasEvents` (a cancelled order, a tombstone kept only
+ * for its events, is deleted instead). False when the outbox changed since the read (nothing written then).
+ * The `$pullAll` names the very elements read: right on every engine (the first test engine, FerretDB 1.24,
+ * matched `$pull` conditions only by whole elements).
+ */
+export const settle = async (source: Collection<OutboxDocument>, doc: OutboxDocument, acknowledged: ReadonlySet<string>): Promise<boolean> => {
+  const gone = doc.outbox.filter((e) => acknowledged.has(e.id));
+  const kept = doc.outbox.filter((e) => !acknowledged.has(e.id));
+  const filter = unchangedSince(doc);
+  if (kept.length === 0 && doc.state === "cancelled") {
+    return (await source.deleteOne({ ...filter, state: "cancelled" })).deletedCount === 1;
+  }
+  const update = {
+    ...(gone.length > 0 && { $pullAll: { outbox: gone } }),
+    ...(kept.length === 0 ? { $unset: { hasEvents: "", eventsSince: "" } } : { $set: { hasEvents: true, eventsSince: oldestKey(kept) } }),
+  } as UpdateFilter<OutboxDocument>;
+  return (await source.updateOne(filter, update)).matchedCount === 1;
+};
