@@ -17,7 +17,10 @@ interface Ports {
 /**
  * Start-up: a configured admin secret becomes a valid admin key (plan business); without one, and with no
  * admin key in the store, a new admin key is made and its secret returned so it can be printed once. Every active
- * admin key is tracked by the admin guard again (keys from before the guard, or untracked by a crash).
+ * admin key is tracked by the admin guard again (keys from before the guard, or untracked by a crash), and, last,
+ * every tracked key that is no active admin is let go (left by a crash between tracking a key and checking its
+ * role, or between demoting a key and releasing it after a promotion racing it had tracked it). A key promoted
+ * by another instance between that check and the release is left untracked: the careful side.
  */
 export class EnsureAdminKey {
   readonly #ports: Ports;
@@ -26,6 +29,12 @@ export class EnsureAdminKey {
   }
 
   async execute(configuredSecret: string | undefined): Promise<{ generatedSecret: string | undefined }> {
+    const result = await this.#ensure(configuredSecret);
+    await this.#releaseNonAdmins();
+    return result;
+  }
+
+  async #ensure(configuredSecret: string | undefined): Promise<{ generatedSecret: string | undefined }> {
     const { apiKeys, secrets } = this.#ports;
     const create = new CreateApiKey(this.#ports);
     await this.#trackActiveAdmins();
@@ -43,6 +52,14 @@ export class EnsureAdminKey {
     if (await apiKeys.anyActiveWithRole("admin")) return { generatedSecret: undefined };
     const { secret } = await create.execute({ label: "bootstrap admin (generated)", role: "admin", plan: "business" });
     return { generatedSecret: secret };
+  }
+
+  async #releaseNonAdmins(): Promise<void> {
+    const { apiKeys, adminGuard } = this.#ports;
+    for (const id of await adminGuard.tracked()) {
+      const key = await apiKeys.ofId(id);
+      if (!key || key.revokedAt || key.role !== "admin") await adminGuard.release(id, { retire: key?.revokedAt !== undefined });
+    }
   }
 
   async #trackActiveAdmins(): Promise<void> {

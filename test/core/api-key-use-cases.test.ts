@@ -195,6 +195,24 @@ describe("EnsureAdminKey", () => {
     await expect(new RevokeApiKey(ports).execute(second.id)).rejects.toMatchObject({ code: "last_admin_key" });
   });
 
+  it("lets go of tracked keys that are no active admins at start-up (left by a crash), so the last real admin cannot go", async () => {
+    const world = aWorld();
+    const ports = withSecrets(world);
+    const create = new CreateApiKey(ports);
+    const { key: admin } = await create.execute({ label: "root", role: "admin", plan: "pro" });
+    const { key: customer } = await create.execute({ label: "shop", role: "customer", plan: "pro" });
+    const { key: revoked } = await create.execute({ label: "old root", role: "admin", plan: "pro" });
+    // As after crashes: one between tracking a key and checking its role, one between revoking and releasing.
+    await world.adminGuard.track(customer.id);
+    await world.apiKeys.revoke(revoked.id, world.clock.now());
+    expect(await world.adminGuard.tracked()).toEqual([admin.id, customer.id, revoked.id]);
+
+    await new EnsureAdminKey(ports).execute(undefined);
+
+    expect(await world.adminGuard.tracked()).toEqual([admin.id]);
+    await expect(new RevokeApiKey(ports).execute(admin.id)).rejects.toMatchObject({ code: "last_admin_key" });
+  });
+
   it("without a configured secret, generates a new admin key when the only one was revoked (a store from before the guard)", async () => {
     const world = aWorld();
     const ports = withSecrets(world);
