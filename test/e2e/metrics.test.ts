@@ -54,7 +54,7 @@ describe("metrics", () => {
   });
 
   it("times store operations by port and operation, and has process metrics", () => {
-    expect(series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="pets",operation="ofId"'))).toBe(true);
+    expect(series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="pets",operation="list"'))).toBe(true);
     expect(series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="apiKeys"'))).toBe(true);
     expect(scrape).toContain("# TYPE petstore_store_operation_errors_total counter");
     expect(series("process_cpu_user_seconds_total")).toHaveLength(1);
