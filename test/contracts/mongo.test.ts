@@ -2,7 +2,7 @@ import { MongoClient } from "mongodb";
 import { beforeAll } from "vitest";
 import { prepareMongoDatabase, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
 import type { Stores } from "../../core/stores.ts";
-import { describeMongo, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+import { describeMongo, emptyMongoDatabase, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
 import { runAllContracts } from "./all-contracts.ts";
 
 describeMongo("MongoDB adapters", () => {
@@ -22,12 +22,9 @@ describeMongo("MongoDB adapters", () => {
 
   runAllContracts({
     name: "mongo",
-    // Emptied, not dropped: the indexes stay, and with them the uniqueness the contracts check. Preparing again
-    // creates the id counters, as a start-up does; new adapters forget what the last test's adapters remembered.
+    // Emptied and prepared again (emptyMongoDatabase); new adapters forget what the last test's adapters remembered.
     async fresh() {
-      const collections = await mongo.db.collections();
-      await Promise.all(collections.map((collection) => collection.deleteMany({})));
-      await prepareMongoDatabase(mongo.db);
+      await emptyMongoDatabase(mongo.db);
       stores = mongoStoresFor(mongo.db, async () => {});
       return stores;
     },

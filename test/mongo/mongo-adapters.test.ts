@@ -29,7 +29,7 @@ import { DomainError } from "../../core/shared/domain-error.ts";
 import type { Stores } from "../../core/stores.ts";
 import { aCategory, anApiKey, anOrder, aPet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
-import { describeMongo, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+import { describeMongo, emptyMongoDatabase, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
 import { startTestPetstore } from "../support/test-petstore.ts";
 
 const staff: Actor = { keyId: 1, role: "staff" };
@@ -64,9 +64,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
   });
 
   beforeEach(async () => {
-    const collections = await mongo.db.collections();
-    await Promise.all(collections.map((collection) => collection.deleteMany({})));
-    await prepareMongoDatabase(mongo.db);
+    await emptyMongoDatabase(mongo.db);
     stores = mongoStoresFor(db, async () => {});
     commands = [];
   });

@@ -7,12 +7,12 @@ import { MongoClient, type CommandSucceededEvent, type Db } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrateOutboxKeys } from "../../adapters/mongo/migrate-outbox-keys.ts";
 import { MongoOutbox } from "../../adapters/mongo/mongo-outbox.ts";
-import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
+import { mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
 import { outboxKey } from "../../adapters/mongo/outbox-key.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Stores } from "../../core/stores.ts";
 import { anOrder, aPet } from "../contracts/mothers.ts";
-import { describeMongo, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+import { describeMongo, emptyMongoDatabase, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
 
 const time = (n: number): Date => new Date(Date.parse("2026-11-21T12:00:00.000Z") + n * 1000);
 const petEvent = (id: string, at: number): DomainEvent => ({ type: "inventory.changed", data: { petId: 1, delta: -1 }, id, occurredAt: time(at) });
@@ -82,9 +82,7 @@ describeMongo("MongoDB outbox", () => {
   });
 
   beforeEach(async () => {
-    const collections = await mongo.db.collections();
-    await Promise.all(collections.map((collection) => collection.deleteMany({})));
-    await prepareMongoDatabase(mongo.db);
+    await emptyMongoDatabase(mongo.db);
     stores = mongoStoresFor(db, async () => {});
     read = {};
   });

@@ -13,6 +13,7 @@
 import { randomBytes } from 'node:crypto';
 import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
 import { describe, inject } from 'vitest';
+import { prepareMongoDatabase } from '../../adapters/mongo/mongo-stores.ts';
 
 /** Client options for tests: every wait is bounded so a broken server fails fast. */
 export const TEST_MONGO_CLIENT_OPTIONS: MongoClientOptions = {
@@ -87,4 +88,14 @@ export async function freshMongoDatabase(prefix: string): Promise<FreshMongoData
       }
     },
   };
+}
+
+/**
+ * Empties every collection of `db` and prepares it again, as a start-up does (id counters, indexes): emptied, not
+ * dropped, so the indexes stay, and with them the uniqueness tests rely on.
+ */
+export async function emptyMongoDatabase(db: Db): Promise<void> {
+  const collections = await db.collections();
+  await Promise.all(collections.map((collection) => collection.deleteMany({})));
+  await prepareMongoDatabase(db);
 }
