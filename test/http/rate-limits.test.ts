@@ -332,6 +332,19 @@ describe("rate limits", () => {
     expectError(await get(key), 429, "rate_limited");
   });
 
+  it("RateLimit-Policy states the key's own limits, and the new ones on the request after a change", async () => {
+    const policy = (res: TestResponse) => res.headers.get("ratelimit-policy");
+    const free = await t.newKey("customer", "free"); // 2
+    const enterprise = await t.newKey("customer", "enterprise", { perMinute: 7, perDay: 70 }); // 3
+    expect(policy(await get(free))).toBe('"minute";q=60;w=60, "day";q=1000;w=86400');
+    expect(policy(await get(enterprise))).toBe('"minute";q=7;w=60, "day";q=70;w=86400');
+    expect(policy(await get(t.adminKey))).toBe('"minute";q=1000;w=60, "day";q=100000;w=86400');
+    await t.client.patch("/admin/api-keys/3", { key: t.adminKey, body: { limits: { perMinute: 9, perDay: 90 } } });
+    await t.client.patch("/admin/api-keys/2", { key: t.adminKey, body: { plan: "pro" } });
+    expect(policy(await get(enterprise))).toBe('"minute";q=9;w=60, "day";q=90;w=86400');
+    expect(policy(await get(free))).toBe('"minute";q=300;w=60, "day";q=10000;w=86400');
+  });
+
   it("an enterprise key gets its own limits", async () => {
     const key = await t.newKey("customer", "enterprise", { perMinute: 4, perDay: 500 });
     const results = await sequentially(5, key);
