@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { H3Event } from "h3";
-import { toServerResponse, type Answer } from "./response.ts";
+import { sendAnswer, type Answer } from "./response.ts";
 
 // A type, not an interface: the logger takes it as a record of fields.
 export type AccessLogEntry = {
@@ -76,7 +76,7 @@ export const routeTemplate = (event: H3Event): string => {
 };
 
 /** Runs what answers a request inside its context. */
-export type InContext = (event: H3Event, produce: () => Promise<Answer> | Answer) => Promise<Response>;
+export type InContext = (event: H3Event, produce: () => Promise<Answer> | Answer) => Promise<Response | symbol>;
 
 /**
  * The context of every request, probes included: request id in, request id out, protective headers, CORS when
@@ -123,6 +123,6 @@ export const requestContext = ({ log, observe, clientAddress, corsOrigins }: Req
     if (clientAddress) entry.client = clientAddress(event);
     log(entry);
     observe?.({ method: event.req.method, route: routeTemplate(event), status: response.status, seconds: elapsedMs / 1000 });
-    return toServerResponse(response);
+    return sendAnswer(response, event);
   };
 };

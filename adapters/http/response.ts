@@ -1,10 +1,11 @@
-import { STATUS_CODES } from "node:http";
+import { STATUS_CODES, ServerResponse } from "node:http";
+import type { H3Event } from "h3";
 import { FastResponse } from "srvx";
 
 /**
  * What every part of the pipeline answers: a status, headers as a plain record of lower-case names (each answer owns
  * its record, so later stages add to it in place), and a buffered body. It becomes the server's response once, in
- * the request context (`toServerResponse`), without a web `Headers` object or a web stream on the way.
+ * the request context (`sendAnswer`), without a web `Headers` object or a web stream on the way.
  */
 export interface Answer {
   status: number;
@@ -39,10 +40,22 @@ export const bytesResponse = (bytes: Uint8Array<ArrayBuffer>, headers: Record<st
   body: bytes,
 });
 
+/** What tells h3 (and srvx under it) that the response was written already: nothing is left for them to send. */
+const handled = Symbol.for("h3.handled");
+
 /**
- * The server's response: srvx's FastResponse, which node:http writes straight from the plain header record (h3 sends a
- * Response it is given as it is, and for HEAD drops the body, keeping Content-Length). The status line says the
- * standard reason phrase (`200 OK`): srvx would otherwise send none.
+ * Sends the answer, once, from the request context. On node:http (how the service runs) it is written straight to
+ * node's response: the plain header record goes to `writeHead` as it is (names already lower case, Content-Length
+ * already set), the body to `end`, and node sends both in one write; for HEAD node drops the body and keeps the
+ * Content-Length. Elsewhere (`app.fetch` in tests, another runtime) it becomes srvx's FastResponse. Either way the
+ * status line says the standard reason phrase (`200 OK`): srvx would otherwise send none.
  */
-export const toServerResponse = (answer: Answer): Response =>
-  new FastResponse(answer.body, { status: answer.status, statusText: STATUS_CODES[answer.status], headers: answer.headers });
+export const sendAnswer = (answer: Answer, event: H3Event): Response | symbol => {
+  const res = event.req.runtime?.node?.res;
+  if (res instanceof ServerResponse && !res.headersSent) {
+    res.writeHead(answer.status, STATUS_CODES[answer.status], answer.headers);
+    res.end(answer.body ?? undefined);
+    return handled;
+  }
+  return new FastResponse(answer.body, { status: answer.status, statusText: STATUS_CODES[answer.status], headers: answer.headers });
+};

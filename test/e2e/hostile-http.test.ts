@@ -175,6 +175,28 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     expect(answer.headers["x-request-id"]).toBeDefined();
   });
 
+  it("answers HEAD with the GET's headers and Content-Length but no body, and the connection goes on", async () => {
+    // Two requests in one write on one connection: the second answer must start right where the first one's head
+    // ends, so a body sent after HEAD's head would show as garbage before it.
+    const socket = connect({ host: "127.0.0.1", port });
+    let received = "";
+    socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
+    const closed = once(socket, "close");
+    socket.write(`HEAD /pets?ids=1 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\n\r\n` + get("/pets?ids=1", `X-API-Key: ${ADMIN_KEY}\r\nConnection: close\r\n`));
+    await closed;
+    const headEnd = received.indexOf("\r\n\r\n");
+    const head = received.slice(0, headEnd);
+    const rest = received.slice(headEnd + 4);
+    expect(head.split("\r\n")[0]).toBe("HTTP/1.1 200 OK");
+    expect(rest.startsWith("HTTP/1.1 200 OK\r\n")).toBe(true);
+    const getHeadEnd = rest.indexOf("\r\n\r\n");
+    const body = rest.slice(getHeadEnd + 4);
+    const lengthOf = (text: string) => Number(/\r\ncontent-length: (\d+)\r\n/i.exec(`${text}\r\n`)?.[1]);
+    expect(lengthOf(head)).toBe(Buffer.byteLength(body));
+    expect(JSON.parse(body)).toEqual([expect.objectContaining({ id: 1 })]);
+    for (const name of ["x-request-id", "x-ratelimit-remaining", "ratelimit-policy", "content-type"]) expect(head.toLowerCase()).toContain(`\r\n${name}: `);
+  });
+
   it.each([
     [get("/healthz", "Connection: close\r\n"), "HTTP/1.1 200 OK"],
     [get("/pets", "Connection: close\r\n"), "HTTP/1.1 401 Unauthorized"],
