@@ -120,15 +120,23 @@ export const guardNodeServer = (server: Server, handler: RequestListener, log: E
 
   // Node would answer a missing Host with an empty 400 before any listener runs: the guard below answers instead.
   (server as Server & { requireHostHeader: boolean }).requireHostHeader = false;
-  server.removeAllListeners("request");
-  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
-    req.once("close", () => {
-      if (!req.complete && !res.writableFinished) {
-        log.debug("request aborted by the client", { method: req.method, path: req.url?.split("?")[0]?.slice(0, 200) });
+  // An HTTP/1.1 client aborts a request by closing its connection: one listener per connection, not one per request,
+  // looks at the connection's latest request when it closes.
+  const latest = new WeakMap<object, ServerResponse>();
+  server.on("connection", (socket: Duplex) => {
+    socket.once("close", () => {
+      const res = latest.get(socket);
+      if (res && !res.req.complete && !res.writableFinished) {
+        log.debug("request aborted by the client", { method: res.req.method, path: res.req.url?.split("?")[0]?.slice(0, 200) });
       }
     });
+  });
+  server.removeAllListeners("request");
+  server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    latest.set(req.socket, res);
     const target = req.url ?? "";
-    if (Buffer.byteLength(target) > MAX_URL_BYTES) {
+    // No JavaScript character takes more than 3 bytes of UTF-8: a short target needs no count.
+    if (target.length * 3 > MAX_URL_BYTES && Buffer.byteLength(target) > MAX_URL_BYTES) {
       return answer(res, "uri_too_long", `The request target is longer than ${MAX_URL_BYTES} bytes`, true);
     }
     if (!target.startsWith("/") && target !== "*" && !isAbsoluteHttpUrl(target)) {
