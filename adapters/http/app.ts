@@ -101,8 +101,10 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
         const code = error.status === 400 ? "validation_failed" : error.status === 404 ? "not_found" : undefined;
         const problem = code ? new HttpProblem(code, error.message || "Bad request") : error;
         // Under a limited path such a request is still admitted and counted, and carries the rate-limit headers.
+        // OPTIONS needs no key on any path (see below), so it needs none to be told its URL is malformed either.
+        const access = event.req.method === "OPTIONS" ? "public" : accessOfUnknown(event.url.pathname);
         return isLimited(event.url.pathname)
-          ? pipeline.admitted(event, accessOfUnknown(event.url.pathname), () => {
+          ? pipeline.admitted(event, access, () => {
               throw problem;
             })
           : errorResponse(problem, report, requestIdOf(event));

@@ -149,6 +149,12 @@ describe("bad input", () => {
     }
     expectError(await t.client.get("/pets/%"), 401, "unauthorized");
     expectError(await t.client.get("/nowhere/%"), 400, "validation_failed");
+    // OPTIONS needs no key on any path: it is told its URL is malformed without one (a property run found 401 here).
+    for (const path of ["/pets/%FF", "/store/orders/%zz"]) {
+      const res = await t.client.request("OPTIONS", path);
+      expectError(res, 400, "validation_failed");
+      expectRateLimitHeaders(res);
+    }
   });
 
   describe("unknown paths", () => {
