@@ -1,5 +1,5 @@
-import type { Hold, ListedPet, PetRecord } from "../../core/pets/pet-record.ts";
-import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
+import type { Hold, ListedPet, PetRecord, WrittenPet } from "../../core/pets/pet-record.ts";
+import { namedOrders, type PetChange, type PetCondition, type PetQuery, type Pets, type PetVariant, type PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
@@ -56,6 +56,16 @@ const recordOf = (stored: StoredPet): PetRecord => {
       copied = value;
     },
   });
+};
+
+/** The pet as a write leaves it: its holds' count, and copies of the holds of the orders named (not the others). */
+const writtenOf = (stored: StoredPet, named: readonly number[]): WrittenPet => {
+  const namedHolds: Hold[] = [];
+  for (const orderId of named) {
+    const hold = stored.holds.get(orderId);
+    if (hold) namedHolds.push(copyHold(hold));
+  }
+  return { ...listedOf(stored), holdCount: stored.holds.size, namedHolds };
 };
 
 const compare = (value: number, bound: { eq: number } | { gt: number }): boolean =>
@@ -143,14 +153,14 @@ export class MemoryPets implements Pets {
     const stored = this.#pets.get(id);
     if (!stored) return { applied: undefined, pet: undefined };
     const applied = variants.findIndex((v) => petMeets(stored, v.when));
-    if (applied === -1) return { applied: undefined, pet: recordOf(stored) };
+    if (applied === -1) return { applied: undefined, pet: writtenOf(stored, namedOrders(variants)) };
     const change = (variants[applied] as PetVariant).then;
     const before: StoredPet = { ...stored };
     stored.pet = changedFields(stored.pet, change);
     stored.holds = changedHolds(stored.holds, change);
     this.#events.add(id, change.events ?? []);
     this.#reindex(id, before, stored);
-    return { applied, pet: recordOf(stored) };
+    return { applied, pet: writtenOf(stored, namedOrders(variants)) };
   }
 
   async removeIf(id: number, when: PetCondition): Promise<boolean> {

@@ -1,8 +1,8 @@
 import type { Collection, Db, Document, Filter, UpdateFilter } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { PetStatus } from "../../core/pets/pet.ts";
-import type { ListedPet, PetRecord } from "../../core/pets/pet-record.ts";
-import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
+import type { Hold, ListedPet, PetRecord, WrittenPet } from "../../core/pets/pet-record.ts";
+import { namedOrders, type PetChange, type PetCondition, type PetQuery, type Pets, type PetVariant, type PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
@@ -68,6 +68,24 @@ const toPet = (doc: Omit<PetDocument, "outbox">): PetRecord => ({
     .map(([key, units]) => ({ orderId: Number(key.slice(1)), units, since: doc.heldSince?.[key] }))
     .sort((a, b) => a.orderId - b.orderId),
 });
+
+/** What a write's reply carries: the pet's fields and hold count, and the holds of the named orders only. */
+const writtenProjection = (named: readonly number[]): Document => {
+  const projection: Document = { name: 1, categoryId: 1, status: 1, revision: 1, stock: 1, holdCount: 1, lifecycle: 1, movingTo: 1, provisionalSince: 1 };
+  for (const orderId of named) projection[`holds.${holdKey(orderId)}`] = projection[`heldSince.${holdKey(orderId)}`] = 1;
+  return projection;
+};
+
+type WrittenDocument = Omit<PetDocument, "outbox" | "holds"> & { holds?: Record<string, number> };
+
+const toWritten = (doc: WrittenDocument, named: readonly number[]): WrittenPet => {
+  const namedHolds: Hold[] = [];
+  for (const orderId of named) {
+    const units = doc.holds?.[holdKey(orderId)];
+    if (units !== undefined) namedHolds.push({ orderId, units, since: doc.heldSince?.[holdKey(orderId)] });
+  }
+  return { ...toListed(doc), holdCount: doc.holdCount, namedHolds };
+};
 
 const bound = (b: { eq: number } | { gt: number }) => ("eq" in b ? b.eq : { $gt: b.gt });
 
@@ -179,13 +197,16 @@ export class MongoPets implements Pets {
 
   write(id: number, variants: readonly PetVariant[]): Promise<PetWrite> {
     return guarded(async () => {
+      // Neither the outbox (a relay that falls behind must not make every write carry the backlog back) nor the holds
+      // of other orders (a popular pet's open orders must not come back with every reservation).
+      const named = namedOrders(variants);
+      const projection = writtenProjection(named);
       for (const [applied, variant] of variants.entries()) {
-        // Without the outbox: a relay that falls behind must not make every write carry the backlog back.
-        const doc = await this.#pets.findOneAndUpdate(petFilter(id, variant.when), petUpdate(variant.then), { returnDocument: "after", ...withoutOutbox });
-        if (doc) return { applied, pet: toPet(doc) };
+        const doc = await this.#pets.findOneAndUpdate(petFilter(id, variant.when), petUpdate(variant.then), { returnDocument: "after", projection });
+        if (doc) return { applied, pet: toWritten(doc as WrittenDocument, named) };
       }
-      const doc = await this.#pets.findOne({ _id: id }, withoutOutbox);
-      return { applied: undefined, pet: doc ? toPet(doc) : undefined };
+      const doc = await this.#pets.findOne({ _id: id }, { projection });
+      return { applied: undefined, pet: doc ? toWritten(doc as WrittenDocument, named) : undefined };
     });
   }
 

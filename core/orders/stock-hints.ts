@@ -1,4 +1,4 @@
-import type { PetRecord } from "../pets/pet-record.ts";
+import type { ListedPet } from "../pets/pet-record.ts";
 import { foreseeReserve } from "../pets/stock-writes.ts";
 
 /**
@@ -20,7 +20,7 @@ export class StockHints {
     return this.#stock.get(petId);
   }
 
-  saw(petId: number, pet: PetRecord | undefined): void {
+  saw(petId: number, pet: ListedPet | undefined): void {
     this.#stock.delete(petId);
     if (!pet || foreseeReserve(pet, 1) !== undefined) return;
     if (this.#stock.size >= this.#capacity) {

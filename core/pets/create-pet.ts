@@ -4,7 +4,7 @@ import { DomainError } from "../shared/domain-error.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
 import { categoryAcceptsPets } from "./category-check.ts";
 import type { NewPet, Pet } from "./pet.ts";
-import { isVisible, petOf, type PetRecord } from "./pet-record.ts";
+import { isVisible, petOf, type PetRecord, type WrittenPet } from "./pet-record.ts";
 import type { Pets } from "./pets.port.ts";
 
 interface Ports {
@@ -64,7 +64,7 @@ export class CreatePet {
 }
 
 /** creating → visible; the pet afterwards, or undefined when it is no longer being created. */
-export const finishCreating = async (pets: Pets, id: number): Promise<PetRecord | undefined> => {
+export const finishCreating = async (pets: Pets, id: number): Promise<WrittenPet | undefined> => {
   const result = await pets.write(id, [{ when: { lifecycle: "creating" }, then: { lifecycle: "none", provisionalSince: "none" } }]);
   if (result.applied !== undefined) return result.pet;
   return isVisible(result.pet) ? result.pet : undefined;

@@ -36,7 +36,7 @@ export class DeletePet {
       if (result.applied !== undefined || pet?.lifecycle === "deleting") break;
       if (!pet || pet.lifecycle === "creating") throw notFound("Pet", id);
       if (expectedRevision !== undefined && pet.revision !== expectedRevision) throw revisionMismatch("Pet", id);
-      if (pet.holds.length > 0) {
+      if (pet.holdCount > 0) {
         throw new DomainError("pet_has_open_orders", `Pet ${id} has open orders; complete or cancel them first`);
       }
     }

@@ -30,7 +30,18 @@ export interface PetRecord extends Pet {
  */
 export type ListedPet = Omit<PetRecord, "holds">;
 
-export const isVisible = (pet: PetRecord | undefined): pet is PetRecord => pet !== undefined && pet.lifecycle === undefined;
+/**
+ * A pet as a write leaves it: the aggregate with the number of its holds, and of the holds only those of the orders
+ * the write's variants name (their `hold`, `noHoldOf`, `addHold`, `removeHoldOf`). A write on a popular pet must not
+ * carry all its open orders back: the checks after a write ask about one order, or whether any hold is left.
+ */
+export type WrittenPet = ListedPet & {
+  holdCount: number;
+  /** The holds of the orders the variants name, in ascending order id; never the pet's other holds. */
+  namedHolds: Hold[];
+};
+
+export const isVisible = <P extends ListedPet>(pet: P | undefined): pet is P => pet !== undefined && pet.lifecycle === undefined;
 
 export const petOf = (record: Pet): Pet => ({
   id: record.id,

@@ -1,7 +1,7 @@
 import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
 import type { PetStatus } from "./pet.ts";
-import type { Hold, ListedPet, PetRecord } from "./pet-record.ts";
+import type { Hold, ListedPet, PetRecord, WrittenPet } from "./pet-record.ts";
 
 export interface PetQuery extends PageRequest {
   statuses?: readonly PetStatus[] | undefined;
@@ -47,10 +47,23 @@ export interface PetVariant {
   then: PetChange;
 }
 
+/** The orders whose holds a write's variants name (conditions and changes), ascending: what its result carries. */
+export const namedOrders = (variants: readonly PetVariant[]): number[] => {
+  const ids = new Set<number>();
+  for (const { when, then } of variants) {
+    if (when.hold) ids.add(when.hold.orderId);
+    if (when.noHoldOf !== undefined) ids.add(when.noHoldOf);
+    if (then.addHold) ids.add(then.addHold.orderId);
+    if (then.removeHoldOf !== undefined) ids.add(then.removeHoldOf);
+  }
+  return [...ids].sort((a, b) => a - b);
+};
+
+/** The pet in a write's result: see WrittenPet (holdCount, and the holds of the orders the variants name only). */
 export type PetWrite =
-  | { applied: number; pet: PetRecord }
+  | { applied: number; pet: WrittenPet }
   /** No variant's condition held: the pet as it is now, or undefined when there is none. */
-  | { applied: undefined; pet: PetRecord | undefined };
+  | { applied: undefined; pet: WrittenPet | undefined };
 
 /**
  * The pet aggregate (pet, stock, holds, outbox), one document per pet. Every state change is ONE conditional
@@ -63,6 +76,7 @@ export interface Pets {
   /** Visible pets only, ascending id order, at most `limit` items; without their holds (ofId has them). */
   list(query: PetQuery): Promise<ListedPet[]>;
   insert(pet: PetRecord): Promise<void>;
+  /** The result's pet has the holds of `namedOrders(variants)` only, and their count (WrittenPet). */
   write(id: number, variants: readonly PetVariant[]): Promise<PetWrite>;
   /** Deletes the pet only while the condition holds. */
   removeIf(id: number, when: PetCondition): Promise<boolean>;

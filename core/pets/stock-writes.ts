@@ -1,6 +1,6 @@
 import { stampEvent } from "../events/event-stamp.ts";
 import type { Clock } from "../shared/clock.port.ts";
-import type { PetRecord } from "./pet-record.ts";
+import type { ListedPet, WrittenPet } from "./pet-record.ts";
 import type { PetStatus } from "./pet.ts";
 import type { Pets, PetVariant, PetWrite } from "./pets.port.ts";
 
@@ -36,7 +36,7 @@ export const reserveVariants = (clock: Clock, petId: number, orderId: number, un
 };
 
 /** Why no reservation of `units` could apply for any order, whatever it holds; undefined when one could. */
-export const foreseeReserve = (pet: PetRecord | undefined, units: number): Exclude<ReserveOutcome, "reserved" | "already-held"> | undefined => {
+export const foreseeReserve = (pet: ListedPet | undefined, units: number): Exclude<ReserveOutcome, "reserved" | "already-held"> | undefined => {
   if (!pet || pet.lifecycle !== undefined) return "unknown-pet";
   if (pet.status !== "available") return "not-available";
   if (pet.stock < units) return "insufficient-stock";
@@ -44,8 +44,8 @@ export const foreseeReserve = (pet: PetRecord | undefined, units: number): Exclu
 };
 
 /** Why no reserve variant applies, or undefined when one would apply now (the pet changed meanwhile: retry). */
-export const explainReserve = (pet: PetRecord | undefined, orderId: number, units: number): Exclude<ReserveOutcome, "reserved"> | undefined => {
-  if (pet && pet.lifecycle === undefined && pet.holds.some((h) => h.orderId === orderId)) return "already-held";
+export const explainReserve = (pet: WrittenPet | undefined, orderId: number, units: number): Exclude<ReserveOutcome, "reserved"> | undefined => {
+  if (pet && pet.lifecycle === undefined && pet.namedHolds.some((h) => h.orderId === orderId)) return "already-held";
   return foreseeReserve(pet, units);
 };
 
@@ -60,7 +60,7 @@ export const reserveSeeing = async (
   orderId: number,
   units: number,
   expectedStock?: number,
-): Promise<{ outcome: ReserveOutcome; pet: PetRecord | undefined }> => {
+): Promise<{ outcome: ReserveOutcome; pet: WrittenPet | undefined }> => {
   const variants = reserveVariants(clock, petId, orderId, units);
   if (expectedStock === units) variants.reverse();
   for (;;) {
@@ -124,7 +124,7 @@ const settle = async (pets: Pets, petId: number, orderId: number, units: number,
   for (;;) {
     const result: PetWrite = await pets.write(petId, variants);
     if (result.applied !== undefined) return true;
-    if (!result.pet?.holds.some((h) => h.orderId === orderId && h.units === units)) return false;
+    if (!result.pet?.namedHolds.some((h) => h.orderId === orderId && h.units === units)) return false;
   }
 };
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import type { PetRecord, WrittenPet } from "../../core/pets/pet-record.ts";
 import type { PetCondition, PetVariant } from "../../core/pets/pets.port.ts";
 import { consume, release, reserve, setStockVariants } from "../../core/pets/stock-writes.ts";
 import { ManualClock } from "../support/manual-clock.ts";
@@ -13,6 +14,12 @@ export const petsContract = (harness: ContractHarness): void => {
     const idsOf = (list: { id: number }[]) => list.map((p) => p.id);
     const since = at("2026-11-21T11:59:59.321Z");
     const eventTypes = async () => (await stores().outbox.pending(1000)).map((e) => e.type);
+    /** The pet as a write gives it back: its hold count, and the holds of the orders named only. */
+    const written = ({ holds, ...rest }: PetRecord, named: number[] = []): WrittenPet => ({
+      ...rest,
+      holdCount: holds.length,
+      namedHolds: holds.filter((h) => named.includes(h.orderId)),
+    });
 
     it("gives back what was inserted, holds and dates included, and undefined for an unknown id", async () => {
       const pet = aPet({ id: 7, name: "Rex", categoryId: 3, status: "pending", revision: 4, stock: 2, holds: [{ orderId: 3, units: 1 }, { orderId: 11, units: 5 }] });
@@ -103,16 +110,41 @@ export const petsContract = (harness: ContractHarness): void => {
           { when: { stock: { eq: 5 } }, then: { name: "Max", stock: { by: -2 } } },
         ];
 
-        expect(await pets().write(1, variants)).toEqual({ applied: 1, pet: aPet({ id: 1, name: "Max", stock: 3, revision: 2 }) });
+        expect(await pets().write(1, variants)).toEqual({ applied: 1, pet: written(aPet({ id: 1, name: "Max", stock: 3, revision: 2 })) });
         expect(await pets().ofId(1)).toEqual(aPet({ id: 1, name: "Max", stock: 3, revision: 2 }));
       });
 
       it("applies nothing when no condition holds, and says how the pet is; undefined for a missing pet", async () => {
         await pets().insert(aPet({ id: 1, stock: 5 }));
 
-        expect(await pets().write(1, [{ when: { stock: { gt: 5 } }, then: { name: "never" } }])).toEqual({ applied: undefined, pet: aPet({ id: 1, stock: 5 }) });
+        expect(await pets().write(1, [{ when: { stock: { gt: 5 } }, then: { name: "never" } }])).toEqual({ applied: undefined, pet: written(aPet({ id: 1, stock: 5 })) });
         expect(await pets().write(2, [{ when: {}, then: { name: "never" } }])).toEqual({ applied: undefined, pet: undefined });
         expect(await pets().ofId(2)).toBeUndefined();
+      });
+
+      it("gives back the hold count and the holds of the orders its variants name, not a popular pet's others", async () => {
+        const t = (n: number) => new Date(1_700_000_000_000 + n);
+        const holds = Array.from({ length: 40 }, (_, i) => ({ orderId: 2 * (i + 1), units: 1, since: t(i) }));
+        await pets().insert(aPet({ id: 1, stock: 10, holds }));
+
+        // Named by a condition (hold, noHoldOf) and by a change (addHold, removeHoldOf), applied or not.
+        const applied = await pets().write(1, [
+          { when: { hold: { orderId: 4, units: 2 } }, then: { name: "never" } },
+          { when: { noHoldOf: 3 }, then: { addHold: { orderId: 3, units: 2, since: t(99) }, removeHoldOf: 6, stock: { by: -2 } } },
+        ]);
+        expect(applied).toEqual({
+          applied: 1,
+          pet: {
+            ...written(aPet({ id: 1, stock: 8, revision: 2 })),
+            holdCount: 40,
+            namedHolds: [{ orderId: 3, units: 2, since: t(99) }, { orderId: 4, units: 1, since: t(1) }],
+          },
+        });
+        const refused = await pets().write(1, [{ when: { noHoldOf: 8 }, then: { name: "never" } }]);
+        expect(refused).toEqual({ applied: undefined, pet: { ...written(aPet({ id: 1, stock: 8, revision: 2 })), holdCount: 40, namedHolds: [holds[3]] } });
+        expect((await pets().write(1, [{ when: {}, then: { name: "Max" } }])).pet).toMatchObject({ holdCount: 40, namedHolds: [] });
+        // The store still has every hold.
+        expect((await pets().ofId(1))!.holds).toHaveLength(40);
       });
 
       const subject = aPet({ id: 1, status: "pending", stock: 3, revision: 4, holds: [{ orderId: 7, units: 2 }], movingTo: 9, provisionalSince: since });

@@ -449,6 +449,31 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       expect((await stores.pets.ofId(pet.id))!.holds).toHaveLength(5);
     });
 
+    it("writes answer a pet with the hold of the order they name only: a reservation does not carry the others back", async () => {
+      const pet = await givenPetInStock(30);
+      const place = new PlaceOrder({ ...stores, clock });
+      const placed = [];
+      for (let i = 0; i < 5; i++) placed.push(await place.execute({ petId: pet.id, quantity: 1 }, staff));
+      const replies: BSON.Document[] = [];
+      const onReply = (event: CommandSucceededEvent) => {
+        const value = event.commandName === "findAndModify" ? (event.reply as { value: BSON.Document | null }).value : null;
+        if (value && "holdCount" in value) replies.push(value);
+      };
+      monitored.on("commandSucceeded", onReply);
+      try {
+        await place.execute({ petId: pet.id, quantity: 2 }, staff);
+        await new CancelOrder({ ...stores, clock }).execute(placed[0]!.id, staff);
+      } finally {
+        monitored.off("commandSucceeded", onReply);
+      }
+      // The reservation's reply names its own new hold; the release's, none (its hold is gone); neither the others.
+      expect(replies.map((r) => ({ holdCount: r.holdCount, holds: Object.keys(r.holds ?? {}), heldSince: Object.keys(r.heldSince ?? {}) }))).toEqual([
+        { holdCount: 6, holds: [`o${placed[4]!.id + 1}`], heldSince: [`o${placed[4]!.id + 1}`] },
+        { holdCount: 5, holds: [], heldSince: [] },
+      ]);
+      expect((await stores.pets.ofId(pet.id))!.holds).toHaveLength(5);
+    });
+
     it("delete pet: conditional deleting, its orders, the pet", async () => {
       const pet = await givenPetInStock(2);
 
