@@ -1,4 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
+import { SETTINGS_ATTEMPTS } from "../../core/access/update-api-key.ts";
 import { expectError, expectValidationFailed, limitOf } from "../support/http-assertions.ts";
 import { ADMIN_KEY, startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
 
@@ -258,6 +260,44 @@ describe("admin: API keys", () => {
         await generated.close();
       }
     });
+  });
+});
+
+describe("admin: a PATCH that keeps losing to concurrent changes of the key", () => {
+  it(`answers 409 concurrent_update in the Error shape after ${SETTINGS_ATTEMPTS} lost writes, having changed nothing itself`, async () => {
+    const stores = createMemoryStores();
+    const replaceSettings = stores.apiKeys.replaceSettings.bind(stores.apiKeys);
+    let competing = 0;
+    let raced: number | undefined;
+    // Another request (or instance) renames the key between this request's read and each of its writes.
+    stores.apiKeys.replaceSettings = async (key, expected) => {
+      if (key.id === raced) {
+        const current = (await stores.apiKeys.ofId(key.id))!;
+        const settings = { label: current.label, role: current.role, plan: current.plan, limits: current.limits };
+        competing += 1;
+        await replaceSettings({ ...settings, id: key.id, label: `renamed elsewhere ${competing}` }, settings);
+      }
+      return replaceSettings(key, expected);
+    };
+    const t = await startTestPetstore({ stores });
+    try {
+      const created = await t.client.post("/admin/api-keys", { key: t.adminKey, body: { label: "partner", role: "customer", plan: "pro" } });
+      raced = created.body.id as number;
+
+      const res = await t.client.patch(`/admin/api-keys/${raced}`, { key: t.adminKey, body: { plan: "business" } });
+
+      expectError(res, 409, "concurrent_update");
+      expect(competing).toBe(SETTINGS_ATTEMPTS);
+      const after = await t.client.get(`/admin/api-keys/${raced}`, { key: t.adminKey });
+      expect(after.body).toMatchObject({ label: `renamed elsewhere ${SETTINGS_ATTEMPTS}`, plan: "pro" });
+      // Once the others stop, the same change applies.
+      raced = undefined;
+      const retried = await t.client.patch(`/admin/api-keys/${after.body.id}`, { key: t.adminKey, body: { plan: "business" } });
+      expect(retried.status).toBe(200);
+      expect(retried.body).toMatchObject({ label: `renamed elsewhere ${SETTINGS_ATTEMPTS}`, plan: "business" });
+    } finally {
+      await t.close();
+    }
   });
 });
 
