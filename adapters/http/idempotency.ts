@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { H3Event } from "h3";
 import type { Actor } from "../../core/access/permissions.ts";
 import type { RecordedResponse } from "../../core/idempotency/idempotency-records.port.ts";
-import type { RunIdempotently } from "../../core/idempotency/run-idempotently.ts";
+import type { IdempotentAttempt, RunIdempotently } from "../../core/idempotency/run-idempotently.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { readBodyText } from "./json-body.ts";
 import { requestIdOf } from "./request-context.ts";
@@ -32,15 +32,15 @@ export const idempotently = async (
   event: H3Event,
   actor: Actor,
   key: string,
-  act: () => Promise<Answer>,
+  act: (attempt: IdempotentAttempt) => Promise<Answer>,
 ): Promise<Answer> => {
   const body = await readBodyText(event);
   const fingerprint = createHash("sha256").update(`${event.req.method} ${event.url.pathname}\n${body}`).digest("base64url");
   const { response, replayed } = await run.execute(
     { scope: `key:${actor.keyId}`, key, fingerprint },
-    async () => {
+    async (attempt) => {
       try {
-        return record(await act());
+        return record(await act(attempt));
       } catch (error) {
         return record(errorResponse(error, report, requestIdOf(event)));
       }

@@ -184,9 +184,9 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     const run = async (event: H3Event, actor: Actor | undefined): Promise<Answer> => {
       const reading = parse(event);
       const parsed = reading instanceof Promise ? await reading : reading;
-      const act = async () => serialise(await handle(parsed, actor, services), event);
+      const act = async (input: Parsed<RouteInput>) => serialise(await handle(input, actor, services), event);
       const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
-      return key !== undefined && actor ? idempotently(runIdempotently, report, event, actor, key, act) : act();
+      return key !== undefined && actor ? idempotently(runIdempotently, report, event, actor, key, (attempt) => act({ ...parsed, attempt })) : act(parsed);
     };
     const { deprecated } = route;
     if (!deprecated) return (event) => admitted(event, route.access, (actor) => run(event, actor));

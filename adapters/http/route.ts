@@ -1,5 +1,6 @@
 import type { z } from "zod";
 import type { Actor, Permission } from "../../core/access/permissions.ts";
+import type { IdempotentAttempt } from "../../core/idempotency/run-idempotently.ts";
 import type { Clock } from "../../core/shared/clock.port.ts";
 import type { Page } from "../../core/shared/page.ts";
 import type { StoreHealth } from "../../core/shared/store-health.port.ts";
@@ -42,6 +43,8 @@ export interface Parsed<I extends RouteInput> {
   body: Out<I["body"], undefined>;
   /** The revision an `If-Match` named, on a `conditional` route; undefined when none was sent (or `*`). */
   expectedRevision: number | undefined;
+  /** On an `idempotent` route called with an Idempotency-Key: the attempt it runs as (see IdempotentAttempt). */
+  attempt?: IdempotentAttempt | undefined;
 }
 
 export interface RouteOutput {

@@ -1,4 +1,5 @@
 import type {
+  AttemptNote,
   Claim,
   IdempotencyClaim,
   IdempotencyRecords,
@@ -13,6 +14,7 @@ interface Entry {
   expiresAt: number;
   /** Frozen: handed out as is on every replay, never copied. */
   response: Readonly<RecordedResponse> | undefined;
+  note: AttemptNote | undefined;
 }
 
 /** Records kept per scope (API key) unless told otherwise: the most recently claimed ones. */
@@ -53,6 +55,8 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
       entries = new Map();
       this.#scopes.set(claim.scope, entries);
     }
+    // A lost attempt's note goes on with its record; an expired record's is forgotten with it.
+    const previous = existing && existing.expiresAt > now ? existing.note : undefined;
     entries.delete(claim.key); // a stale record: claimed anew, it becomes the newest
     if (entries.size >= this.#perScope) forgetOldest(entries, now);
     const token = String(++this.#lastToken);
@@ -62,8 +66,15 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
       leaseUntil: claim.leaseUntil.getTime(),
       expiresAt: claim.expiresAt.getTime(),
       response: undefined,
+      note: previous,
     });
-    return Promise.resolve({ outcome: "claimed", token });
+    return Promise.resolve({ outcome: "claimed", token, previous: previous && { ...previous } });
+  }
+
+  note(scope: string, key: string, token: string, note: AttemptNote): Promise<boolean> {
+    const entry = this.#owned(scope, key, token);
+    if (entry) entry.note = { ...note };
+    return Promise.resolve(entry !== undefined);
   }
 
   complete(scope: string, key: string, token: string, response: RecordedResponse): Promise<boolean> {

@@ -1,5 +1,6 @@
 import { ObjectId, type Collection, type Db } from "mongodb";
 import type {
+  AttemptNote,
   Claim,
   IdempotencyClaim,
   IdempotencyRecords,
@@ -19,6 +20,8 @@ interface IdempotencyDocument {
   /** When the server deletes the record (TTL index): `expiresAt`, measured on the wall clock. */
   deleteAt: Date;
   response?: RecordedResponse;
+  /** The attempt's note (see IdempotencyRecords.note): kept when a lost attempt's record is taken over. */
+  note?: AttemptNote;
 }
 
 const ATTEMPTS = 3;
@@ -59,11 +62,11 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
         } catch (error) {
           if (!isDuplicateKeyError(error)) throw error;
         }
-        const takenOver = await this.#records.findOneAndUpdate(
-          { _id, $or: [{ expiresAt: { $lte: claim.now } }, { response: { $exists: false }, leaseUntil: { $lte: claim.now } }] },
-          { $set: fresh, $unset: { response: "" } },
-        );
-        if (takenOver) return { outcome: "claimed", token };
+        // An expired record is claimed as if absent, its note forgotten; a lost attempt's keeps its note, handed back.
+        const expired = await this.#records.updateOne({ _id, expiresAt: { $lte: claim.now } }, { $set: fresh, $unset: { response: "", note: "" } });
+        if (expired.matchedCount === 1) return { outcome: "claimed", token };
+        const lost = await this.#records.findOneAndUpdate({ _id, response: { $exists: false }, leaseUntil: { $lte: claim.now } }, { $set: fresh });
+        if (lost) return { outcome: "claimed", token, previous: lost.note };
         const existing = await this.#records.findOne({ _id });
         if (existing) {
           return existing.response
@@ -73,6 +76,13 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
         // Released between our insert and our read: claim again.
       }
       throw new Error(`Idempotency record ${_id} changed under ${ATTEMPTS} attempts to claim it`);
+    });
+  }
+
+  note(scope: string, key: string, token: string, note: AttemptNote): Promise<boolean> {
+    return guarded(async () => {
+      const { matchedCount } = await this.#records.updateOne({ _id: idOf(scope, key), token, response: { $exists: false } }, { $set: { note } });
+      return matchedCount === 1;
     });
   }
 

@@ -5,9 +5,21 @@ export interface RecordedResponse {
   headers: Record<string, string>;
 }
 
+/**
+ * What an attempt writes down before its first write (`note`): the id it writes under. An attempt that takes over
+ * a lost one's record gets the lost one's note back, so it can finish or find that attempt's work instead of doing it
+ * a second time.
+ */
+export interface AttemptNote {
+  orderId: number;
+}
+
 export type Claim =
-  /** The key is ours: act, then `complete` or `release` it with this token (the lock's owner). */
-  | { outcome: "claimed"; token: string }
+  /**
+   * The key is ours: act, then `complete` or `release` it with this token (the lock's owner). `previous`: the note of
+   * the unfinished attempt whose lock ran out and whose record this claim took over, if it noted anything.
+   */
+  | { outcome: "claimed"; token: string; previous?: AttemptNote | undefined }
   /** Another request holds the key and has not finished; its lock runs out at `leaseUntil`. */
   | { outcome: "in-progress"; fingerprint: string; leaseUntil: Date }
   | { outcome: "completed"; fingerprint: string; response: RecordedResponse };
@@ -35,6 +47,12 @@ export interface IdempotencyClaim {
  */
 export interface IdempotencyRecords {
   claim(claim: IdempotencyClaim): Promise<Claim>;
+  /**
+   * Writes down the attempt's note, replacing any earlier one; false (and nothing written) when the token no longer
+   * owns an unfinished record. A claim that takes over a record whose lease ran out keeps its note (and hands it
+   * back); a claim of an absent or expired record starts without one.
+   */
+  note(scope: string, key: string, token: string, note: AttemptNote): Promise<boolean>;
   /** Records the response; false (and nothing written) when the token no longer owns an unfinished record. */
   complete(scope: string, key: string, token: string, response: RecordedResponse): Promise<boolean>;
   /** Gives the key up after a failure that must not be replayed, so a retry acts afresh; only its owner can. */

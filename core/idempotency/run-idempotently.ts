@@ -1,6 +1,6 @@
 import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
-import type { IdempotencyRecords, RecordedResponse } from "./idempotency-records.port.ts";
+import type { AttemptNote, IdempotencyRecords, RecordedResponse } from "./idempotency-records.port.ts";
 
 const HOUR_MS = 3_600_000;
 
@@ -22,6 +22,17 @@ export interface IdempotencyPolicy {
   leaseMs: number;
 }
 
+/**
+ * The attempt an operation runs as, for an operation that writes under an id it allocates (placing an order):
+ * `previous` is what a lost earlier attempt under the same key noted, and `note` writes this attempt's id down before
+ * its first write, so that an attempt after it, should this one be lost, finds its work instead of repeating it.
+ */
+export interface IdempotentAttempt {
+  previous: AttemptNote | undefined;
+  /** Throws service_unavailable, nothing written, when this attempt has lost its lock to a later one. */
+  note(note: AttemptNote): Promise<void>;
+}
+
 export const defaultIdempotencyPolicy: IdempotencyPolicy = { retentionMs: 24 * HOUR_MS, leaseMs: 60_000 };
 
 /**
@@ -40,7 +51,7 @@ export class RunIdempotently {
 
   async execute(
     request: IdempotentRequest,
-    act: () => Promise<RecordedResponse>,
+    act: (attempt: IdempotentAttempt) => Promise<RecordedResponse>,
     isFinal: (response: RecordedResponse) => boolean,
   ): Promise<{ response: RecordedResponse; replayed: boolean }> {
     const { records, clock } = this.#ports;
@@ -61,10 +72,18 @@ export class RunIdempotently {
       }
       return { response: claim.response, replayed: true };
     }
-    const { token } = claim;
+    const { token, previous } = claim;
+    const attempt: IdempotentAttempt = {
+      previous,
+      note: async (note) => {
+        if (!(await records.note(request.scope, request.key, token, note))) {
+          throw new DomainError("service_unavailable", "This request took longer than its Idempotency-Key's lock and a retry took over; retry it", 1);
+        }
+      },
+    };
     let response: RecordedResponse;
     try {
-      response = await act();
+      response = await act(attempt);
     } catch (error) {
       await records.release(request.scope, request.key, token);
       throw error;

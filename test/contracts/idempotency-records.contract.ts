@@ -40,6 +40,53 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
       });
     });
 
+    describe("an attempt's note", () => {
+      const later = { now: at("2026-11-21T12:02:00.000Z"), leaseUntil: at("2026-11-21T12:03:00.000Z") };
+      const claimOf = async (claim: IdempotencyClaim) => {
+        const outcome = await records().claim(claim);
+        if (outcome.outcome !== "claimed") throw new Error(`expected to claim, got ${JSON.stringify(outcome)}`);
+        return outcome;
+      };
+
+      it("is handed to the claim that takes over the lost attempt's record, and kept for the one after", async () => {
+        const first = await take();
+        expect(await records().note("key:1", "order-42", first, { orderId: 7 })).toBe(true);
+
+        const second = await claimOf(aClaim(lockExpired));
+        expect(second.previous).toEqual({ orderId: 7 });
+        // The second attempt is lost too before it notes anything: the third still learns of order 7.
+        expect((await claimOf(aClaim(later))).previous).toEqual({ orderId: 7 });
+      });
+
+      it("is replaced by a later note of the owner; a fresh claim has none", async () => {
+        const first = await claimOf(aClaim());
+        expect(first.previous).toBeUndefined();
+        expect(await records().note("key:1", "order-42", first.token, { orderId: 7 })).toBe(true);
+        expect(await records().note("key:1", "order-42", first.token, { orderId: 8 })).toBe(true);
+        expect((await claimOf(aClaim(lockExpired))).previous).toEqual({ orderId: 8 });
+      });
+
+      it("is refused, nothing written, to a token that lost the record, and on a completed record", async () => {
+        const first = await take();
+        const second = await claimOf(aClaim(lockExpired));
+        expect(await records().note("key:1", "order-42", first, { orderId: 7 })).toBe(false);
+        expect(await records().note("key:1", "order-42", second.token, { orderId: 9 })).toBe(true);
+        expect(await records().complete("key:1", "order-42", second.token, aResponse)).toBe(true);
+        expect(await records().note("key:1", "order-42", second.token, { orderId: 10 })).toBe(false);
+        expect(await records().claim(aClaim({ now: at("2026-11-21T12:05:00.000Z") }))).toMatchObject({ outcome: "completed" });
+      });
+
+      it("is forgotten with an expired record: the key claimed after expiry starts afresh", async () => {
+        const first = await take();
+        expect(await records().note("key:1", "order-42", first, { orderId: 7 })).toBe(true);
+        const afterExpiry = aClaim({ now: at("2026-11-22T12:00:01.000Z"), leaseUntil: at("2026-11-22T12:01:01.000Z"), expiresAt: at("2026-11-23T12:00:01.000Z") });
+        const fresh = await claimOf(afterExpiry);
+        expect(fresh.previous).toBeUndefined();
+        // Lost in turn without a note of its own: the next claim learns nothing of the expired record's order.
+        expect((await claimOf({ ...afterExpiry, now: at("2026-11-22T12:02:00.000Z"), leaseUntil: at("2026-11-22T12:03:00.000Z") })).previous).toBeUndefined();
+      });
+    });
+
     it("lets exactly one of many racing claims win", async () => {
       const outcomes = await Promise.all(Array.from({ length: 20 }, () => records().claim(aClaim())));
       expect(outcomes.filter((o) => o.outcome === "claimed")).toHaveLength(1);

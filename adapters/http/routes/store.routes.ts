@@ -36,8 +36,8 @@ export const storeRoutes = [
     input: { body: OrderBody },
     output: { status: 201, description: "The order, open (`complete: false`).", body: OrderView, headers: ["Location"] },
     errors: ["pet_not_available", "insufficient_stock", "unknown_pet"],
-    handle: async ({ body }, actor, { useCases }) => {
-      const order = await useCases.placeOrder.execute(body, actor);
+    handle: async ({ body, attempt }, actor, { useCases }) => {
+      const order = await useCases.placeOrder.execute(body, actor, attempt);
       return created(presentOrder(order), `/store/orders/${order.id}`);
     },
   }),

@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
+import { expectError } from "../support/http-assertions.ts";
+import { makeKeys, stockedPet, stockOf, type Keys } from "../support/http-fixtures.ts";
+import { describeViolations, readViolations } from "../support/invariants.ts";
+import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+
+const LOCK_MS = 60_000;
+const GRACE_MS = 30_000;
+
+/**
+ * Makes the next call of `target[name]` stop where it is: `die()` fails it (the process died there), `proceed()`
+ * runs it after all (the request was only slow). Later calls go straight through.
+ */
+const stopNext = <T extends object>(target: T, name: keyof T & string) => {
+  const method = target[name] as (...args: unknown[]) => Promise<unknown>;
+  const real = method.bind(target);
+  let reached!: () => void;
+  let go!: (alive: boolean) => void;
+  const gate = new Promise<boolean>((resolve) => (go = resolve));
+  (target as Record<string, unknown>)[name] = (...args: unknown[]) => {
+    (target as Record<string, unknown>)[name] = real;
+    reached();
+    return gate.then((alive) => (alive ? real(...args) : Promise.reject(new Error("the process died here"))));
+  };
+  return { reached: new Promise<void>((resolve) => (reached = resolve)), die: () => go(false), proceed: () => go(true) };
+};
+
+/**
+ * Placing an order under an Idempotency-Key (core/orders/place-order.ts): the attempt writes its order id into the
+ * key's record before its first write, and an attempt that takes over a lost one's record (after the 60-second lock)
+ * finishes or finds that attempt's work instead of placing a second order. One test per step a crash can cut, and
+ * the interleavings of a lost attempt that was only slow.
+ */
+describe("Idempotency-Key: a first attempt cut at each step places at most one order", () => {
+  let t: TestPetstore;
+  let keys: Keys;
+  beforeEach(async () => {
+    t = await startTestPetstore();
+    keys = await makeKeys(t);
+  });
+  afterEach(() => t.close());
+
+  const order = (petId: number, key: string) =>
+    t.client.post("/store/orders", { key: keys.customer, body: { petId, quantity: 1 }, headers: { "idempotency-key": key } });
+  const ordersOf = async (petId: number) => (await t.client.get(`/store/orders?petId=${petId}`, { key: keys.staff })).body as { id: number }[];
+  /** A pet with 5 in stock, and a first attempt under `key` stopped at the next call of `target[name]`. */
+  const firstStoppedAt = async <T extends object>(target: T, name: keyof T & string, key: string) => {
+    const pet = await stockedPet(t, 5);
+    const stop = stopNext(target, name);
+    const first = order(pet.id, key);
+    await stop.reached;
+    return { pet, stop, first, retry: () => order(pet.id, key) };
+  };
+  /** Exactly `placed` among the pet's orders, one unit taken from its 5, and the store's invariants intact. */
+  const expectOnly = async (petId: number, placed: unknown) => {
+    expect(await ordersOf(petId)).toEqual([placed]);
+    expect(await stockOf(t, petId)).toBe(4);
+    const { violations } = await readViolations((path) => t.client.get(path, { key: keys.staff }), {
+      stockGiven: new Map([[petId, 5]]),
+      statusFollowsStockOnly: true,
+    });
+    expect(describeViolations(violations)).toBe("");
+  };
+
+  it("died after writing the order, before recording the response: the retry answers that order", async () => {
+    const { pet, stop, first, retry } = await firstStoppedAt(t.stores.idempotency, "complete", "cut-after-insert");
+    const [placed] = await ordersOf(pet.id);
+    expect(placed).toBeDefined();
+
+    t.clock.advance(LOCK_MS);
+    const retried = await retry();
+    expect(retried.status).toBe(201);
+    expect(retried.body).toEqual(placed);
+    expect(retried.headers.get("location")).toBe(`/store/orders/${placed!.id}`);
+    stop.die();
+    expect((await first).status).toBeGreaterThanOrEqual(500);
+
+    expect((await retry()).headers.get("idempotent-replayed")).toBe("true");
+    await expectOnly(pet.id, placed);
+  });
+
+  it("died after reserving, before recovery came by: the retry writes the order under the same id, the units taken once", async () => {
+    const { pet, stop, first, retry } = await firstStoppedAt(t.stores.orders, "insert", "cut-after-reserve");
+    expect(await stockOf(t, pet.id)).toBe(4);
+
+    t.clock.advance(LOCK_MS);
+    const retried = await retry();
+    expect(retried.status).toBe(201);
+    stop.die();
+    expect((await first).status).toBeGreaterThanOrEqual(500);
+
+    // Recovery finds the hold with its order: nothing to undo.
+    await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute();
+    await expectOnly(pet.id, retried.body);
+  });
+
+  it("died after noting its id, before reserving: the retry places the order under that id", async () => {
+    const { pet, stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "cut-after-note");
+
+    t.clock.advance(LOCK_MS);
+    const retried = await retry();
+    expect(retried.status).toBe(201);
+    stop.die();
+    expect((await first).status).toBeGreaterThanOrEqual(500);
+    await expectOnly(pet.id, retried.body);
+  });
+
+  it("only slow after reserving, racing the retry that took over: both answer the one order, the units taken once", async () => {
+    const { pet, stop, first, retry } = await firstStoppedAt(t.stores.orders, "insert", "slow-after-reserve");
+
+    t.clock.advance(LOCK_MS);
+    const retried = await retry();
+    expect(retried.status).toBe(201);
+    stop.proceed(); // its insert finds the order the retry wrote under the same id
+    const late = await first;
+    expect(late.status).toBe(201);
+    expect(late.body).toEqual(retried.body);
+    await expectOnly(pet.id, retried.body);
+  });
+
+  it("only slow before noting its id: the retry that took over places the order, and the late attempt writes nothing", async () => {
+    const { pet, stop, first, retry } = await firstStoppedAt(t.stores.idempotency, "note", "slow-before-note");
+
+    t.clock.advance(LOCK_MS);
+    const retried = await retry();
+    expect(retried.status).toBe(201);
+    stop.proceed(); // its note is refused: it lost the key's record
+    expectError(await first, 503, "service_unavailable");
+    expect((await retry()).body).toEqual(retried.body);
+    await expectOnly(pet.id, retried.body);
+  });
+});
