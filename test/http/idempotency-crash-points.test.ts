@@ -1,9 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
 import { expectError } from "../support/http-assertions.ts";
-import { makeKeys, stockedPet, stockOf, type Keys } from "../support/http-fixtures.ts";
+import { petstoreWithKeysPerTest, stockedPet, stockOf, type Keys } from "../support/http-fixtures.ts";
 import { describeViolations, readViolations } from "../support/invariants.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import type { TestPetstore } from "../support/test-petstore.ts";
 
 const LOCK_MS = 60_000;
 const GRACE_MS = 30_000;
@@ -33,13 +33,10 @@ const stopNext = <T extends object>(target: T, name: keyof T & string) => {
  * the interleavings of a lost attempt that was only slow.
  */
 describe("Idempotency-Key: a first attempt cut at each step places at most one order", () => {
+  const current = petstoreWithKeysPerTest();
   let t: TestPetstore;
   let keys: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    keys = await makeKeys(t);
-  });
-  afterEach(() => t.close());
+  beforeEach(() => ({ t, keys } = current()));
 
   const order = (petId: number, key: string) =>
     t.client.post("/store/orders", { key: keys.customer, body: { petId, quantity: 1 }, headers: { "idempotency-key": key } });

@@ -1,4 +1,5 @@
-import type { TestPetstore, TestResponse } from "./test-petstore.ts";
+import { afterEach, beforeEach } from "vitest";
+import { startTestPetstore, type TestPetstore, type TestResponse } from "./test-petstore.ts";
 
 /** Setup through the public API; each helper fails loudly when the service refuses. */
 
@@ -13,6 +14,17 @@ export interface Keys {
   /** A second customer. */
   other: string;
 }
+
+/** For a suite: a fresh petstore (memory stores, or MongoDB in the http-on-mongo project) and its keys per test. */
+export const petstoreWithKeysPerTest = (): (() => { t: TestPetstore; keys: Keys }) => {
+  let current: { t: TestPetstore; keys: Keys } | undefined;
+  beforeEach(async () => {
+    const t = await startTestPetstore();
+    current = { t, keys: await makeKeys(t) };
+  });
+  afterEach(() => current?.t.close());
+  return () => current!;
+};
 
 export const makeKeys = async (t: TestPetstore): Promise<Keys> => ({
   staff: await t.newKey("staff"),
