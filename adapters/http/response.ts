@@ -43,19 +43,52 @@ export const bytesResponse = (bytes: Uint8Array<ArrayBuffer>, headers: Record<st
 /** What tells h3 (and srvx under it) that the response was written already: nothing is left for them to send. */
 const handled = Symbol.for("h3.handled");
 
+/** An answer waiting for the end of the event loop's turn, and who waits for it to go out. */
+interface Queued {
+  res: ServerResponse;
+  answer: Answer;
+  sent: (value: symbol) => void;
+  failed: (error: unknown) => void;
+}
+const queued: Queued[] = [];
+
+/**
+ * Writes every answer queued in this turn of the event loop, in the order they were queued (setImmediate: after
+ * node has read and handled every request that was ready, so the responses go out back to back).
+ */
+const writeQueued = () => {
+  for (const { res, answer, sent, failed } of queued.splice(0)) {
+    try {
+      if (!res.headersSent) {
+        res.writeHead(answer.status, STATUS_CODES[answer.status], answer.headers);
+        res.end(answer.body ?? undefined);
+      }
+      sent(handled);
+    } catch (error) {
+      failed(error);
+    }
+  }
+};
+
 /**
  * Sends the answer, once, from the request context. On node:http (how the service runs) it is written straight to
  * node's response: the plain header record goes to `writeHead` as it is (names already lower case, Content-Length
  * already set), the body to `end`, and node sends both in one write; for HEAD node drops the body and keeps the
- * Content-Length. Elsewhere (`app.fetch` in tests, another runtime) it becomes srvx's FastResponse. Either way the
- * status line says the standard reason phrase (`200 OK`): srvx would otherwise send none.
+ * Content-Length. The write waits for the end of the event loop's turn (the promise settles once it is done): the
+ * requests node read in one turn are all handled before their responses go out, back to back, instead of a read, a
+ * write, a read, a write. A response written while the client waits idle costs the writer the client's wake-up
+ * (on loopback, in the write call itself): on a busy server answering 50 connections, writing the turn's responses
+ * together measured 0.59 of a placed order's CPU and 0.76 of a keyed read's (`npm run bench:compare`, 12 rounds).
+ * An answer waits at most for the other requests of its turn; alone in its turn it goes out at once.
+ * Elsewhere (`app.fetch` in tests, another runtime) it becomes srvx's FastResponse. Either way the status line
+ * says the standard reason phrase (`200 OK`): srvx would otherwise send none.
  */
-export const sendAnswer = (answer: Answer, event: H3Event): Response | symbol => {
+export const sendAnswer = (answer: Answer, event: H3Event): Response | Promise<symbol> => {
   const res = event.req.runtime?.node?.res;
   if (res instanceof ServerResponse && !res.headersSent) {
-    res.writeHead(answer.status, STATUS_CODES[answer.status], answer.headers);
-    res.end(answer.body ?? undefined);
-    return handled;
+    const { promise, resolve, reject } = Promise.withResolvers<symbol>();
+    if (queued.push({ res, answer, sent: resolve, failed: reject }) === 1) setImmediate(writeQueued);
+    return promise;
   }
   return new FastResponse(answer.body, { status: answer.status, statusText: STATUS_CODES[answer.status], headers: answer.headers });
 };
