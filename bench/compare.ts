@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freeLoopbackPort } from "../test/support/free-port.ts";
-import { pinning, pinSelf, startChildServer, type ChildServer } from "./child-server.ts";
+import { pinning, pinSelf, SERVICE_NODE_ARGS, startChildServer, type ChildServer } from "./child-server.ts";
 import { drive } from "./drive.ts";
 import { allScenarios, prepareService } from "./scenarios.ts";
 import { median, spread, table } from "./stats.ts";
@@ -39,23 +39,24 @@ symlinkSync(join(here, "node_modules"), join(other, "node_modules"));
 const place = pinning();
 const adminKey = randomBytes(24).toString("base64url");
 const start = async (tree: string): Promise<ChildServer> =>
-  startChildServer(join(tree, "bench/service-server.ts"), await freeLoopbackPort(), { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" }, { prefix: place.server });
+  startChildServer(join(tree, "bench/service-server.ts"), await freeLoopbackPort(), { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" }, { prefix: place.server, nodeArgs: SERVICE_NODE_ARGS });
 const servers: ChildServer[] = [];
 try {
   const [theirs, ours] = [await start(other), await start(here)];
   servers.push(theirs, ours);
   if (place.available) pinSelf(1);
-  const [theirKeys, ourKeys] = [await prepareService(theirs.url, adminKey), await prepareService(ours.url, adminKey)];
+  const [theirService, ourService] = [await prepareService(theirs.url, adminKey), await prepareService(ours.url, adminKey)];
   const rows = [["scenario", `${ref} CPU µs`, "this tree CPU µs", "this tree ÷ ref", "failed"]];
   for (const scenario of scenarios) {
     const sides = [
-      { server: theirs, key: theirKeys[scenario.as], cpu: [] as number[], failures: 0 },
-      { server: ours, key: ourKeys[scenario.as], cpu: [] as number[], failures: 0 },
+      { server: theirs, prepared: theirService, cpu: [] as number[], failures: 0 },
+      { server: ours, prepared: ourService, cpu: [] as number[], failures: 0 },
     ];
-    for (const side of sides) await drive(side.server, scenario, side.key, 1, connections);
+    for (const side of sides) await drive(side.server, scenario, side.prepared.keys[scenario.as], 1, connections);
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
-        const result = await drive(side.server, scenario, side.key, seconds, connections);
+        await side.prepared.nextRound();
+        const result = await drive(side.server, scenario, side.prepared.keys[scenario.as], seconds, connections);
         side.cpu.push(result.cpuMicrosPerRequest);
         side.failures += result.failures;
       }

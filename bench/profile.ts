@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
 import { freeLoopbackPort } from "../test/support/free-port.ts";
-import { pinning, pinSelf, startChildServer } from "./child-server.ts";
+import { pinning, pinSelf, SERVICE_NODE_ARGS, startChildServer } from "./child-server.ts";
 import { allScenarios, prepareService, type Scenario } from "./scenarios.ts";
 import { table } from "./stats.ts";
 
@@ -45,7 +45,7 @@ const service = await startChildServer(
   fileURLToPath(new URL("./service-server.ts", import.meta.url)),
   await freeLoopbackPort(),
   { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
-  { prefix: place.server, nodeArgs: ["--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=100"] },
+  { prefix: place.server, nodeArgs: [...SERVICE_NODE_ARGS, "--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=100"] },
 );
 if (place.available) pinSelf(1);
 
@@ -62,10 +62,11 @@ const load = (s: Scenario, key: string, duration: number) =>
 let cpuMicros = 0;
 let requests = 0;
 try {
-  const keys = await prepareService(service.url, adminKey);
-  await load(scenario, keys[scenario.as], 3);
+  const prepared = await prepareService(service.url, adminKey);
+  await load(scenario, prepared.keys[scenario.as], 3);
+  await prepared.nextRound();
   const before = await service.cpuMicros();
-  const result = await load(scenario, keys[scenario.as], seconds);
+  const result = await load(scenario, prepared.keys[scenario.as], seconds);
   cpuMicros = (await service.cpuMicros()) - before;
   requests = result["2xx"] + result.non2xx;
 } finally {

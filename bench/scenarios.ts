@@ -20,8 +20,19 @@ export const allScenarios: Scenario[] = [
 /** Pets in both stores before any round: lists and look-ups run on a store of this size (POST /pets runs last). */
 export const SEEDED_PETS = 100;
 
-/** Keys on a plan no benchmark can exhaust, a category, the seeded pets and a stock of pet 1 no benchmark can sell out. */
-export const prepareService = async (url: string, adminKey: string): Promise<Record<Scenario["as"], string>> => {
+/** The keys a benchmark sends, by role, and how to make the service ready for its next round. */
+export interface PreparedService {
+  readonly keys: Record<Scenario["as"], string>;
+  /**
+   * Before every round: new keys (the most a key may send is 1,000,000 requests a minute, and two fast rounds in one
+   * minute could come near it) and pet 1's stock back to 1,000,000 (the most a stock may be; one round places fewer
+   * orders than that). Nothing a round measures is spent on it.
+   */
+  nextRound(): Promise<void>;
+}
+
+/** Keys on the largest limits a key may have, a category, the seeded pets and a stock of pet 1 a round cannot sell out. */
+export const prepareService = async (url: string, adminKey: string): Promise<PreparedService> => {
   const call = async (method: string, path: string, key: string, body: unknown) => {
     const res = await fetch(`${url}${path}`, {
       method,
@@ -35,14 +46,17 @@ export const prepareService = async (url: string, adminKey: string): Promise<Rec
   const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
   const newKey = async (role: string) =>
     (await call("POST", "/admin/api-keys", adminKey, { label: `bench ${role}`, role, plan: "enterprise", limits })).key as string;
-  const customer = await newKey("customer");
-  const staff = await newKey("staff");
-  const category = await call("POST", "/categories", staff, { name: "Dogs" });
+  const keys = { customer: await newKey("customer"), staff: await newKey("staff") };
+  const category = await call("POST", "/categories", keys.staff, { name: "Dogs" });
   for (let id = 1; id <= SEEDED_PETS; id++) {
-    const pet = await call("POST", "/pets", staff, { name: "Rex", categoryId: category.id });
+    const pet = await call("POST", "/pets", keys.staff, { name: "Rex", categoryId: category.id });
     if (category.id !== 1 || pet.id !== id) throw new Error("setup expected category 1 and pets from 1 in a fresh service");
   }
-  await call("PUT", "/store/inventory/1", staff, { quantity: 1_000_000 });
-  return { customer, staff };
+  const nextRound = async () => {
+    keys.customer = await newKey("customer");
+    keys.staff = await newKey("staff");
+    await call("PUT", "/store/inventory/1", keys.staff, { quantity: 1_000_000 });
+  };
+  await nextRound();
+  return { keys, nextRound };
 };
-
