@@ -58,7 +58,7 @@ export class PlaceOrder {
 
   async execute(input: NewOrder, actor: Actor, attempt?: IdempotentAttempt): Promise<Order> {
     const { orders, pets, ids, clock } = this.#ports;
-    const noted = attempt?.previous?.orderId;
+    const noted = attempt?.previous && "orderId" in attempt.previous ? attempt.previous.orderId : undefined;
     const found = noted === undefined ? undefined : await orders.ofId(noted);
     if (found && this.#isPlacedAs(found, input, actor)) return orderOf(found);
     // Nothing written under the noted id yet, or a hold only: go on under it. Abandoned (or, impossibly, another's): a new id.

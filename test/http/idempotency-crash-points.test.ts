@@ -128,3 +128,84 @@ describe("Idempotency-Key: a first attempt cut at each step places at most one o
     await expectOnly(pet.id, retried.body);
   });
 });
+
+/**
+ * Creating a category under an Idempotency-Key (core/categories/create-category.ts): the attempt writes the id it
+ * allocated into the key's record before inserting, and an attempt that takes over a lost one's record answers the
+ * category found under that id instead of `category_name_taken`. One test per step a crash can cut, and the
+ * interleavings of a lost attempt that was only slow.
+ */
+describe("Idempotency-Key: a first attempt cut at each step creates at most one category", () => {
+  const current = petstoreWithKeysPerTest();
+  let t: TestPetstore;
+  let keys: Keys;
+  beforeEach(() => ({ t, keys } = current()));
+
+  const create = (key: string) => t.client.post("/categories", { key: keys.staff, body: { name: "Ferrets" }, headers: { "idempotency-key": key } });
+  const ferrets = async () =>
+    ((await t.client.get("/categories?limit=100", { key: keys.staff })).body as { id: number; name: string }[]).filter((c) => c.name === "Ferrets");
+  /** A first attempt under `key` stopped at the next call of `target[name]`. */
+  const firstStoppedAt = async <T extends object>(target: T, name: keyof T & string, key: string) => {
+    const stop = stopNext(target, name);
+    const first = create(key);
+    await stop.reached;
+    return { stop, first, retry: () => create(key) };
+  };
+
+  it("died after inserting, before recording the response: the retry answers that category", async () => {
+    const { stop, first, retry } = await firstStoppedAt(t.stores.idempotency, "complete", "cut-after-insert");
+    const [made] = await ferrets();
+    expect(made).toBeDefined();
+
+    t.clock.advance(LOCK_MS);
+    const retried = await retry();
+    expect(retried.status).toBe(201);
+    expect(retried.body).toEqual(made);
+    expect(retried.headers.get("location")).toBe(`/categories/${made!.id}`);
+    stop.die();
+    expect((await first).status).toBeGreaterThanOrEqual(500);
+
+    expect((await retry()).headers.get("idempotent-replayed")).toBe("true");
+    expect(await ferrets()).toEqual([made]);
+  });
+
+  it("died after noting its id, before inserting: the retry creates the category, once", async () => {
+    const { stop, first, retry } = await firstStoppedAt(t.stores.categories, "add", "cut-after-note");
+
+    t.clock.advance(LOCK_MS);
+    const retried = await retry();
+    expect(retried.status).toBe(201);
+    stop.die();
+    expect((await first).status).toBeGreaterThanOrEqual(500);
+    expect(await ferrets()).toEqual([retried.body]);
+  });
+
+  it("only slow, inserting between the retry's look and its insert: the retry answers the slow one's category", async () => {
+    const { stop, first, retry } = await firstStoppedAt(t.stores.categories, "add", "slow-between");
+
+    t.clock.advance(LOCK_MS);
+    const retryAtNote = stopNext(t.stores.idempotency, "note");
+    const retrying = retry();
+    await retryAtNote.reached; // the retry looked under the noted id and found nothing yet
+    stop.proceed();
+    const late = await first; // its category is in; its response cannot be recorded any more (the retry owns the key)
+    expect(late.status).toBe(201);
+    retryAtNote.proceed();
+    const retried = await retrying;
+    expect(retried.status).toBe(201);
+    expect(retried.body).toEqual(late.body);
+    expect(await ferrets()).toEqual([late.body]);
+  });
+
+  it("only slow, inserting after the retry's insert: one category, the retry's; the slow one is refused", async () => {
+    const { stop, first, retry } = await firstStoppedAt(t.stores.categories, "add", "slow-after");
+
+    t.clock.advance(LOCK_MS);
+    const retried = await retry();
+    expect(retried.status).toBe(201);
+    stop.proceed();
+    expectError(await first, 409, "category_name_taken");
+    expect((await retry()).body).toEqual(retried.body);
+    expect(await ferrets()).toEqual([retried.body]);
+  });
+});

@@ -32,8 +32,8 @@ export const categoryRoutes = [
     input: { body: CategoryBody },
     output: { status: 201, description: "The category, created.", body: CategoryView, headers: ["Location"] },
     errors: ["category_name_taken"],
-    handle: async ({ body }, _actor, { useCases }) => {
-      const category = await useCases.createCategory.execute(body);
+    handle: async ({ body, attempt }, _actor, { useCases }) => {
+      const category = await useCases.createCategory.execute(body, attempt);
       return created(presentCategory(category), `/categories/${category.id}`);
     },
   }),
