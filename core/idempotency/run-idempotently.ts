@@ -23,9 +23,10 @@ export interface IdempotencyPolicy {
 }
 
 /**
- * The attempt an operation runs as, for an operation that writes under an id it allocates (placing an order, creating a category):
- * `previous` is what a lost earlier attempt under the same key noted, and `note` writes this attempt's id down before
- * its first write, so that an attempt after it, should this one be lost, finds its work instead of repeating it.
+ * The attempt an operation runs as, for an operation that writes under an id it allocates (placing an order, creating
+ * a category): `previous` is what a lost earlier attempt under the same key noted, and `note` writes this attempt's
+ * id down before its first write, so that an attempt after it, should this one be lost, finds its work instead of
+ * repeating it.
  */
 export interface IdempotentAttempt {
   previous: AttemptNote | undefined;
