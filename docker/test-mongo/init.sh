@@ -21,6 +21,11 @@ runuser -u postgres -- "$PG/initdb" -D "$PGDATA" -U postgres --auth=trust --enco
 # the database process) is killed, only if the machine itself crashes, and the
 # data of a test run lives and dies with its container. synchronous_commit
 # stays on: a test kills the database and expects every acknowledged write.
+# deadlock_timeout: DocumentDB checks a unique secondary index as an exclusion
+# constraint, so concurrent inserts of one key wait on each other and only
+# PostgreSQL's deadlock check (after deadlock_timeout of waiting) frees them;
+# with the default 1 s, a race of ten inserts of one name took 27 s. The
+# adapters run a deadlock's victim again (adapters/mongo/duplicate-key.ts).
 cat >>"$PGDATA/postgresql.conf" <<'CONF'
 
 # petstore test image
@@ -34,6 +39,7 @@ max_worker_processes = 32
 max_connections = 300
 fsync = off
 full_page_writes = off
+deadlock_timeout = 20ms
 log_min_messages = warning
 log_min_error_statement = panic
 log_line_prefix = 'postgres %m [%p] '

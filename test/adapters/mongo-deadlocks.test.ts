@@ -1,6 +1,7 @@
 import { MongoServerError } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { isDeadlockVictim, retryingDeadlocks } from "../../adapters/mongo/duplicate-key.ts";
+import { DEADLOCK_RETRY, isDeadlockVictim, retryingDeadlocks } from "../../adapters/mongo/duplicate-key.ts";
+import { DomainError } from "../../core/shared/domain-error.ts";
 
 /** What FerretDB v2 answered when PostgreSQL chose a concurrent insert as a deadlock's victim (seen in a contract test). */
 const deadlock = () => new MongoServerError({ message: "deadlock detected", code: 16908292 });
@@ -30,10 +31,19 @@ describe("writes aborted as a deadlock's victim", () => {
     expect(runs()).toBe(3);
   });
 
-  it("give up after three runs with the deadlock itself", async () => {
+  it("give up after the last run as service_unavailable (503, retry in a second), not as an internal error", async () => {
     const { write, runs } = flaky([deadlock(), deadlock(), deadlock()]);
-    await expect(retryingDeadlocks(write)).rejects.toThrow("deadlock detected");
+    const failure = retryingDeadlocks(write, { attempts: 3, baseDelayMs: 1 });
+    await expect(failure).rejects.toBeInstanceOf(DomainError);
+    await expect(failure).rejects.toMatchObject({ code: "service_unavailable", retryAfterSeconds: 1 });
     expect(runs()).toBe(3);
+  });
+
+  it("by default run up to eight times, so that a cycle re-formed by racing attempts has time to clear", async () => {
+    const { write, runs } = flaky(Array.from({ length: 7 }, deadlock));
+    await expect(retryingDeadlocks(write, { ...DEADLOCK_RETRY, baseDelayMs: 1 })).resolves.toBe("done");
+    expect(runs()).toBe(8);
+    expect(DEADLOCK_RETRY.attempts).toBe(8);
   });
 
   it("are the only failures run again: a duplicate key after a deadlock propagates at once", async () => {

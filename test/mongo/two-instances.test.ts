@@ -15,8 +15,9 @@ describeMongo("two instances on one MongoDB database", () => {
   beforeAll(async () => {
     mongo = await freshMongoDatabase("two_instances");
     // The races below are about uniqueness and counts, not latency: on the FerretDB engine, racing inserts of one
-    // unique name wait on each other's locks and PostgreSQL's deadlock detection (1 s a round), which on a loaded CI
-    // machine outlasted the default 2-second store timeout once (every racer answered 409 or 503, none 201).
+    // unique name wait on each other's locks until PostgreSQL's deadlock check aborts one, which runs again after a
+    // pause (adapters/mongo/duplicate-key.ts); on a loaded CI machine that outlasted the default 2-second store
+    // timeout once (every racer answered 409 or 503, none 201).
     const instance = async () =>
       startTestPetstore({ clock, stores: await connectMongoStores({ url: mongoUrl(), dbName: mongo.db.databaseName, timeoutMs: 15_000 }) });
     a = await instance();
@@ -40,7 +41,7 @@ describeMongo("two instances on one MongoDB database", () => {
     expect(ids).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
   });
 
-  it("creates a category name raced from both instances once", async () => {
+  it("creates a category name raced from both instances once", { timeout: 60_000 }, async () => {
     const raced = await Promise.all(
       Array.from({ length: 10 }, (_, i) => either(i).post("/categories", { key: staff, body: { name: i % 2 ? "Ferrets" : "FERRETS" } })),
     );
