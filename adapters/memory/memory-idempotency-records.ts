@@ -55,8 +55,9 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
       entries = new Map();
       this.#scopes.set(claim.scope, entries);
     }
-    // A lost attempt's note goes on with its record; an expired record's is forgotten with it.
-    const previous = existing && existing.expiresAt > now ? existing.note : undefined;
+    // A lost or released attempt's note goes on with its record for a retry of the same request; an expired record's
+    // is forgotten with it, and another request (the key reused with another body) learns nothing of it.
+    const previous = existing && existing.expiresAt > now && existing.fingerprint === claim.fingerprint ? existing.note : undefined;
     entries.delete(claim.key); // a stale record: claimed anew, it becomes the newest
     if (entries.size >= this.#perScope) forgetOldest(entries, now);
     const token = String(++this.#lastToken);
@@ -84,7 +85,9 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
   }
 
   release(scope: string, key: string, token: string): Promise<void> {
-    if (this.#owned(scope, key, token)) {
+    const entry = this.#owned(scope, key, token);
+    if (entry?.note) entry.leaseUntil = 0; // unlocked: the next claim takes it over, note and all
+    else if (entry) {
       const entries = this.#scopes.get(scope)!;
       entries.delete(key);
       if (entries.size === 0) this.#scopes.delete(scope);

@@ -65,8 +65,11 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
         // An expired record is claimed as if absent, its note forgotten; a lost attempt's keeps its note, handed back.
         const expired = await this.#records.updateOne({ _id, expiresAt: { $lte: claim.now } }, { $set: fresh, $unset: { response: "", note: "" } });
         if (expired.matchedCount === 1) return { outcome: "claimed", token };
-        const lost = await this.#records.findOneAndUpdate({ _id, response: { $exists: false }, leaseUntil: { $lte: claim.now } }, { $set: fresh });
+        // A lost or released attempt's note goes on to a retry of the same request; another request learns nothing of it.
+        const unlocked = { _id, response: { $exists: false }, leaseUntil: { $lte: claim.now } };
+        const lost = await this.#records.findOneAndUpdate({ ...unlocked, fingerprint: claim.fingerprint }, { $set: fresh });
         if (lost) return { outcome: "claimed", token, previous: lost.note };
+        if (await this.#records.findOneAndUpdate(unlocked, { $set: fresh, $unset: { note: "" } })) return { outcome: "claimed", token };
         const existing = await this.#records.findOne({ _id });
         if (existing) {
           return existing.response
@@ -93,9 +96,12 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
     });
   }
 
+  /** With a note the record stays, unlocked (the next claim takes it over, note and all); without one it goes. */
   release(scope: string, key: string, token: string): Promise<void> {
     return guarded(async () => {
-      await this.#records.deleteOne({ _id: idOf(scope, key), token, response: { $exists: false } });
+      const owned = { _id: idOf(scope, key), token, response: { $exists: false } };
+      const { matchedCount } = await this.#records.updateOne({ ...owned, note: { $exists: true } }, { $set: { leaseUntil: new Date(0) } });
+      if (matchedCount === 0) await this.#records.deleteOne(owned);
     });
   }
 }

@@ -7,10 +7,10 @@ export interface RecordedResponse {
 
 /**
  * What an attempt writes down before its first write (`note`): the id it writes under (an order's when placing one,
- * a category's when creating one). An attempt that takes over a lost one's record gets the lost one's note back, so
+ * a category's or a pet's when creating one). An attempt that takes over a lost one's record gets the lost one's note back, so
  * it can finish or find that attempt's work instead of doing it a second time.
  */
-export type AttemptNote = { orderId: number } | { categoryId: number };
+export type AttemptNote = { orderId: number } | { categoryId: number } | { petId: number };
 
 export type Claim =
   /**
@@ -47,12 +47,17 @@ export interface IdempotencyRecords {
   claim(claim: IdempotencyClaim): Promise<Claim>;
   /**
    * Writes down the attempt's note, replacing any earlier one; false (and nothing written) when the token no longer
-   * owns an unfinished record. A claim that takes over a record whose lease ran out keeps its note (and hands it
-   * back); a claim of an absent or expired record starts without one.
+   * owns an unfinished record. A claim of the same request (fingerprint) that takes over a record whose lease ran
+   * out, or that was released, keeps its note (and hands it back); a claim of an absent or expired record, or of
+   * another request, starts without one.
    */
   note(scope: string, key: string, token: string, note: AttemptNote): Promise<boolean>;
   /** Records the response; false (and nothing written) when the token no longer owns an unfinished record. */
   complete(scope: string, key: string, token: string, response: RecordedResponse): Promise<boolean>;
-  /** Gives the key up after a failure that must not be replayed, so a retry acts afresh; only its owner can. */
+  /**
+   * Gives the key up after a failure that must not be replayed, so a retry acts afresh; only its owner can. The
+   * record stays, unlocked, with its note: the retry that claims it learns what the failed attempt may have written
+   * (a failure after a write, a store that stopped answering half-way), as if that attempt had been lost.
+   */
   release(scope: string, key: string, token: string): Promise<void>;
 }

@@ -76,6 +76,30 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
         expect(await records().claim(aClaim({ now: at("2026-11-21T12:05:00.000Z") }))).toMatchObject({ outcome: "completed" });
       });
 
+      it("survives a release: the retry of the same request takes the record over at once and learns it", async () => {
+        const first = await take();
+        expect(await records().note("key:1", "order-42", first, { petId: 7 })).toBe(true);
+        await records().release("key:1", "order-42", first);
+
+        const retry = await claimOf(aClaim({ now: at("2026-11-21T12:00:01.000Z"), leaseUntil: at("2026-11-21T12:01:01.000Z") }));
+        expect(retry.previous).toEqual({ petId: 7 });
+        expect(await records().claim(aClaim({ now: at("2026-11-21T12:00:02.000Z") }))).toMatchObject({ outcome: "in-progress" });
+      });
+
+      it("is not handed to another request (another fingerprint) that claims the record, nor to the one after it", async () => {
+        const first = await take();
+        expect(await records().note("key:1", "order-42", first, { categoryId: 7 })).toBe(true);
+        await records().release("key:1", "order-42", first);
+        const released = await claimOf(aClaim({ fingerprint: "sha256:b", now: at("2026-11-21T12:00:01.000Z"), leaseUntil: at("2026-11-21T12:01:01.000Z") }));
+        expect(released.previous).toBeUndefined();
+
+        expect(await records().note("key:1", "order-42", released.token, { categoryId: 8 })).toBe(true);
+        const lost = await claimOf(aClaim({ ...lockExpired, now: at("2026-11-21T12:01:02.000Z"), leaseUntil: at("2026-11-21T12:02:02.000Z") }));
+        expect(lost.previous).toBeUndefined();
+        // The lost attempt of request b noted category 8; request a took it over, and is lost in turn before noting.
+        expect((await claimOf(aClaim({ now: at("2026-11-21T12:03:00.000Z"), leaseUntil: at("2026-11-21T12:04:00.000Z") }))).previous).toBeUndefined();
+      });
+
       it("is forgotten with an expired record: the key claimed after expiry starts afresh", async () => {
         const first = await take();
         expect(await records().note("key:1", "order-42", first, { orderId: 7 })).toBe(true);
@@ -108,9 +132,13 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
       expect(await records().claim(aClaim({ scope: "key:2" }))).toMatchObject({ outcome: "claimed" });
     });
 
-    it("frees a released key for the next claim", async () => {
+    it("frees a released key for the next claim, with or without a note", async () => {
       await records().release("key:1", "order-42", await take());
       expect(await records().claim(aClaim({ fingerprint: "sha256:b" }))).toMatchObject({ outcome: "claimed" });
+      const noted = await take(aClaim({ key: "noted" }));
+      expect(await records().note("key:1", "noted", noted, { orderId: 3 })).toBe(true);
+      await records().release("key:1", "noted", noted);
+      expect(await records().claim(aClaim({ key: "noted" }))).toMatchObject({ outcome: "claimed" });
     });
 
     it("holds the lock until leaseUntil: a claim a millisecond before is in progress, one at leaseUntil takes over", async () => {
