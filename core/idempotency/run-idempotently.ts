@@ -24,7 +24,7 @@ export interface IdempotencyPolicy {
 
 /**
  * The attempt an operation runs as, for an operation that writes under an id it allocates (placing an order, creating
- * a category): `previous` is what a lost earlier attempt under the same key noted, and `note` writes this attempt's
+ * a category or a pet): `previous` is what a lost earlier attempt under the same key noted, and `note` writes this attempt's
  * id down before its first write, so that an attempt after it, should this one be lost, finds its work instead of
  * repeating it.
  */
@@ -32,13 +32,25 @@ export interface IdempotentAttempt {
   previous: AttemptNote | undefined;
   /** Throws service_unavailable, nothing written, when this attempt has lost its lock to a later one. */
   note(note: AttemptNote): Promise<void>;
+  /**
+   * Writes `note` again and tells whether this attempt still owns its key: false (nothing written) once a later
+   * attempt has taken the key over. A write on the key's record, so it is ordered against that takeover: an attempt
+   * that wrote under its id and then confirms either still owns the key, or the attempt that took over looks under
+   * that id only after this write (and finds what this one wrote).
+   */
+  confirm(note: AttemptNote): Promise<boolean>;
 }
+
+/** The answer of an attempt that a later one took over (it outlived its key's lock) and that wrote nothing it keeps. */
+export const lockLost = (): DomainError =>
+  new DomainError("service_unavailable", "This request took longer than its Idempotency-Key's lock and a retry took over; retry it", 1);
 
 export const defaultIdempotencyPolicy: IdempotencyPolicy = { retentionMs: 24 * HOUR_MS, leaseMs: 60_000 };
 
 /**
  * A retry with the same key and request replays the first response without acting again. Responses that a
- * retry should not see again (server errors) are not recorded: the key is released and the retry acts afresh.
+ * retry should not see again (server errors) are not recorded: the key is released and the retry acts afresh, handed the
+ * failed attempt's note (IdempotencyRecords.release).
  * A first request that never finishes holds the key for `leaseMs` only (see IdempotencyPolicy); if it does finish
  * after losing its lock, its answer still goes to its own caller, but is neither recorded nor able to free the key.
  */
@@ -74,13 +86,13 @@ export class RunIdempotently {
       return { response: claim.response, replayed: true };
     }
     const { token, previous } = claim;
+    const confirm = (note: AttemptNote) => records.note(request.scope, request.key, token, note);
     const attempt: IdempotentAttempt = {
       previous,
       note: async (note) => {
-        if (!(await records.note(request.scope, request.key, token, note))) {
-          throw new DomainError("service_unavailable", "This request took longer than its Idempotency-Key's lock and a retry took over; retry it", 1);
-        }
+        if (!(await confirm(note))) throw lockLost();
       },
+      confirm,
     };
     let response: RecordedResponse;
     try {

@@ -1,4 +1,5 @@
 import type { Categories } from "../categories/categories.port.ts";
+import { lockLost, type IdempotentAttempt } from "../idempotency/run-idempotently.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
@@ -25,6 +26,19 @@ export const unknownCategory = (categoryId: number): DomainError =>
  *             3 read the category: exists, not deleting           (Dekker with DeleteCategory)
  *             4 creating → visible                                crash before → as 2
  * A refused category deletes the creating pet at once.
+ *
+ * Under an Idempotency-Key (`attempt`) the id is written down in the key's record after step 1, the attempt confirms
+ * that it still owns the key between steps 3 and 4, and an attempt that took over a lost one's record looks under the
+ * lost one's id first:
+ *   a visible pet (the lost attempt died after step 4, or recovery finished it)  → it is the answer, nothing written
+ *   a creating pet (died after step 2, recovery has not come by)                → steps 3 and 4 finish it
+ *   nothing, or a pet being deleted (died before step 2; recovery undid it, its
+ *   category being gone; or it was deleted since)                               → created afresh, under a new id
+ * A lost attempt that was only slow races the one that took over. Its confirmation is a write on the key's record,
+ * and the takeover is one too, made before the look: so either the look finds the slow attempt's pet (and finishes or
+ * answers it), or the slow attempt's confirmation fails after its insert, and it deletes its still-creating pet and
+ * answers service_unavailable. Pet names are not unique, so without this a retry could create a second pet. A key
+ * creates at most one pet, whichever step a crash cut.
  */
 export class CreatePet {
   readonly #ports: Ports;
@@ -32,8 +46,11 @@ export class CreatePet {
     this.#ports = ports;
   }
 
-  async execute(input: NewPet): Promise<Pet> {
+  async execute(input: NewPet, attempt?: IdempotentAttempt): Promise<Pet> {
     const { pets, categories, ids, clock } = this.#ports;
+    const noted = attempt?.previous && "petId" in attempt.previous ? await pets.ofId(attempt.previous.petId) : undefined;
+    if (noted?.lifecycle === undefined && noted) return petOf(noted);
+    if (noted?.lifecycle === "creating") return this.#finish(noted.id, noted.categoryId, attempt);
     // An unknown category is refused before anything is written or an id spent; the check after write 2 decides.
     if (!(await categoryAcceptsPets(categories, input.categoryId))) throw unknownCategory(input.categoryId);
     const now = clock.now();
@@ -49,17 +66,30 @@ export class CreatePet {
       movingTo: undefined,
       provisionalSince: now,
     };
+    await attempt?.note({ petId: creating.id });
     await pets.insert(creating);
-    if (!(await categoryAcceptsPets(categories, input.categoryId))) {
-      await pets.removeIf(creating.id, { lifecycle: "creating" });
-      // Recovery may have finished the pet meanwhile (a request slower than the grace period): then it exists.
-      const pet = await pets.ofId(creating.id);
-      if (isVisible(pet)) return petOf(pet);
-      throw unknownCategory(input.categoryId);
-    }
-    const created = await finishCreating(pets, creating.id);
+    return this.#finish(creating.id, input.categoryId, attempt);
+  }
+
+  /** Steps 3 and 4 for the creating pet `id`; under a key, only while the attempt still owns it. */
+  async #finish(id: number, categoryId: number, attempt: IdempotentAttempt | undefined): Promise<Pet> {
+    const { pets, categories } = this.#ports;
+    if (!(await categoryAcceptsPets(categories, categoryId))) return this.#undo(id, unknownCategory(categoryId));
+    if (attempt && !(await attempt.confirm({ petId: id }))) return this.#undo(id, lockLost());
+    const created = await finishCreating(pets, id);
     if (!created) throw new DomainError("service_unavailable", "The pet took too long to create and was undone; create it again", 1);
     return petOf(created);
+  }
+
+  /** Deletes the pet `id` if it is still being created and throws `refusal`; a pet finished meanwhile is the answer. */
+  async #undo(id: number, refusal: DomainError): Promise<Pet> {
+    const { pets } = this.#ports;
+    await pets.removeIf(id, { lifecycle: "creating" });
+    // Recovery may have finished the pet meanwhile (a request slower than the grace period), or the attempt that took
+    // over this one's key: then it exists.
+    const pet = await pets.ofId(id);
+    if (isVisible(pet)) return petOf(pet);
+    throw refusal;
   }
 }
 

@@ -7,7 +7,7 @@ import { aWorld, givenCategory } from "./world.ts";
 /** An attempt that took over a lost one's record noting `previous`; what it notes itself is kept in `notes`. */
 const takeover = (previous: AttemptNote | undefined) => {
   const notes: AttemptNote[] = [];
-  const attempt: IdempotentAttempt = { previous, note: async (note) => void notes.push(note) };
+  const attempt: IdempotentAttempt = { previous, note: async (note) => void notes.push(note), confirm: async (note) => notes.push(note) > 0 };
   return { attempt, notes };
 };
 

@@ -26,6 +26,41 @@ const stopNext = <T extends object>(target: T, name: keyof T & string) => {
   return { reached: new Promise<void>((resolve) => (reached = resolve)), die: () => go(false), proceed: () => go(true) };
 };
 
+type Answer = Awaited<ReturnType<TestPetstore["client"]["post"]>>;
+
+/** A first attempt sent by `send`, stopped at the next call of `target[name]`, and its retry (`send` again). */
+const firstSentStoppedAt = async <T extends object>(send: () => Promise<Answer>, target: T, name: keyof T & string) => {
+  const stop = stopNext(target, name);
+  const first = send();
+  await stop.reached;
+  return { stop, first, retry: send };
+};
+
+/**
+ * A keyed creation whose first attempt (stopped at recording its answer) made the one item `listed()` finds, at
+ * `${path}/{id}`: it dies there, and the retry after the lock answers that item with its Location, then is replayed.
+ */
+const expectRetryAnswersWhatDiedUnrecorded = async (
+  t: TestPetstore,
+  { stop, first, retry }: Awaited<ReturnType<typeof firstSentStoppedAt>>,
+  listed: () => Promise<{ id: number }[]>,
+  path: string,
+) => {
+  const [made] = await listed();
+  expect(made).toBeDefined();
+
+  t.clock.advance(LOCK_MS);
+  const retried = await retry();
+  expect(retried.status).toBe(201);
+  expect(retried.body).toEqual(made);
+  expect(retried.headers.get("location")).toBe(`${path}/${made!.id}`);
+  stop.die();
+  expect((await first).status).toBeGreaterThanOrEqual(500);
+
+  expect((await retry()).headers.get("idempotent-replayed")).toBe("true");
+  return made;
+};
+
 /**
  * Placing an order under an Idempotency-Key (core/orders/place-order.ts): the attempt writes its order id into the
  * key's record before its first write, and an attempt that takes over a lost one's record (after the 60-second lock)
@@ -145,27 +180,11 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   const ferrets = async () =>
     ((await t.client.get("/categories?limit=100", { key: keys.staff })).body as { id: number; name: string }[]).filter((c) => c.name === "Ferrets");
   /** A first attempt under `key` stopped at the next call of `target[name]`. */
-  const firstStoppedAt = async <T extends object>(target: T, name: keyof T & string, key: string) => {
-    const stop = stopNext(target, name);
-    const first = create(key);
-    await stop.reached;
-    return { stop, first, retry: () => create(key) };
-  };
+  const firstStoppedAt = <T extends object>(target: T, name: keyof T & string, key: string) => firstSentStoppedAt(() => create(key), target, name);
 
   it("died after inserting, before recording the response: the retry answers that category", async () => {
-    const { stop, first, retry } = await firstStoppedAt(t.stores.idempotency, "complete", "cut-after-insert");
-    const [made] = await ferrets();
-    expect(made).toBeDefined();
-
-    t.clock.advance(LOCK_MS);
-    const retried = await retry();
-    expect(retried.status).toBe(201);
-    expect(retried.body).toEqual(made);
-    expect(retried.headers.get("location")).toBe(`/categories/${made!.id}`);
-    stop.die();
-    expect((await first).status).toBeGreaterThanOrEqual(500);
-
-    expect((await retry()).headers.get("idempotent-replayed")).toBe("true");
+    const stopped = await firstStoppedAt(t.stores.idempotency, "complete", "cut-after-insert");
+    const made = await expectRetryAnswersWhatDiedUnrecorded(t, stopped, ferrets, "/categories");
     expect(await ferrets()).toEqual([made]);
   });
 
@@ -207,5 +226,123 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
     expectError(await first, 409, "category_name_taken");
     expect((await retry()).body).toEqual(retried.body);
     expect(await ferrets()).toEqual([retried.body]);
+  });
+});
+
+/**
+ * Creating a pet under an Idempotency-Key (core/pets/create-pet.ts). Pet names are not unique, so nothing but the key
+ * stands between a retry and a second pet: the attempt notes its pet id, confirms it still owns the key before making
+ * the pet visible, and an attempt that took the key over looks under the noted id first.
+ */
+describe("Idempotency-Key: a first attempt cut at each step creates at most one pet", () => {
+  const current = petstoreWithKeysPerTest();
+  let t: TestPetstore;
+  let keys: Keys;
+  let categoryId: number;
+  beforeEach(async () => {
+    ({ t, keys } = current());
+    categoryId = (await t.client.post("/categories", { key: keys.staff, body: { name: "Mustelids" } })).body.id;
+  });
+
+  const create = (key: string) =>
+    t.client.post("/pets", { key: keys.staff, body: { name: "Ferret", categoryId }, headers: { "idempotency-key": key } });
+  /** Every visible pet named Ferret. */
+  const ferrets = async () =>
+    ((await t.client.get("/pets?limit=100", { key: keys.staff })).body as { id: number; name: string }[]).filter((p) => p.name === "Ferret");
+  const firstStoppedAt = <T extends object>(target: T, name: keyof T & string, key: string) => firstSentStoppedAt(() => create(key), target, name);
+  /** The lock runs out, a retry takes the key over and answers 201; then the stopped first attempt goes on (`go`). */
+  const retryBeforeFirstGoesOn = async (go: () => void, first: Promise<Answer>, retry: () => Promise<Answer>) => {
+    t.clock.advance(LOCK_MS);
+    const retried = await retry();
+    expect(retried.status).toBe(201);
+    go();
+    return { retried, late: await first };
+  };
+  /** `made` is the only Ferret, and no pet is left half-created. */
+  const expectOnly = async (made: unknown) => {
+    expect(await ferrets()).toEqual([made]);
+    expect(await t.stores.pets.provisional({ limit: 100 })).toEqual([]);
+  };
+
+  it("died after finishing, before recording the response: the retry answers that pet", async () => {
+    const stopped = await firstStoppedAt(t.stores.idempotency, "complete", "cut-after-finish");
+    await expectOnly(await expectRetryAnswersWhatDiedUnrecorded(t, stopped, ferrets, "/pets"));
+  });
+
+  it("died after inserting, before finishing, recovery not yet by: the retry finishes that pet", async () => {
+    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "cut-after-insert");
+    expect(await ferrets()).toEqual([]);
+    const { retried, late } = await retryBeforeFirstGoesOn(stop.die, first, retry);
+    expect(late.status).toBeGreaterThanOrEqual(500);
+    await expectOnly(retried.body);
+    // Recovery finds nothing left to finish or undo.
+    expect(await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute()).toMatchObject({ finishedPets: 0 });
+    await expectOnly(retried.body);
+  });
+
+  it("died after inserting, recovery finished the pet first: the retry answers it", async () => {
+    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "cut-then-recovered");
+    stop.die();
+    expect((await first).status).toBeGreaterThanOrEqual(500);
+    t.clock.advance(LOCK_MS);
+    expect(await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute()).toMatchObject({ finishedPets: 1 });
+    const [made] = await ferrets();
+
+    const retried = await retry();
+    expect(retried.status).toBe(201);
+    expect(retried.body).toEqual(made);
+    await expectOnly(made);
+  });
+
+  it("failed after inserting (a 5xx, the key released at once): the retry finishes that pet instead of creating another", async () => {
+    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "failed-after-insert");
+    stop.die(); // the store call failed; the process lives on, answers 500 and releases the key
+    expect((await first).status).toBeGreaterThanOrEqual(500);
+
+    const retried = await retry(); // no lock to wait out
+    expect(retried.status).toBe(201);
+    await expectOnly(retried.body);
+    // Recovery after the grace period finds nothing left: before, it finished the first pet, a second Ferret.
+    t.clock.advance(LOCK_MS);
+    expect(await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute()).toMatchObject({ finishedPets: 0 });
+    await expectOnly(retried.body);
+  });
+
+  it("died after noting its id, before inserting: the retry creates the pet, once", async () => {
+    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "insert", "cut-after-note");
+    const { retried, late } = await retryBeforeFirstGoesOn(stop.die, first, retry);
+    expect(late.status).toBeGreaterThanOrEqual(500);
+    await expectOnly(retried.body);
+  });
+
+  it("only slow before inserting, racing the retry that took over: one pet, the retry's; the slow one undoes its own (503)", async () => {
+    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "insert", "slow-before-insert");
+    // The retry looks under the noted id, finds nothing and creates its own pet.
+    const { retried, late } = await retryBeforeFirstGoesOn(stop.proceed, first, retry);
+    expectError(late, 503, "service_unavailable");
+    await expectOnly(retried.body);
+    expect((await retry()).body).toEqual(retried.body);
+  });
+
+  it("only slow after inserting, before confirming its key: the retry finishes the slow one's pet, and both answer it", async () => {
+    const atInsert = stopNext(t.stores.pets, "insert");
+    const first = create("slow-before-confirm");
+    await atInsert.reached;
+    const atConfirm = stopNext(t.stores.idempotency, "note"); // the first attempt's id is noted: the next note confirms
+    atInsert.proceed();
+    await atConfirm.reached;
+
+    const { retried, late } = await retryBeforeFirstGoesOn(atConfirm.proceed, first, () => create("slow-before-confirm"));
+    expect(late.status).toBe(201);
+    expect(late.body).toEqual(retried.body);
+    await expectOnly(retried.body);
+  });
+
+  it("only slow after confirming, before finishing: the retry finishes the slow one's pet, and both answer it", async () => {
+    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "slow-before-finish");
+    const { retried, late } = await retryBeforeFirstGoesOn(stop.proceed, first, retry);
+    expect(late.status).toBe(201);
+    expect(late.body).toEqual(retried.body);
+    await expectOnly(retried.body);
   });
 });

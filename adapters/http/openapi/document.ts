@@ -202,8 +202,10 @@ int64: outside int64 is 400; ids are assigned from 1 upward and stay below 2^53,
 **Retries.** \`POST /pets\`, \`POST /categories\` and \`POST /store/orders\` take an \`Idempotency-Key\` (per API key, kept
 24 hours): a retry with the same key and body replays the first answer, marked \`Idempotent-Replayed: true\`. A retry
 while the first request runs gets 409 \`idempotency_request_in_progress\` with \`Retry-After\`; a first request that never
-answers locks its key for 60 seconds at most, after which a retry runs the operation again. A request refused before the
-operation runs (400, 401, 403, 413, 415, 429) is not kept: correct it and retry with the same key.
+answers locks its key for 60 seconds at most, after which a retry runs the operation again. That retry, like the retry of a
+5xx answer, first looks for what the earlier attempt wrote and answers or finishes it: a key creates at most one pet,
+category or order. A request refused before the operation runs (400, 401, 403, 413, 415, 429) is not kept: correct it and
+retry with the same key.
 
 **Lists** are bare JSON arrays in ascending id order, paged with \`limit\` (1–${PAGE_SIZE.max}, default ${PAGE_SIZE.default}) and \`after\` (an id); a
 \`Link: <…>; rel="next"\` header gives the next page while more items exist.

@@ -42,8 +42,8 @@ export const petRoutes = [
     input: { body: PetBody },
     output: { status: 201, description: "The pet, created.", body: PetView, headers: ["Location"] },
     errors: ["unknown_category"],
-    handle: async ({ body }, _actor, { useCases }) => {
-      const pet = await useCases.createPet.execute(body);
+    handle: async ({ body, attempt }, _actor, { useCases }) => {
+      const pet = await useCases.createPet.execute(body, attempt);
       return created(presentPet(pet), `/pets/${pet.id}`);
     },
   }),
