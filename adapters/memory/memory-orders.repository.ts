@@ -1,5 +1,5 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
-import type { OrderRecord } from "../../core/orders/order-record.ts";
+import type { OrderRecord, OrderState } from "../../core/orders/order-record.ts";
 import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
@@ -35,11 +35,13 @@ export class MemoryOrders implements Orders {
     return stored && copyOrder(stored.order);
   }
 
-  async ofIds(ids: readonly number[]): Promise<OrderRecord[]> {
-    return ids.flatMap((id) => {
+  async statesOf(ids: readonly number[]): Promise<Map<number, OrderState>> {
+    const states = new Map<number, OrderState>();
+    for (const id of ids) {
       const stored = this.#orders.get(id);
-      return stored ? [copyOrder(stored.order)] : [];
-    });
+      if (stored) states.set(id, stored.order.state);
+    }
+    return states;
   }
 
   async list(query: OrderQuery): Promise<OrderRecord[]> {

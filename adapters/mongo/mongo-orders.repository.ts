@@ -92,10 +92,11 @@ export class MongoOrders implements Orders {
     });
   }
 
-  ofIds(ids: readonly number[]): Promise<OrderRecord[]> {
+  statesOf(ids: readonly number[]): Promise<Map<number, OrderState>> {
     return guarded(async () => {
-      if (ids.length === 0) return [];
-      return (await this.#orders.find({ _id: { $in: [...ids] } }, withoutOutbox).toArray()).map(toOrder);
+      if (ids.length === 0) return new Map();
+      const found = await this.#orders.find({ _id: { $in: [...ids] } }, { projection: { state: 1 } }).toArray();
+      return new Map(found.map((doc) => [doc._id, doc.state]));
     });
   }
 

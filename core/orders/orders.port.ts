@@ -25,7 +25,11 @@ export interface OrderChange {
 export interface Orders {
   /** Any order, cancelled and abandoned ones included. */
   ofId(id: number): Promise<OrderRecord | undefined>;
-  ofIds(ids: readonly number[]): Promise<OrderRecord[]>;
+  /**
+   * The state of each of these orders that exists (recovery's question about the orders units are held for): states
+   * only, so that a pet with many open orders costs no copies of them, nor their transfer from the store.
+   */
+  statesOf(ids: readonly number[]): Promise<Map<number, OrderState>>;
   /** Open and complete orders only, ascending id order, at most `limit` items. */
   list(query: OrderQuery): Promise<OrderRecord[]>;
   /** False, and nothing written, when an order with this id exists already. */

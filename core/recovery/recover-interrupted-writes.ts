@@ -30,6 +30,8 @@ export interface RecoveryReport {
 }
 
 const BATCH = 100;
+/** Held orders whose states one store call asks for: on MongoDB a `$in` of at most this many ids. */
+const STATES_BATCH = 1_000;
 
 /** Walks a work list page by page in id order (items handled may drop out of it: the walk goes by id). */
 const eachPage = async <T extends { id: number }>(
@@ -54,9 +56,12 @@ const eachPage = async <T extends { id: number }>(
 export class RecoverInterruptedWrites {
   readonly #ports: Ports;
   readonly #graceMs: number;
-  constructor(ports: Ports, graceMs: number) {
+  readonly #statesBatch: number;
+  /** `statesBatch`: how many held orders' states one store call asks for (tests make it small). */
+  constructor(ports: Ports, graceMs: number, { statesBatch = STATES_BATCH }: { statesBatch?: number } = {}) {
     this.#ports = ports;
     this.#graceMs = graceMs;
+    this.#statesBatch = statesBatch;
   }
 
   async execute(): Promise<RecoveryReport> {
@@ -91,28 +96,34 @@ export class RecoverInterruptedWrites {
       const page: PetRecord[] = await pets.withHolds({ limit: BATCH, after });
       if (page.length === 0) return;
       const held = page.flatMap((pet) => pet.holds.map((hold) => ({ pet, hold })));
-      const ordersById = new Map((await orders.ofIds(held.map(({ hold }) => hold.orderId))).map((o) => [o.id, o]));
-      for (const { pet, hold } of held) {
-        let order: OrderRecord | undefined = ordersById.get(hold.orderId);
-        if (!order) {
-          if (hold.since && hold.since > cutoff) continue;
-          const abandoned: OrderRecord = {
-            id: hold.orderId,
-            petId: pet.id,
-            quantity: hold.units,
-            shipDate: undefined,
-            placedBy: 0,
-            state: "abandoned",
-            revision: 1,
-            createdAt: clock.now(),
-          };
-          order = (await orders.insert(abandoned)) ? abandoned : await orders.ofId(hold.orderId);
-          if (order === abandoned) report.abandonedPlacings += 1;
-        }
-        if (!order || order.state === "cancelled" || order.state === "abandoned") {
-          if (await release(pets, clock, pet.id, hold.orderId, hold.units)) report.releasedHolds += 1;
-        } else if (order.state === "complete") {
-          if (await consume(pets, clock, pet.id, hold.orderId, hold.units)) report.consumedHolds += 1;
+      // The held orders' states, a bounded number at a time (a popular pet may hold units for very many open orders).
+      for (let from = 0; from < held.length; from += this.#statesBatch) {
+        const chunk = held.slice(from, from + this.#statesBatch);
+        const states = await orders.statesOf(chunk.map(({ hold }) => hold.orderId));
+        for (const { pet, hold } of chunk) {
+          let state = states.get(hold.orderId);
+          if (state === undefined) {
+            if (hold.since && hold.since > cutoff) continue;
+            const abandoned: OrderRecord = {
+              id: hold.orderId,
+              petId: pet.id,
+              quantity: hold.units,
+              shipDate: undefined,
+              placedBy: 0,
+              state: "abandoned",
+              revision: 1,
+              createdAt: clock.now(),
+            };
+            if (await orders.insert(abandoned)) {
+              state = "abandoned";
+              report.abandonedPlacings += 1;
+            } else state = (await orders.ofId(hold.orderId))?.state;
+          }
+          if (state === undefined || state === "cancelled" || state === "abandoned") {
+            if (await release(pets, clock, pet.id, hold.orderId, hold.units)) report.releasedHolds += 1;
+          } else if (state === "complete") {
+            if (await consume(pets, clock, pet.id, hold.orderId, hold.units)) report.consumedHolds += 1;
+          }
         }
       }
       after = page.at(-1)?.id;

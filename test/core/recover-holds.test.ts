@@ -1,0 +1,35 @@
+import { describe, expect, it } from "vitest";
+import { PlaceOrder } from "../../core/orders/place-order.ts";
+import { reserve } from "../../core/pets/stock-writes.ts";
+import { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
+import { alice, aWorld, givenPet, stockOf } from "./world.ts";
+
+const GRACE_MS = 30_000;
+
+describe("RecoverInterruptedWrites settling holds", () => {
+  it("asks for the held orders' states a batch at a time and settles every kind of hold, whichever batch it falls in", async () => {
+    const world = aWorld();
+    const pet = await givenPet(world, { stock: 20 });
+    const place = new PlaceOrder(world);
+    const placed = [];
+    for (let i = 0; i < 6; i++) placed.push(await place.execute({ petId: pet.id, quantity: 1, shipDate: undefined }, alice));
+    // Three placings that died after reserving (holds without orders), and crashes after an order's state change.
+    for (const orderId of [901, 902, 903]) expect(await reserve(world.pets, world.clock, pet.id, orderId, 2)).toBe("reserved");
+    await world.orders.write(placed[1]!.id, { state: "open" }, { state: "cancelled" });
+    await world.orders.write(placed[4]!.id, { state: "open" }, { state: "complete" });
+    expect(await stockOf(world, pet.id)).toBe(20 - 6 - 6);
+
+    const asked: number[][] = [];
+    const statesOf = world.orders.statesOf.bind(world.orders);
+    world.orders.statesOf = (ids) => (asked.push([...ids]), statesOf(ids));
+    world.clock.advance(GRACE_MS + 1);
+    const report = await new RecoverInterruptedWrites(world, GRACE_MS, { statesBatch: 4 }).execute();
+
+    expect(asked.map((ids) => ids.length)).toEqual([4, 4, 1]);
+    expect(report).toMatchObject({ abandonedPlacings: 3, releasedHolds: 4, consumedHolds: 1 });
+    expect(await stockOf(world, pet.id)).toBe(20 - 6 - 6 + 6 + 1); // the orphans' and the cancelled order's units back
+    const holds = (await world.pets.ofId(pet.id))!.holds.map((h) => h.orderId);
+    expect(holds.sort((a, b) => a - b)).toEqual([placed[0]!.id, placed[2]!.id, placed[3]!.id, placed[5]!.id]);
+    for (const orderId of [901, 902, 903]) expect((await world.orders.ofId(orderId))?.state).toBe("abandoned");
+  });
+});
