@@ -10,23 +10,31 @@ const GRACE_MS = 30_000;
 
 /**
  * Makes the next call of `target[name]` stop where it is: `die()` fails it (the process died there), `proceed()`
- * runs it after all (the request was only slow). Later calls go straight through.
+ * runs it after all (the request was only slow), `loseAnswer()` runs it and then fails it (the store applied the
+ * write, its answer never came back). Later calls go straight through.
  */
 const stopNext = <T extends object>(target: T, name: keyof T & string) => {
   const method = target[name] as (...args: unknown[]) => Promise<unknown>;
   const real = method.bind(target);
   let reached!: () => void;
-  let go!: (alive: boolean) => void;
-  const gate = new Promise<boolean>((resolve) => (go = resolve));
+  let go!: (how: "die" | "proceed" | "lose") => void;
+  const gate = new Promise<"die" | "proceed" | "lose">((resolve) => (go = resolve));
+  const died = () => Promise.reject(new Error("the process died here"));
   (target as Record<string, unknown>)[name] = (...args: unknown[]) => {
     (target as Record<string, unknown>)[name] = real;
     reached();
-    return gate.then((alive) => (alive ? real(...args) : Promise.reject(new Error("the process died here"))));
+    return gate.then((how) => (how === "die" ? died() : how === "proceed" ? real(...args) : real(...args).then(died)));
   };
-  return { reached: new Promise<void>((resolve) => (reached = resolve)), die: () => go(false), proceed: () => go(true) };
+  return {
+    reached: new Promise<void>((resolve) => (reached = resolve)),
+    die: () => go("die"),
+    proceed: () => go("proceed"),
+    loseAnswer: () => go("lose"),
+  };
 };
 
 type Answer = Awaited<ReturnType<TestPetstore["client"]["post"]>>;
+type Stopped = Awaited<ReturnType<typeof firstSentStoppedAt>>;
 
 /** A first attempt sent by `send`, stopped at the next call of `target[name]`, and its retry (`send` again). */
 const firstSentStoppedAt = async <T extends object>(send: () => Promise<Answer>, target: T, name: keyof T & string) => {
@@ -42,7 +50,7 @@ const firstSentStoppedAt = async <T extends object>(send: () => Promise<Answer>,
  */
 const expectRetryAnswersWhatDiedUnrecorded = async (
   t: TestPetstore,
-  { stop, first, retry }: Awaited<ReturnType<typeof firstSentStoppedAt>>,
+  { stop, first, retry }: Stopped,
   listed: () => Promise<{ id: number }[]>,
   path: string,
 ) => {
@@ -58,6 +66,22 @@ const expectRetryAnswersWhatDiedUnrecorded = async (
   expect((await first).status).toBeGreaterThanOrEqual(500);
 
   expect((await retry()).headers.get("idempotent-replayed")).toBe("true");
+  return made;
+};
+
+/**
+ * A keyed creation whose first attempt's write (stopped) is applied but its answer lost: the attempt answers a 5xx and
+ * frees the key at once; the retry, with no lock to wait out, answers the one item `listed()` finds.
+ */
+const expectRetryAnswersWhatLostItsAnswer = async ({ stop, first, retry }: Stopped, listed: () => Promise<{ id: number }[]>) => {
+  stop.loseAnswer();
+  expect((await first).status).toBeGreaterThanOrEqual(500);
+  const [made] = await listed();
+  expect(made).toBeDefined();
+
+  const retried = await retry();
+  expect(retried.status).toBe(201);
+  expect(retried.body).toEqual(made);
   return made;
 };
 
@@ -110,6 +134,12 @@ describe("Idempotency-Key: a first attempt cut at each step places at most one o
 
     expect((await retry()).headers.get("idempotent-replayed")).toBe("true");
     await expectOnly(pet.id, placed);
+  });
+
+  it("the order written but the store's answer lost (a 5xx, the key released at once): the retry answers that order", async () => {
+    const { pet, ...stopped } = await firstStoppedAt(t.stores.orders, "insert", "lost-insert-answer");
+    // Before, the retry placed a second order.
+    await expectOnly(pet.id, await expectRetryAnswersWhatLostItsAnswer(stopped, () => ordersOf(pet.id)));
   });
 
   it("died after reserving, before recovery came by: the retry writes the order under the same id, the units taken once", async () => {
@@ -185,6 +215,12 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   it("died after inserting, before recording the response: the retry answers that category", async () => {
     const stopped = await firstStoppedAt(t.stores.idempotency, "complete", "cut-after-insert");
     const made = await expectRetryAnswersWhatDiedUnrecorded(t, stopped, ferrets, "/categories");
+    expect(await ferrets()).toEqual([made]);
+  });
+
+  it("inserted but the store's answer lost (a 5xx, the key released at once): the retry answers that category", async () => {
+    // Before, the retry got 409 category_name_taken: its own category was in the way.
+    const made = await expectRetryAnswersWhatLostItsAnswer(await firstStoppedAt(t.stores.categories, "add", "lost-add-answer"), ferrets);
     expect(await ferrets()).toEqual([made]);
   });
 
@@ -306,6 +342,10 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
     t.clock.advance(LOCK_MS);
     expect(await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute()).toMatchObject({ finishedPets: 0 });
     await expectOnly(retried.body);
+  });
+
+  it("finished but the store's answer lost (a 5xx, the key released at once): the retry answers that pet", async () => {
+    await expectOnly(await expectRetryAnswersWhatLostItsAnswer(await firstStoppedAt(t.stores.pets, "write", "lost-finish-answer"), ferrets));
   });
 
   it("died after noting its id, before inserting: the retry creates the pet, once", async () => {
