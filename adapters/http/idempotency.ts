@@ -24,7 +24,8 @@ const replay = (recorded: RecordedResponse, replayed: boolean): Answer => {
 /**
  * Runs an operation under an `Idempotency-Key`, once the request passed every check: its response (2xx or 4xx
  * from the operation) is kept for 24 hours, and a retry with the same key, method, path and body gets it again,
- * marked `Idempotent-Replayed: true`, without acting. Server errors are not kept: their retries act afresh (learning the failed attempt's note).
+ * marked `Idempotent-Replayed: true`, without acting. Server errors are not kept: their retries act afresh, learning
+ * the failed attempt's note.
  */
 export const idempotently = async (
   run: RunIdempotently,

@@ -7,8 +7,8 @@ export interface RecordedResponse {
 
 /**
  * What an attempt writes down before its first write (`note`): the id it writes under (an order's when placing one,
- * a category's or a pet's when creating one). An attempt that takes over a lost one's record gets the lost one's note back, so
- * it can finish or find that attempt's work instead of doing it a second time.
+ * a category's or a pet's when creating one). An attempt that takes over a lost one's record gets the lost one's
+ * note back, so it can finish or find that attempt's work instead of doing it a second time.
  */
 export type AttemptNote = { orderId: number } | { categoryId: number } | { petId: number };
 

@@ -24,9 +24,9 @@ export interface IdempotencyPolicy {
 
 /**
  * The attempt an operation runs as, for an operation that writes under an id it allocates (placing an order, creating
- * a category or a pet): `previous` is what a lost earlier attempt under the same key noted, and `note` writes this attempt's
- * id down before its first write, so that an attempt after it, should this one be lost, finds its work instead of
- * repeating it.
+ * a category or a pet): `previous` is what a lost earlier attempt under the same key noted, and `note` writes this
+ * attempt's id down before its first write, so that an attempt after it, should this one be lost, finds its work
+ * instead of repeating it.
  */
 export interface IdempotentAttempt {
   previous: AttemptNote | undefined;
@@ -49,8 +49,8 @@ export const defaultIdempotencyPolicy: IdempotencyPolicy = { retentionMs: 24 * H
 
 /**
  * A retry with the same key and request replays the first response without acting again. Responses that a
- * retry should not see again (server errors) are not recorded: the key is released and the retry acts afresh, handed the
- * failed attempt's note (IdempotencyRecords.release).
+ * retry should not see again (server errors) are not recorded: the key is released and the retry acts afresh,
+ * handed the failed attempt's note (IdempotencyRecords.release).
  * A first request that never finishes holds the key for `leaseMs` only (see IdempotencyPolicy); if it does finish
  * after losing its lock, its answer still goes to its own caller, but is neither recorded nor able to free the key.
  */

@@ -49,7 +49,7 @@ export class CreatePet {
   async execute(input: NewPet, attempt?: IdempotentAttempt): Promise<Pet> {
     const { pets, categories, ids, clock } = this.#ports;
     const noted = attempt?.previous && "petId" in attempt.previous ? await pets.ofId(attempt.previous.petId) : undefined;
-    if (noted?.lifecycle === undefined && noted) return petOf(noted);
+    if (noted && noted.lifecycle === undefined) return petOf(noted);
     if (noted?.lifecycle === "creating") return this.#finish(noted.id, noted.categoryId, attempt);
     // An unknown category is refused before anything is written or an id spent; the check after write 2 decides.
     if (!(await categoryAcceptsPets(categories, input.categoryId))) throw unknownCategory(input.categoryId);
