@@ -60,6 +60,15 @@ export const mongoRoundTrips = async (): Promise<Array<{ operation: string; comm
           409,
         ],
         ["POST /pets", () => t.client.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } })],
+        [
+          "POST /pets + Idempotency-Key",
+          () =>
+            t.client.post("/pets", {
+              key: staff,
+              body: { name: "Rex", categoryId: category.body.id },
+              headers: { "idempotency-key": `bench-${++idempotencyKey}` },
+            }),
+        ],
       ];
       const rows: Array<{ operation: string; commands: string[] }> = [];
       for (const [operation, run, expected] of operations) {
