@@ -149,7 +149,8 @@ describeWithDedicatedFerretDb("the service when its MongoDB store goes away and 
     await db?.remove();
   });
 
-  it("stopped under load: every request answers 503 + Retry-After within the bound, /readyz 503, /healthz 200; started again: serves again without a restart", async () => {
+  // Stops and starts a database container: about 9 s in CI, so above the default 20 s only on a slow machine.
+  it("stopped under load: every request answers 503 + Retry-After within the bound, /readyz 503, /healthz 200; started again: serves again without a restart", { timeout: 60_000 }, async () => {
     const s = await startOn(db);
     t = s.t;
     const load = startLoad(s.operations, 6);
@@ -198,7 +199,7 @@ describeWithDedicatedFerretDb("the service when its MongoDB store goes away and 
     expect(await s.unitsAccountedFor()).toBeLessThanOrEqual(s.stock);
   });
 
-  it("frozen (accepts connections, never answers): requests still answer 503 within the bound; thawed: serves again", async () => {
+  it("frozen (accepts connections, never answers): requests still answer 503 within the bound; thawed: serves again", { timeout: 60_000 }, async () => {
     const s = await startOn(db);
     t = s.t;
     const load = startLoad(s.operations, 4);

@@ -42,7 +42,8 @@ describeMongo("webhook delivery across kill -9 (service processes on MongoDB)", 
     await mongo?.close();
   });
 
-  it("a message whose sender was killed mid-delivery is sent again after a restart, under the same webhook-id", async () => {
+  // Kills and restarts a service process: about 9 s in CI, so above the default 20 s only on a slow machine.
+  it("a message whose sender was killed mid-delivery is sent again after a restart, under the same webhook-id", { timeout: 60_000 }, async () => {
     receiver = await startWebhookReceiver(["hang", 204]);
     const secret = signer.newSecret();
     const createdAt = new Date();
