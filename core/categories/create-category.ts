@@ -1,4 +1,4 @@
-import type { IdempotentAttempt } from "../idempotency/run-idempotently.ts";
+import { notedId, type IdempotentAttempt } from "../idempotency/run-idempotently.ts";
 import { isDomainError } from "../shared/domain-error.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
 import type { Categories } from "./categories.port.ts";
@@ -29,7 +29,7 @@ export class CreateCategory {
 
   async execute(input: NewCategory, attempt?: IdempotentAttempt): Promise<Category> {
     const { categories, ids } = this.#ports;
-    const noted = attempt?.previous && "categoryId" in attempt.previous ? attempt.previous.categoryId : undefined;
+    const noted = notedId(attempt, "categoryId");
     const earlier = await this.#visible(noted);
     if (earlier) return earlier;
     const category: CategoryRecord = { id: await ids.next("categories"), ...input, revision: 1, deletingSince: undefined };

@@ -41,6 +41,15 @@ export interface IdempotentAttempt {
   confirm(note: AttemptNote): Promise<boolean>;
 }
 
+/** The kinds of note: `orderId`, `categoryId`, `petId`. */
+type NoteKind = AttemptNote extends infer N ? (N extends unknown ? keyof N : never) : never;
+
+/** The id a lost earlier attempt noted for this kind of write (`orderId`, `categoryId`, `petId`), if it noted one. */
+export const notedId = (attempt: IdempotentAttempt | undefined, kind: NoteKind): number | undefined => {
+  const previous: Partial<Record<NoteKind, number>> | undefined = attempt?.previous;
+  return previous?.[kind];
+};
+
 /** The answer of an attempt that a later one took over (it outlived its key's lock) and that wrote nothing it keeps. */
 export const lockLost = (): DomainError =>
   new DomainError("service_unavailable", "This request took longer than its Idempotency-Key's lock and a retry took over; retry it", 1);

@@ -1,5 +1,5 @@
 import type { Actor } from "../access/permissions.ts";
-import type { IdempotentAttempt } from "../idempotency/run-idempotently.ts";
+import { notedId, type IdempotentAttempt } from "../idempotency/run-idempotently.ts";
 import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import { foreseeReserve, release, reserveSeeing, type ReserveOutcome } from "../pets/stock-writes.ts";
@@ -58,7 +58,7 @@ export class PlaceOrder {
 
   async execute(input: NewOrder, actor: Actor, attempt?: IdempotentAttempt): Promise<Order> {
     const { orders, pets, ids, clock } = this.#ports;
-    const noted = attempt?.previous && "orderId" in attempt.previous ? attempt.previous.orderId : undefined;
+    const noted = notedId(attempt, "orderId");
     const found = noted === undefined ? undefined : await orders.ofId(noted);
     if (found && this.#isPlacedAs(found, input, actor)) return orderOf(found);
     // Nothing written under the noted id yet, or a hold only: go on under it. Abandoned (or, impossibly, another's): a new id.

@@ -1,5 +1,5 @@
 import type { Categories } from "../categories/categories.port.ts";
-import { lockLost, type IdempotentAttempt } from "../idempotency/run-idempotently.ts";
+import { lockLost, notedId, type IdempotentAttempt } from "../idempotency/run-idempotently.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
@@ -48,7 +48,8 @@ export class CreatePet {
 
   async execute(input: NewPet, attempt?: IdempotentAttempt): Promise<Pet> {
     const { pets, categories, ids, clock } = this.#ports;
-    const noted = attempt?.previous && "petId" in attempt.previous ? await pets.ofId(attempt.previous.petId) : undefined;
+    const petId = notedId(attempt, "petId");
+    const noted = petId === undefined ? undefined : await pets.ofId(petId);
     if (noted && noted.lifecycle === undefined) return petOf(noted);
     if (noted?.lifecycle === "creating") return this.#finish(noted.id, noted.categoryId, attempt);
     // An unknown category is refused before anything is written or an id spent; the check after write 2 decides.

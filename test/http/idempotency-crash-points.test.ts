@@ -44,6 +44,15 @@ const firstSentStoppedAt = async <T extends object>(send: () => Promise<Answer>,
   return { stop, first, retry: send };
 };
 
+/** The lock runs out, a retry takes the key over and answers 201; then the stopped first attempt goes on (`go`). */
+const retryTakingOver = async (t: TestPetstore, go: () => void, first: Promise<Answer>, retry: () => Promise<Answer>) => {
+  t.clock.advance(LOCK_MS);
+  const retried = await retry();
+  expect(retried.status).toBe(201);
+  go();
+  return { retried, late: await first };
+};
+
 /**
  * A keyed creation whose first attempt (stopped at recording its answer) made the one item `listed()` finds, at
  * `${path}/{id}`: it dies there, and the retry after the lock answers that item with its Location, then is replayed.
@@ -226,12 +235,8 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
 
   it("died after noting its id, before inserting: the retry creates the category, once", async () => {
     const { stop, first, retry } = await firstStoppedAt(t.stores.categories, "add", "cut-after-note");
-
-    t.clock.advance(LOCK_MS);
-    const retried = await retry();
-    expect(retried.status).toBe(201);
-    stop.die();
-    expect((await first).status).toBeGreaterThanOrEqual(500);
+    const { retried, late } = await retryTakingOver(t, stop.die, first, retry);
+    expect(late.status).toBeGreaterThanOrEqual(500);
     expect(await ferrets()).toEqual([retried.body]);
   });
 
@@ -254,12 +259,8 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
 
   it("only slow, inserting after the retry's insert: one category, the retry's; the slow one is refused", async () => {
     const { stop, first, retry } = await firstStoppedAt(t.stores.categories, "add", "slow-after");
-
-    t.clock.advance(LOCK_MS);
-    const retried = await retry();
-    expect(retried.status).toBe(201);
-    stop.proceed();
-    expectError(await first, 409, "category_name_taken");
+    const { retried, late } = await retryTakingOver(t, stop.proceed, first, retry);
+    expectError(late, 409, "category_name_taken");
     expect((await retry()).body).toEqual(retried.body);
     expect(await ferrets()).toEqual([retried.body]);
   });
@@ -286,14 +287,6 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   const ferrets = async () =>
     ((await t.client.get("/pets?limit=100", { key: keys.staff })).body as { id: number; name: string }[]).filter((p) => p.name === "Ferret");
   const firstStoppedAt = <T extends object>(target: T, name: keyof T & string, key: string) => firstSentStoppedAt(() => create(key), target, name);
-  /** The lock runs out, a retry takes the key over and answers 201; then the stopped first attempt goes on (`go`). */
-  const retryBeforeFirstGoesOn = async (go: () => void, first: Promise<Answer>, retry: () => Promise<Answer>) => {
-    t.clock.advance(LOCK_MS);
-    const retried = await retry();
-    expect(retried.status).toBe(201);
-    go();
-    return { retried, late: await first };
-  };
   /** `made` is the only Ferret, and no pet is left half-created. */
   const expectOnly = async (made: unknown) => {
     expect(await ferrets()).toEqual([made]);
@@ -308,7 +301,7 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   it("died after inserting, before finishing, recovery not yet by: the retry finishes that pet", async () => {
     const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "cut-after-insert");
     expect(await ferrets()).toEqual([]);
-    const { retried, late } = await retryBeforeFirstGoesOn(stop.die, first, retry);
+    const { retried, late } = await retryTakingOver(t, stop.die, first, retry);
     expect(late.status).toBeGreaterThanOrEqual(500);
     await expectOnly(retried.body);
     // Recovery finds nothing left to finish or undo.
@@ -350,7 +343,7 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
 
   it("died after noting its id, before inserting: the retry creates the pet, once", async () => {
     const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "insert", "cut-after-note");
-    const { retried, late } = await retryBeforeFirstGoesOn(stop.die, first, retry);
+    const { retried, late } = await retryTakingOver(t, stop.die, first, retry);
     expect(late.status).toBeGreaterThanOrEqual(500);
     await expectOnly(retried.body);
   });
@@ -358,7 +351,7 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   it("only slow before inserting, racing the retry that took over: one pet, the retry's; the slow one undoes its own (503)", async () => {
     const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "insert", "slow-before-insert");
     // The retry looks under the noted id, finds nothing and creates its own pet.
-    const { retried, late } = await retryBeforeFirstGoesOn(stop.proceed, first, retry);
+    const { retried, late } = await retryTakingOver(t, stop.proceed, first, retry);
     expectError(late, 503, "service_unavailable");
     await expectOnly(retried.body);
     expect((await retry()).body).toEqual(retried.body);
@@ -372,7 +365,7 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
     atInsert.proceed();
     await atConfirm.reached;
 
-    const { retried, late } = await retryBeforeFirstGoesOn(atConfirm.proceed, first, () => create("slow-before-confirm"));
+    const { retried, late } = await retryTakingOver(t, atConfirm.proceed, first, () => create("slow-before-confirm"));
     expect(late.status).toBe(201);
     expect(late.body).toEqual(retried.body);
     await expectOnly(retried.body);
@@ -380,7 +373,7 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
 
   it("only slow after confirming, before finishing: the retry finishes the slow one's pet, and both answer it", async () => {
     const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "slow-before-finish");
-    const { retried, late } = await retryBeforeFirstGoesOn(stop.proceed, first, retry);
+    const { retried, late } = await retryTakingOver(t, stop.proceed, first, retry);
     expect(late.status).toBe(201);
     expect(late.body).toEqual(retried.body);
     await expectOnly(retried.body);
