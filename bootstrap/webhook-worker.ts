@@ -28,7 +28,8 @@ interface Deps {
 
 /**
  * Every instance runs it: relay pending events into messages, then deliver what is due. Runs back to back while
- * there is work, otherwise every `pollMs`. Claims are leased, so instances never send a message at the same time.
+ * there is work, otherwise every `pollMs`, and at once when an outbox that can tell (the memory store's) records
+ * events. Claims are leased, so instances never send a message at the same time.
  */
 export const createWebhookWorker = ({ stores, events, sender, signer, clock, logger, settings }: Deps): WebhookWorker => {
   const ports = { ...stores, sender, signer, clock };
@@ -45,32 +46,57 @@ export const createWebhookWorker = ({ stores, events, sender, signer, clock, log
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> | undefined;
   let stopped = true;
+  /**
+   * "poll": the next run waits out the poll interval, which a wake-up cuts short; "now": it is due at once; "rest": it
+   * waits out the poll after a failed run, whatever is recorded meanwhile; "running": a run is under way.
+   */
+  let state: "poll" | "now" | "rest" | "running" = "now";
+  /** Events were recorded while a run was under way: it may have read the outbox before them. */
+  let woken = false;
+  let unwatch: (() => void) | undefined;
 
-  const tick = async (): Promise<boolean> => {
+  const tick = async (): Promise<"busy" | "idle" | "failed"> => {
     try {
       const relayed = relay ? await relay.execute() : 0;
       const delivered = await deliver.execute();
-      return relayed + delivered > 0;
+      return relayed + delivered > 0 ? "busy" : "idle";
     } catch (error) {
       logger.warn("webhook delivery run failed", errorFields(error));
-      return false;
+      return "failed";
     }
   };
-  const schedule = (delay: number) => {
+  const schedule = (next: "poll" | "now" | "rest") => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = tick().then((busy) => schedule(busy ? 0 : settings.pollMs));
-    }, delay);
+    state = next;
+    timer = setTimeout(
+      () => {
+        state = "running";
+        woken = false;
+        running = tick().then((outcome) => schedule(outcome === "failed" ? "rest" : outcome === "busy" || woken ? "now" : "poll"));
+      },
+      next === "now" ? 0 : settings.pollMs,
+    );
+  };
+  /** Called by the outbox on each write that records events: a run waiting out the poll starts at once. */
+  const wake = () => {
+    if (state !== "poll") {
+      woken = true;
+      return;
+    }
+    clearTimeout(timer);
+    schedule("now");
   };
 
   return {
     start() {
       if (!stopped) return;
       stopped = false;
-      schedule(0);
+      unwatch = events?.watch?.(wake);
+      schedule("now");
     },
     async stop() {
       stopped = true;
+      unwatch?.();
       clearTimeout(timer);
       await running;
     },

@@ -87,6 +87,11 @@ export class MemoryOrders implements Orders {
     for (const { order } of this.#ofPet.get(petId)?.valuesAfter() ?? []) if (order.state !== "abandoned") this.#remove(order.id);
   }
 
+  /** `listener` is called after each write that records events on the orders (the outbox's, which wakes its relays). */
+  onEvents(listener: () => void): void {
+    this.#events.onAdd = listener;
+  }
+
   /** The outbox's view: up to `limit` of the orders' pending events, oldest first, as stored (the outbox copies what it hands out). */
   oldestEvents(limit: number): StoredEvent[] {
     return this.#events.oldest(limit);

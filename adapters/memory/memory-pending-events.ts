@@ -45,6 +45,8 @@ export class MemoryPendingEvents {
    */
   #queue: StoredEvent[] = [];
   #head = 0;
+  /** Called after each `add` (the outbox wakes its relays). */
+  onAdd: () => void = () => {};
 
   add(owner: number, events: readonly DomainEvent[]): void {
     if (events.length === 0) return;
@@ -56,6 +58,7 @@ export class MemoryPendingEvents {
       ids.add(event.id);
       this.#enqueue(stored);
     }
+    this.onAdd();
   }
 
   /** Up to `limit` pending events, oldest first, as stored (the caller copies what it hands out). */

@@ -185,6 +185,11 @@ export class MemoryPets implements Pets {
     return pageOf(this.#holding.valuesAfter(page.after), page.limit, recordOf);
   }
 
+  /** `listener` is called after each write that records events on the pets (the outbox's, which wakes its relays). */
+  onEvents(listener: () => void): void {
+    this.#events.onAdd = listener;
+  }
+
   /** The outbox's view: up to `limit` of the pets' pending events, oldest first, as stored (the outbox copies what it hands out). */
   oldestEvents(limit: number): StoredEvent[] {
     return this.#events.oldest(limit);

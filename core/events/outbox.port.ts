@@ -9,4 +9,9 @@ export interface Outbox {
   pending(limit: number): Promise<DomainEvent[]>;
   /** Removes the events with these ids; unknown ids are ignored. */
   acknowledge(ids: readonly string[]): Promise<void>;
+  /**
+   * Calls `wake` after each write that records events, until the returned function is called. Only a store that sees
+   * every write can offer it (the memory store); a relay of any other is woken by its poll alone.
+   */
+  watch?(wake: () => void): () => void;
 }

@@ -19,4 +19,6 @@ export interface PendingEvent {
 export interface EventFeed {
   pending(limit: number): Promise<PendingEvent[]>;
   acknowledge(eventIds: readonly string[]): Promise<void>;
+  /** Calls `wake` when events may be pending, until the returned function is called; a feed without it is polled. */
+  watch?(wake: () => void): () => void;
 }
