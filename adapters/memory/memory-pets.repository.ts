@@ -7,22 +7,17 @@ import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.t
 type PetFields = Omit<PetRecord, "holds">;
 
 /**
- * One pet: its fields and its holds by order id, both replaced (never changed) by a write, so a record handed out
- * keeps the state it was read in. The holds are a persistent map: a write adds or drops one in O(log n) and shares
- * the rest with the version before.
+ * One pet: its fields, replaced (never changed) by a write, and its holds by order id, changed in place (a write adds
+ * or drops one in O(1)). Only recovery's pages hand the holds out, copied (ofId, listings and writes leave them).
  */
 export interface StoredPet {
   pet: PetFields;
-  holds: OrderedMap<Hold>;
+  readonly holds: Map<number, Hold>;
 }
 
 const copyHold = (h: Hold): Hold => ({ ...h, since: h.since && new Date(h.since) });
 
 const copyFields = (p: PetFields): PetFields => ({ ...p, provisionalSince: p.provisionalSince && new Date(p.provisionalSince) });
-
-/** From then on `holds` is a plain property (unless the caller froze the record: then each read copies anew). */
-/** Up to this many holds are copied with the record: cheaper than the lazy copy's accessor for the usual pet. */
-const EAGER_HOLDS = 16;
 
 /** The pet as a listing gets it: a copy without its holds. */
 const listedOf = ({ pet }: StoredPet): ListedPet => ({
@@ -37,25 +32,10 @@ const listedOf = ({ pet }: StoredPet): ListedPet => ({
   provisionalSince: pet.provisionalSince && new Date(pet.provisionalSince),
 });
 
-/**
- * The pet as callers get it: a copy they may change freely. A pet with many holds (a popular pet with open orders)
- * gets its holds copied the first time they are looked at, so a read or write that never looks at them costs nothing
- * per hold; any other gets them at once, as a plain object (an accessor pair costs about 1 µs a record to make).
- */
+/** The pet with copies of its holds, in ascending order id (as MongoDB's adapter sorts them): recovery's pages. */
 const recordOf = (stored: StoredPet): PetRecord => {
-  const { holds } = stored;
-  const copyAll = () => (holds.size === 0 ? [] : Array.from(holds.valuesAfter(), copyHold));
-  const record: PetRecord = { ...listedOf(stored), holds: holds.size <= EAGER_HOLDS ? copyAll() : [] };
-  if (holds.size <= EAGER_HOLDS) return record;
-  let copied: Hold[] | undefined;
-  return Object.defineProperty(record, "holds", {
-    enumerable: true,
-    configurable: true,
-    get: () => (copied ??= copyAll()),
-    set: (value: Hold[]) => {
-      copied = value;
-    },
-  });
+  const holds = Array.from(stored.holds.values(), copyHold);
+  return { ...listedOf(stored), holds: holds.sort((a, b) => a.orderId - b.orderId) };
 };
 
 /** The pet as a write leaves it: its holds' count, and copies of the holds of the orders named (not the others). */
@@ -98,15 +78,21 @@ const changedFields = (pet: PetFields, c: PetChange): PetFields => ({
   revision: pet.revision + 1,
 });
 
-const changedHolds = (holds: OrderedMap<Hold>, c: PetChange): OrderedMap<Hold> => {
-  let next = holds;
-  if (c.removeHoldOf !== undefined) next = next.delete(c.removeHoldOf);
-  if (c.addHold) next = next.set(c.addHold.orderId, copyHold(c.addHold));
-  return next;
+const changeHolds = (holds: Map<number, Hold>, c: PetChange): void => {
+  if (c.removeHoldOf !== undefined) holds.delete(c.removeHoldOf);
+  if (c.addHold) holds.set(c.addHold.orderId, copyHold(c.addHold));
 };
 
 const isProvisional = ({ pet }: StoredPet): boolean => pet.lifecycle !== undefined || pet.movingTo !== undefined;
 const isHolding = ({ holds }: StoredPet): boolean => holds.size > 0;
+
+/** What the indexes go by, taken before a write changes the holds in place. */
+interface IndexedAs {
+  pet: PetFields;
+  provisional: boolean;
+  holding: boolean;
+}
+const indexedAs = (stored: StoredPet): IndexedAs => ({ pet: stored.pet, provisional: isProvisional(stored), holding: isHolding(stored) });
 
 /**
  * Every write checks and changes one pet without awaiting in between: atomic within the process. Besides the pets
@@ -121,9 +107,9 @@ export class MemoryPets implements Pets {
   #holding: OrderedMap<StoredPet> = OrderedMap.empty;
   readonly #naming = new Map<number, number>();
 
-  async ofId(id: number): Promise<PetRecord | undefined> {
+  async ofId(id: number): Promise<ListedPet | undefined> {
     const stored = this.#pets.get(id);
-    return stored && recordOf(stored);
+    return stored && listedOf(stored);
   }
 
   async list(query: PetQuery): Promise<ListedPet[]> {
@@ -143,7 +129,7 @@ export class MemoryPets implements Pets {
   async insert(pet: PetRecord): Promise<void> {
     if (this.#pets.has(pet.id)) throw new Error(`Pet ${pet.id} exists already`);
     const { holds, ...fields } = pet;
-    const stored: StoredPet = { pet: copyFields(fields), holds: OrderedMap.of(holds.map((h) => [h.orderId, copyHold(h)] as const)) };
+    const stored: StoredPet = { pet: copyFields(fields), holds: new Map(holds.map((h) => [h.orderId, copyHold(h)] as const)) };
     this.#pets.set(pet.id, stored);
     this.#all = this.#all.set(pet.id, stored);
     this.#reindex(pet.id, undefined, stored);
@@ -155,9 +141,9 @@ export class MemoryPets implements Pets {
     const applied = variants.findIndex((v) => petMeets(stored, v.when));
     if (applied === -1) return { applied: undefined, pet: writtenOf(stored, namedOrders(variants)) };
     const change = (variants[applied] as PetVariant).then;
-    const before: StoredPet = { ...stored };
+    const before = indexedAs(stored);
     stored.pet = changedFields(stored.pet, change);
-    stored.holds = changedHolds(stored.holds, change);
+    changeHolds(stored.holds, change);
     this.#events.add(id, change.events ?? []);
     this.#reindex(id, before, stored);
     return { applied, pet: writtenOf(stored, namedOrders(variants)) };
@@ -168,7 +154,7 @@ export class MemoryPets implements Pets {
     if (!stored || !petMeets(stored, when)) return false;
     this.#pets.delete(id);
     this.#all = this.#all.delete(id);
-    this.#reindex(id, stored, undefined);
+    this.#reindex(id, indexedAs(stored), undefined);
     this.#events.drop(id);
     return true;
   }
@@ -210,10 +196,10 @@ export class MemoryPets implements Pets {
       .flatMap((id) => this.#pets.get(id) ?? []);
   }
 
-  /** `was`: the pet before the change (undefined: inserted); `now`: after it (undefined: removed). */
-  #reindex(id: number, was: StoredPet | undefined, now: StoredPet | undefined): void {
-    this.#provisional = toggled(this.#provisional, id, now, was !== undefined && isProvisional(was), now !== undefined && isProvisional(now));
-    this.#holding = toggled(this.#holding, id, now, was !== undefined && isHolding(was), now !== undefined && isHolding(now));
+  /** `was`: how the pet was indexed before the change (undefined: inserted); `now`: the pet after it (undefined: removed). */
+  #reindex(id: number, was: IndexedAs | undefined, now: StoredPet | undefined): void {
+    this.#provisional = toggled(this.#provisional, id, now, was?.provisional ?? false, now !== undefined && isProvisional(now));
+    this.#holding = toggled(this.#holding, id, now, was?.holding ?? false, now !== undefined && isHolding(now));
     if (was) this.#countNaming(was.pet, -1);
     if (now) this.#countNaming(now.pet, 1);
   }

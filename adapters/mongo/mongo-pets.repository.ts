@@ -142,7 +142,7 @@ export const petUpdate = (c: PetChange): UpdateFilter<PetDocument> => {
 };
 
 const withoutOutbox = { projection: { outbox: 0 } } as const;
-/** A listing leaves the holds on the server too: a popular pet's open orders are not sent with every page. */
+/** A look at a pet or a listing leaves the holds on the server too: a popular pet's open orders are not sent with every read. */
 const withoutHolds = { outbox: 0, holds: 0, heldSince: 0 } as const;
 const visible = { lifecycle: { $exists: false } } as const;
 
@@ -171,10 +171,10 @@ export class MongoPets implements Pets {
     this.#pets = db.collection<PetDocument>("pets");
   }
 
-  ofId(id: number): Promise<PetRecord | undefined> {
+  ofId(id: number): Promise<ListedPet | undefined> {
     return guarded(async () => {
-      const doc = await this.#pets.findOne({ _id: id }, withoutOutbox);
-      return doc ? toPet(doc) : undefined;
+      const doc = await this.#pets.findOne({ _id: id }, { projection: withoutHolds });
+      return doc ? toListed(doc) : undefined;
     });
   }
 

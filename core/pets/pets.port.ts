@@ -71,9 +71,12 @@ export type PetWrite =
  * and change atomically. Variants must exclude each other, so whichever one applies was right at that instant.
  */
 export interface Pets {
-  /** Any pet, provisional ones included; undefined when there is none. */
-  ofId(id: number): Promise<PetRecord | undefined>;
-  /** Visible pets only, ascending id order, at most `limit` items; without their holds (ofId has them). */
+  /**
+   * Any pet, provisional ones included, without its holds (a popular pet's open orders are not read back by every
+   * look at it: recovery's pages have them); undefined when there is none.
+   */
+  ofId(id: number): Promise<ListedPet | undefined>;
+  /** Visible pets only, ascending id order, at most `limit` items; without their holds. */
   list(query: PetQuery): Promise<ListedPet[]>;
   insert(pet: PetRecord): Promise<void>;
   /** The result's pet has the holds of `namedOrders(variants)` only, and their count (WrittenPet). */

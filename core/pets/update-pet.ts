@@ -5,7 +5,7 @@ import { notFound, revisionMismatch } from "../shared/domain-error.ts";
 import { categoryAcceptsPets } from "./category-check.ts";
 import { unknownCategory } from "./create-pet.ts";
 import type { NewPet, Pet, PetStatus } from "./pet.ts";
-import { isVisible, petOf, type ListedPet, type PetRecord, type WrittenPet } from "./pet-record.ts";
+import { isVisible, petOf, type ListedPet, type WrittenPet } from "./pet-record.ts";
 import { assertStaffMayChangeStatus } from "./pet-status-transitions.ts";
 import type { PetChange, Pets } from "./pets.port.ts";
 
@@ -45,7 +45,7 @@ export class UpdatePet {
     }
   }
 
-  async #edit(current: PetRecord, input: NewPet, expectedRevision: number | undefined): Promise<WrittenPet | undefined> {
+  async #edit(current: ListedPet, input: NewPet, expectedRevision: number | undefined): Promise<WrittenPet | undefined> {
     const result = await this.#ports.pets.write(current.id, [
       {
         when: { lifecycle: "none", status: current.status, ...(expectedRevision !== undefined && { revision: expectedRevision }) },
@@ -55,7 +55,7 @@ export class UpdatePet {
     return result.applied === undefined ? undefined : result.pet;
   }
 
-  async #move(current: PetRecord, input: NewPet, expectedRevision: number | undefined): Promise<WrittenPet | undefined> {
+  async #move(current: ListedPet, input: NewPet, expectedRevision: number | undefined): Promise<WrittenPet | undefined> {
     const { pets, categories, clock } = this.#ports;
     const { id } = current;
     const target = input.categoryId;

@@ -15,6 +15,7 @@ import type { Stores } from "../../core/stores.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { faults, faultyStores, type CallPlan, type Fault } from "./faulty-stores.ts";
 import type { ContractHarness } from "./harness.ts";
+import { holdsOf } from "../support/holds.ts";
 
 const GRACE_MS = 30_000;
 const staff: Actor = { keyId: 1, role: "staff" };
@@ -95,7 +96,7 @@ const expectInvariants = async (s: Stores, context: string): Promise<void> => {
     expect(categories.some((c) => c.id === pet.categoryId), `${context}: pet ${pet.name} names a deleted category`).toBe(true);
     const open = orders.filter((o) => o.petId === pet.id && o.state === "open").map((o) => ({ orderId: o.id, units: o.quantity }));
     expect(
-      (await s.pets.ofId(pet.id))!.holds.map(({ orderId, units }) => ({ orderId, units })),
+      (await holdsOf(s.pets, pet.id)).map(({ orderId, units }) => ({ orderId, units })),
       `${context}: the holds of ${pet.name} are its open orders`,
     ).toEqual(open);
     expect(pet.stock, `${context}: stock of ${pet.name}`).toBeGreaterThanOrEqual(0);

@@ -5,6 +5,7 @@ import { consume, release, reserve, setStockVariants } from "../../core/pets/sto
 import { ManualClock } from "../support/manual-clock.ts";
 import { freshStoresPerTest, type ContractHarness } from "./harness.ts";
 import { aPet, at, everything } from "./mothers.ts";
+import { holdsOf, petWithHolds } from "../support/holds.ts";
 
 export const petsContract = (harness: ContractHarness): void => {
   describe(`Pets contract (${harness.name})`, () => {
@@ -27,38 +28,48 @@ export const petsContract = (harness: ContractHarness): void => {
       await pets().insert(pet);
       await pets().insert(provisional);
 
-      expect(await pets().ofId(7)).toEqual(pet);
-      expect(await pets().ofId(8)).toEqual(provisional);
-      expect(await pets().ofId(9)).toBeUndefined();
+      expect(await petWithHolds(pets(), 7)).toEqual(pet);
+      expect(await petWithHolds(pets(), 8)).toEqual(provisional);
+      expect(await petWithHolds(pets(), 9)).toBeUndefined();
     });
 
     it("refuses a second insert of the same id", async () => {
       await pets().insert(aPet({ id: 1 }));
       await expect(pets().insert(aPet({ id: 1, name: "Other" }))).rejects.toThrow();
-      expect((await pets().ofId(1))?.name).toBe("Rex");
+      expect((await petWithHolds(pets(), 1))?.name).toBe("Rex");
     });
 
     it("stores and returns copies", async () => {
       const inserted = aPet({ id: 1, holds: [{ orderId: 1, units: 1 }], provisionalSince: since, movingTo: 2 });
       await pets().insert(inserted);
       inserted.holds[0]!.units = 9;
-      const read = await pets().ofId(1);
+      const read = await petWithHolds(pets(), 1);
       read!.holds.push({ orderId: 2, units: 2 });
       read!.provisionalSince!.setUTCFullYear(2000);
+      (await pets().ofId(1))!.provisionalSince!.setUTCFullYear(2001);
 
-      expect(await pets().ofId(1)).toEqual(aPet({ id: 1, holds: [{ orderId: 1, units: 1 }], provisionalSince: since, movingTo: 2 }));
+      expect(await petWithHolds(pets(), 1)).toEqual(aPet({ id: 1, holds: [{ orderId: 1, units: 1 }], provisionalSince: since, movingTo: 2 }));
+    });
+
+    it("reads a pet without its holds: a look at a popular pet does not carry its open orders back", async () => {
+      const holds = Array.from({ length: 40 }, (_, i) => ({ orderId: i + 1, units: 1 }));
+      const { holds: _, ...withoutHolds } = aPet({ id: 1, holds });
+      await pets().insert(aPet({ id: 1, holds }));
+
+      expect(await pets().ofId(1)).toEqual(withoutHolds);
+      expect(await holdsOf(pets(), 1)).toEqual(holds);
     });
 
     it("returns copies of a pet with many holds too", async () => {
       const holds = Array.from({ length: 40 }, (_, i) => ({ orderId: i + 1, units: 1 }));
       await pets().insert(aPet({ id: 1, holds }));
-      const read = await pets().ofId(1);
+      const read = await petWithHolds(pets(), 1);
       read!.holds.push({ orderId: 99, units: 9 });
       read!.holds[0]!.units = 7;
       const listed = await pets().list({ limit: 10 });
       listed[0]!.stock = 99;
 
-      expect((await pets().ofId(1))!.holds).toEqual(holds);
+      expect(await holdsOf(pets(), 1)).toEqual(holds);
       expect((await pets().ofId(1))!.stock).toBe(aPet({ id: 1 }).stock);
       expect(read!.holds).toHaveLength(41);
     });
@@ -111,7 +122,7 @@ export const petsContract = (harness: ContractHarness): void => {
         ];
 
         expect(await pets().write(1, variants)).toEqual({ applied: 1, pet: written(aPet({ id: 1, name: "Max", stock: 3, revision: 2 })) });
-        expect(await pets().ofId(1)).toEqual(aPet({ id: 1, name: "Max", stock: 3, revision: 2 }));
+        expect(await petWithHolds(pets(), 1)).toEqual(aPet({ id: 1, name: "Max", stock: 3, revision: 2 }));
       });
 
       it("applies nothing when no condition holds, and says how the pet is; undefined for a missing pet", async () => {
@@ -119,7 +130,7 @@ export const petsContract = (harness: ContractHarness): void => {
 
         expect(await pets().write(1, [{ when: { stock: { gt: 5 } }, then: { name: "never" } }])).toEqual({ applied: undefined, pet: written(aPet({ id: 1, stock: 5 })) });
         expect(await pets().write(2, [{ when: {}, then: { name: "never" } }])).toEqual({ applied: undefined, pet: undefined });
-        expect(await pets().ofId(2)).toBeUndefined();
+        expect(await petWithHolds(pets(), 2)).toBeUndefined();
       });
 
       it("gives back the hold count and the holds of the orders its variants name, not a popular pet's others", async () => {
@@ -144,7 +155,7 @@ export const petsContract = (harness: ContractHarness): void => {
         expect(refused).toEqual({ applied: undefined, pet: { ...written(aPet({ id: 1, stock: 8, revision: 2 })), holdCount: 40, namedHolds: [holds[3]] } });
         expect((await pets().write(1, [{ when: {}, then: { name: "Max" } }])).pet).toMatchObject({ holdCount: 40, namedHolds: [] });
         // The store still has every hold.
-        expect((await pets().ofId(1))!.holds).toHaveLength(40);
+        expect(await holdsOf(pets(), 1)).toHaveLength(40);
       });
 
       const subject = aPet({ id: 1, status: "pending", stock: 3, revision: 4, holds: [{ orderId: 7, units: 2 }], movingTo: 9, provisionalSince: since });
@@ -182,18 +193,18 @@ export const petsContract = (harness: ContractHarness): void => {
         const result = await pets().write(1, [{ when, then: { name: "written" } }]);
 
         expect(result.applied).toBe(holds ? 0 : undefined);
-        expect((await pets().ofId(1))?.name).toBe(holds ? "written" : "Rex");
+        expect((await petWithHolds(pets(), 1))?.name).toBe(holds ? "written" : "Rex");
       });
 
       it("changes every field a change names and nothing else", async () => {
         await pets().insert(aPet({ id: 1, stock: 4, holds: [{ orderId: 2, units: 1 }, { orderId: 5, units: 3 }] }));
 
         await pets().write(1, [{ when: {}, then: { name: "Max", categoryId: 3, status: "pending", stock: { to: 9 }, addHold: { orderId: 4, units: 2 }, removeHoldOf: 2, lifecycle: "deleting", movingTo: 8, provisionalSince: since } }]);
-        expect(await pets().ofId(1)).toEqual(
+        expect(await petWithHolds(pets(), 1)).toEqual(
           aPet({ id: 1, name: "Max", categoryId: 3, status: "pending", stock: 9, revision: 2, holds: [{ orderId: 4, units: 2 }, { orderId: 5, units: 3 }], lifecycle: "deleting", movingTo: 8, provisionalSince: since }),
         );
         await pets().write(1, [{ when: {}, then: { stock: { by: -4 }, lifecycle: "none", movingTo: "none", provisionalSince: "none", removeHoldOf: 4 } }]);
-        expect(await pets().ofId(1)).toEqual(aPet({ id: 1, name: "Max", categoryId: 3, status: "pending", stock: 5, revision: 3, holds: [{ orderId: 5, units: 3 }] }));
+        expect(await petWithHolds(pets(), 1)).toEqual(aPet({ id: 1, name: "Max", categoryId: 3, status: "pending", stock: 5, revision: 3, holds: [{ orderId: 5, units: 3 }] }));
         expect((await pets().write(1, [{ when: { holdCount: { eq: 1 } }, then: {} }])).applied).toBe(0);
       });
 
@@ -203,7 +214,7 @@ export const petsContract = (harness: ContractHarness): void => {
         const results = await Promise.all(Array.from({ length: 10 }, (_, i) => pets().write(1, [{ when: { revision: 1 }, then: { name: `Rex ${i}` } }])));
 
         expect(results.filter((r) => r.applied !== undefined)).toHaveLength(1);
-        expect((await pets().ofId(1))?.revision).toBe(2);
+        expect((await petWithHolds(pets(), 1))?.revision).toBe(2);
       });
     });
 
@@ -212,9 +223,9 @@ export const petsContract = (harness: ContractHarness): void => {
         await pets().insert(aPet({ id: 1, stock: 3 }));
 
         expect(await reserve(pets(), clock, 1, 10, 2)).toBe("reserved");
-        expect(await pets().ofId(1)).toMatchObject({ stock: 1, status: "available", holds: [{ orderId: 10, units: 2 }], revision: 2 });
+        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 1, status: "available", holds: [{ orderId: 10, units: 2 }], revision: 2 });
         expect(await reserve(pets(), clock, 1, 11, 1)).toBe("reserved");
-        expect(await pets().ofId(1)).toMatchObject({ stock: 0, status: "pending", holds: [{ orderId: 10, units: 2 }, { orderId: 11, units: 1 }], revision: 3 });
+        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 0, status: "pending", holds: [{ orderId: 10, units: 2 }, { orderId: 11, units: 1 }], revision: 3 });
         expect(await eventTypes()).toEqual(["inventory.changed", "inventory.changed", "pet.status_changed"]);
       });
 
@@ -231,8 +242,8 @@ export const petsContract = (harness: ContractHarness): void => {
         expect(await reserve(pets(), clock, 3, 13, 1)).toBe("unknown-pet");
         expect(await reserve(pets(), clock, 4, 14, 1)).toBe("unknown-pet");
         expect(await reserve(pets(), clock, 5, 15, 1)).toBe("unknown-pet");
-        expect(await pets().ofId(1)).toMatchObject({ stock: 2, holds: [{ orderId: 10, units: 1 }], revision: 2 });
-        expect((await pets().ofId(2))?.revision).toBe(1);
+        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 2, holds: [{ orderId: 10, units: 1 }], revision: 2 });
+        expect((await petWithHolds(pets(), 2))?.revision).toBe(1);
       });
 
       it("reserve is atomic: 200 concurrent single-unit orders for 50 in stock, exactly 50 held, pending once", async () => {
@@ -242,7 +253,7 @@ export const petsContract = (harness: ContractHarness): void => {
 
         expect(outcomes.filter((o) => o === "reserved")).toHaveLength(50);
         expect(outcomes.every((o) => ["reserved", "insufficient-stock", "not-available"].includes(o))).toBe(true);
-        const pet = await pets().ofId(1);
+        const pet = await petWithHolds(pets(), 1);
         expect(pet).toMatchObject({ stock: 0, status: "pending", revision: 51 });
         expect(pet?.holds).toHaveLength(50);
         expect((await eventTypes()).filter((t) => t === "pet.status_changed")).toHaveLength(1);
@@ -253,10 +264,10 @@ export const petsContract = (harness: ContractHarness): void => {
         await reserve(pets(), clock, 1, 10, 2);
 
         expect(await release(pets(), clock, 1, 10, 2)).toBe(true);
-        expect(await pets().ofId(1)).toMatchObject({ stock: 2, status: "available", holds: [] });
+        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 2, status: "available", holds: [] });
         expect(await release(pets(), clock, 1, 10, 2)).toBe(false);
         expect(await release(pets(), clock, 9, 10, 2)).toBe(false);
-        expect(await pets().ofId(1)).toMatchObject({ stock: 2, revision: 3 });
+        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 2, revision: 3 });
       });
 
       it("release from stock 0 keeps a sold pet sold and a pet with stock left as it is", async () => {
@@ -266,8 +277,8 @@ export const petsContract = (harness: ContractHarness): void => {
         await release(pets(), clock, 1, 10, 1);
         await release(pets(), clock, 2, 11, 1);
 
-        expect(await pets().ofId(1)).toMatchObject({ stock: 1, status: "sold", holds: [] });
-        expect(await pets().ofId(2)).toMatchObject({ stock: 2, status: "pending", holds: [] });
+        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 1, status: "sold", holds: [] });
+        expect(await petWithHolds(pets(), 2)).toMatchObject({ stock: 2, status: "pending", holds: [] });
       });
 
       it("concurrent releases of many holds count every unit, each once", async () => {
@@ -277,17 +288,17 @@ export const petsContract = (harness: ContractHarness): void => {
         const results = await Promise.all([...holds, ...holds].map((h) => release(pets(), clock, 1, h.orderId, h.units)));
 
         expect(results.filter(Boolean)).toHaveLength(30);
-        expect(await pets().ofId(1)).toMatchObject({ stock: 60, status: "available", holds: [] });
+        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 60, status: "available", holds: [] });
       });
 
       it("consume drops a hold once; the last one at stock 0 makes a pending pet sold in the same write", async () => {
         await pets().insert(aPet({ id: 1, stock: 0, status: "pending", holds: [{ orderId: 10, units: 1 }, { orderId: 11, units: 2 }] }));
 
         expect(await consume(pets(), clock, 1, 10, 1)).toBe(true);
-        expect(await pets().ofId(1)).toMatchObject({ stock: 0, status: "pending", holds: [{ orderId: 11, units: 2 }] });
+        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 0, status: "pending", holds: [{ orderId: 11, units: 2 }] });
         expect(await consume(pets(), clock, 1, 10, 1)).toBe(false);
         expect(await consume(pets(), clock, 1, 11, 2)).toBe(true);
-        expect(await pets().ofId(1)).toMatchObject({ stock: 0, status: "sold", holds: [] });
+        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 0, status: "sold", holds: [] });
         expect(await eventTypes()).toEqual(["pet.status_changed"]);
       });
 
@@ -298,8 +309,8 @@ export const petsContract = (harness: ContractHarness): void => {
         await consume(pets(), clock, 1, 10, 1);
         await consume(pets(), clock, 2, 11, 1);
 
-        expect(await pets().ofId(1)).toMatchObject({ stock: 1, status: "pending", holds: [] });
-        expect(await pets().ofId(2)).toMatchObject({ stock: 0, status: "available", holds: [] });
+        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 1, status: "pending", holds: [] });
+        expect(await petWithHolds(pets(), 2)).toMatchObject({ stock: 0, status: "available", holds: [] });
       });
 
       it("set stock: restocking a sold pet above 0 makes it available in the same write; revision checked", async () => {
@@ -319,9 +330,9 @@ export const petsContract = (harness: ContractHarness): void => {
 
       expect(await pets().removeIf(1, { lifecycle: "creating" })).toBe(false);
       expect(await pets().removeIf(1, { lifecycle: "deleting" })).toBe(true);
-      expect(await pets().ofId(1)).toBeUndefined();
+      expect(await petWithHolds(pets(), 1)).toBeUndefined();
       expect(await pets().removeIf(1, { lifecycle: "deleting" })).toBe(false);
-      expect(await pets().ofId(2)).toBeDefined();
+      expect(await petWithHolds(pets(), 2)).toBeDefined();
     });
 
     it("tells whether any pet, provisional or moving in, names a category", async () => {

@@ -3,6 +3,7 @@ import { PlaceOrder } from "../../core/orders/place-order.ts";
 import { reserve } from "../../core/pets/stock-writes.ts";
 import { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
 import { alice, aWorld, givenPet, stockOf } from "./world.ts";
+import { holdsOf } from "../support/holds.ts";
 
 const GRACE_MS = 30_000;
 
@@ -28,7 +29,7 @@ describe("RecoverInterruptedWrites settling holds", () => {
     expect(asked.map((ids) => ids.length)).toEqual([4, 4, 1]);
     expect(report).toMatchObject({ abandonedPlacings: 3, releasedHolds: 4, consumedHolds: 1 });
     expect(await stockOf(world, pet.id)).toBe(20 - 6 - 6 + 6 + 1); // the orphans' and the cancelled order's units back
-    const holds = (await world.pets.ofId(pet.id))!.holds.map((h) => h.orderId);
+    const holds = (await holdsOf(world.pets, pet.id)).map((h) => h.orderId);
     expect(holds.sort((a, b) => a - b)).toEqual([placed[0]!.id, placed[2]!.id, placed[3]!.id, placed[5]!.id]);
     for (const orderId of [901, 902, 903]) expect((await world.orders.ofId(orderId))?.state).toBe("abandoned");
   });

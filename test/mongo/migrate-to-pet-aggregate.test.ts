@@ -4,6 +4,7 @@ import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo
 import { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { describeMongo, freshMongoDatabase, type FreshMongoDatabase } from "../support/mongo.ts";
+import { holdsOf, petWithHolds } from "../support/holds.ts";
 
 describeMongo("a database written before the pet aggregate", () => {
   let mongo: FreshMongoDatabase;
@@ -34,8 +35,8 @@ describeMongo("a database written before the pet aggregate", () => {
     await migrateToPetAggregate(db, now);
 
     const stores = mongoStoresFor(db, async () => {});
-    expect(await stores.pets.ofId(1)).toMatchObject({ stock: 3, holds: [], revision: 1, status: "available" });
-    expect(await stores.pets.ofId(2)).toMatchObject({ stock: 0, holds: [{ orderId: 1, units: 1 }], revision: 1, status: "pending" });
+    expect(await petWithHolds(stores.pets, 1)).toMatchObject({ stock: 3, holds: [], revision: 1, status: "available" });
+    expect(await petWithHolds(stores.pets, 2)).toMatchObject({ stock: 0, holds: [{ orderId: 1, units: 1 }], revision: 1, status: "pending" });
     expect(await stores.orders.ofId(1)).toMatchObject({ state: "open", revision: 1 });
     expect(await stores.orders.ofId(2)).toMatchObject({ state: "complete", shipDate: new Date("2026-11-01T00:00:00.000Z") });
     expect(await stores.categories.ofId(1)).toMatchObject({ name: "Dogs", revision: 1 });
@@ -43,6 +44,6 @@ describeMongo("a database written before the pet aggregate", () => {
     const clock = new ManualClock("2026-11-22T12:00:00.000Z");
     const report = await new RecoverInterruptedWrites({ ...stores, clock }, 30_000).execute();
     expect(Object.values(report).every((n) => n === 0)).toBe(true);
-    expect((await stores.pets.ofId(2))?.holds).toHaveLength(1);
+    expect(await holdsOf(stores.pets, 2)).toHaveLength(1);
   });
 });
