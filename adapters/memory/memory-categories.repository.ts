@@ -12,7 +12,7 @@ const copyCategory = (c: CategoryRecord): CategoryRecord => ({ ...c, deletingSin
  */
 export class MemoryCategories implements Categories {
   readonly #categories = new Map<number, CategoryRecord>();
-  #all: OrderedMap<number> = OrderedMap.empty;
+  readonly #all = new OrderedMap<number>();
   readonly #idOfName = new Map<string, number>();
 
   async ofId(id: number): Promise<CategoryRecord | undefined> {
@@ -62,7 +62,7 @@ export class MemoryCategories implements Categories {
     const current = this.#categories.get(id);
     if (current?.deletingSince?.getTime() !== since.getTime()) return false;
     this.#categories.delete(id);
-    this.#all = this.#all.delete(id);
+    this.#all.delete(id);
     this.#idOfName.delete(normalizedCategoryName(current.name));
     return true;
   }
@@ -80,7 +80,7 @@ export class MemoryCategories implements Categories {
   #set(category: CategoryRecord): void {
     const previous = this.#categories.get(category.id);
     if (previous) this.#idOfName.delete(normalizedCategoryName(previous.name));
-    else this.#all = this.#all.set(category.id, category.id);
+    else this.#all.set(category.id, category.id);
     this.#idOfName.set(normalizedCategoryName(category.name), category.id);
     this.#categories.set(category.id, category);
   }

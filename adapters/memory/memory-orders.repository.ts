@@ -26,7 +26,7 @@ const meets = (o: OrderRecord, c: OrderCondition): boolean =>
 export class MemoryOrders implements Orders {
   readonly #orders = new Map<number, StoredOrder>();
   readonly #events = new MemoryPendingEvents();
-  #all: OrderedMap<StoredOrder> = OrderedMap.empty;
+  readonly #all = new OrderedMap<StoredOrder>();
   readonly #ofPet = new Map<number, OrderedMap<StoredOrder>>();
   readonly #ofPlacer = new Map<number, OrderedMap<StoredOrder>>();
 
@@ -63,9 +63,9 @@ export class MemoryOrders implements Orders {
     if (this.#orders.has(order.id)) return false;
     const stored: StoredOrder = { order: copyOrder(order) };
     this.#orders.set(order.id, stored);
-    this.#all = this.#all.set(order.id, stored);
-    indexed(this.#ofPet, order.petId, (orders) => orders.set(order.id, stored));
-    indexed(this.#ofPlacer, order.placedBy, (orders) => orders.set(order.id, stored));
+    this.#all.set(order.id, stored);
+    indexIn(this.#ofPet, order.petId).set(order.id, stored);
+    indexIn(this.#ofPlacer, order.placedBy).set(order.id, stored);
     this.#events.add(order.id, events);
     return true;
   }
@@ -84,7 +84,9 @@ export class MemoryOrders implements Orders {
   }
 
   async removeAllOfPet(petId: number): Promise<void> {
-    for (const { order } of this.#ofPet.get(petId)?.valuesAfter() ?? []) if (order.state !== "abandoned") this.#remove(order.id);
+    const removed: number[] = [];
+    for (const { order } of this.#ofPet.get(petId)?.valuesAfter() ?? []) if (order.state !== "abandoned") removed.push(order.id);
+    for (let i = 0; i < removed.length; i++) this.#remove(removed[i]!);
   }
 
   /** `listener` is called after each write that records events on the orders (the outbox's, which wakes its relays). */
@@ -106,16 +108,23 @@ export class MemoryOrders implements Orders {
     const stored = this.#orders.get(id);
     if (!stored) return;
     this.#orders.delete(id);
-    this.#all = this.#all.delete(id);
-    indexed(this.#ofPet, stored.order.petId, (orders) => orders.delete(id));
-    indexed(this.#ofPlacer, stored.order.placedBy, (orders) => orders.delete(id));
+    this.#all.delete(id);
+    unindex(this.#ofPet, stored.order.petId, id);
+    unindex(this.#ofPlacer, stored.order.placedBy, id);
     this.#events.drop(id);
   }
 }
 
-/** Replaces the orders indexed under `key` by `change` of them; an empty entry goes. */
-const indexed = (index: Map<number, OrderedMap<StoredOrder>>, key: number, change: (orders: OrderedMap<StoredOrder>) => OrderedMap<StoredOrder>): void => {
-  const orders = change(index.get(key) ?? OrderedMap.empty);
-  if (orders.size === 0) index.delete(key);
-  else index.set(key, orders);
+/** The orders indexed under `key`, made when there are none yet. */
+const indexIn = (index: Map<number, OrderedMap<StoredOrder>>, key: number): OrderedMap<StoredOrder> => {
+  let orders = index.get(key);
+  if (!orders) index.set(key, (orders = new OrderedMap()));
+  return orders;
+};
+
+/** Takes the order out of those indexed under `key`; an empty entry goes. */
+const unindex = (index: Map<number, OrderedMap<StoredOrder>>, key: number, id: number): void => {
+  const orders = index.get(key);
+  orders?.delete(id);
+  if (orders?.size === 0) index.delete(key);
 };

@@ -37,7 +37,8 @@ export const isOlder = (a: StoredEvent, b: StoredEvent): boolean => a.at < b.at 
  */
 export class MemoryPendingEvents {
   readonly #events = new Map<string, StoredEvent>();
-  readonly #byOwner = new Map<number, Set<string>>();
+  /** Each document's pending event ids: one id as itself (an order's usual one), more in a Set. */
+  readonly #byOwner = new Map<number, string | Set<string>>();
   /**
    * Every pending event, oldest first, from `#head` on, among ones no longer pending (acknowledged, dropped or
    * replaced: not in `#events` as they are). Those are not taken out one by one: the ones in front are stepped over
@@ -51,13 +52,15 @@ export class MemoryPendingEvents {
   add(owner: number, events: readonly DomainEvent[]): void {
     if (events.length === 0) return;
     let ids = this.#byOwner.get(owner);
-    if (!ids) this.#byOwner.set(owner, (ids = new Set()));
     for (const event of events) {
       const stored: StoredEvent = { event: copyEvent(event), at: event.occurredAt.getTime(), owner };
       this.#events.set(event.id, stored);
-      ids.add(event.id);
+      if (ids === undefined) ids = event.id;
+      else if (typeof ids === "string") ids = ids === event.id ? ids : new Set([ids, event.id]);
+      else ids.add(event.id);
       this.#enqueue(stored);
     }
+    this.#byOwner.set(owner, ids!);
     this.onAdd();
   }
 
@@ -80,8 +83,8 @@ export class MemoryPendingEvents {
       if (!entry) continue;
       this.#events.delete(id);
       const owned = this.#byOwner.get(entry.owner);
-      owned?.delete(id);
-      if (owned?.size === 0) {
+      if (typeof owned === "object") owned.delete(id);
+      if (owned === id || (typeof owned === "object" && owned.size === 0)) {
         this.#byOwner.delete(entry.owner);
         drained.push(entry.owner);
       }
@@ -93,8 +96,8 @@ export class MemoryPendingEvents {
   /** The document is gone, and its outbox with it. */
   drop(owner: number): void {
     const ids = this.#byOwner.get(owner);
-    if (!ids) return;
-    for (const id of ids) this.#events.delete(id);
+    if (ids === undefined) return;
+    for (const id of typeof ids === "string" ? [ids] : ids) this.#events.delete(id);
     this.#byOwner.delete(owner);
     this.#tidy();
   }

@@ -102,9 +102,9 @@ const indexedAs = (stored: StoredPet): IndexedAs => ({ pet: stored.pet, provisio
 export class MemoryPets implements Pets {
   readonly #pets = new Map<number, StoredPet>();
   readonly #events = new MemoryPendingEvents();
-  #all: OrderedMap<StoredPet> = OrderedMap.empty;
-  #provisional: OrderedMap<StoredPet> = OrderedMap.empty;
-  #holding: OrderedMap<StoredPet> = OrderedMap.empty;
+  readonly #all = new OrderedMap<StoredPet>();
+  readonly #provisional = new OrderedMap<StoredPet>();
+  readonly #holding = new OrderedMap<StoredPet>();
   readonly #naming = new Map<number, number>();
 
   async ofId(id: number): Promise<ListedPet | undefined> {
@@ -131,7 +131,7 @@ export class MemoryPets implements Pets {
     const { holds, ...fields } = pet;
     const stored: StoredPet = { pet: copyFields(fields), holds: new Map(holds.map((h) => [h.orderId, copyHold(h)] as const)) };
     this.#pets.set(pet.id, stored);
-    this.#all = this.#all.set(pet.id, stored);
+    this.#all.set(pet.id, stored);
     this.#reindex(pet.id, undefined, stored);
   }
 
@@ -153,7 +153,7 @@ export class MemoryPets implements Pets {
     const stored = this.#pets.get(id);
     if (!stored || !petMeets(stored, when)) return false;
     this.#pets.delete(id);
-    this.#all = this.#all.delete(id);
+    this.#all.delete(id);
     this.#reindex(id, indexedAs(stored), undefined);
     this.#events.drop(id);
     return true;
@@ -198,8 +198,9 @@ export class MemoryPets implements Pets {
 
   /** `was`: how the pet was indexed before the change (undefined: inserted); `now`: the pet after it (undefined: removed). */
   #reindex(id: number, was: IndexedAs | undefined, now: StoredPet | undefined): void {
-    this.#provisional = toggled(this.#provisional, id, now, was?.provisional ?? false, now !== undefined && isProvisional(now));
-    this.#holding = toggled(this.#holding, id, now, was?.holding ?? false, now !== undefined && isHolding(now));
+    toggle(this.#provisional, id, now, was?.provisional ?? false, now !== undefined && isProvisional(now));
+    toggle(this.#holding, id, now, was?.holding ?? false, now !== undefined && isHolding(now));
+    if (was && now && was.pet.categoryId === now.pet.categoryId && was.pet.movingTo === now.pet.movingTo) return;
     if (was) this.#countNaming(was.pet, -1);
     if (now) this.#countNaming(now.pet, 1);
   }
@@ -213,9 +214,10 @@ export class MemoryPets implements Pets {
   }
 }
 
-const toggled = (index: OrderedMap<StoredPet>, id: number, entry: StoredPet | undefined, was: boolean, now: boolean): OrderedMap<StoredPet> => {
-  if (was === now) return index;
-  return now && entry ? index.set(id, entry) : index.delete(id);
+const toggle = (index: OrderedMap<StoredPet>, id: number, entry: StoredPet | undefined, was: boolean, now: boolean): void => {
+  if (was === now) return;
+  if (now && entry) index.set(id, entry);
+  else index.delete(id);
 };
 
 /** Up to `limit` of the candidates (ascending id) that match, each made into what the caller gets; stops at the limit. */

@@ -7,7 +7,7 @@ import type { Pets, PetVariant, PetWrite } from "./pets.port.ts";
 /**
  * The stock moves of the pet aggregate, each ONE conditional write whose variants carry the status change the
  * stock change causes (PRODUCT.md §4), so no crash point ever separates the two. Reserve, release and consume are
- * keyed by order id: repeating one does nothing.
+ * keyed by order id: repeating one does nothing. The variants of one move share its stock event: only one applies.
  */
 
 const statusEvent = (clock: Clock, petId: number, from: PetStatus, to: PetStatus) =>
@@ -20,17 +20,13 @@ export type ReserveOutcome = "reserved" | "already-held" | "unknown-pet" | "not-
 export const reserveVariants = (clock: Clock, petId: number, orderId: number, units: number): PetVariant[] => {
   const when = { lifecycle: "none", status: "available", noHoldOf: orderId } as const;
   const addHold = { orderId, units, since: clock.now() };
+  const taken = stockEvent(clock, petId, { delta: -units });
   return [
-    { when: { ...when, stock: { gt: units } }, then: { stock: { by: -units }, addHold, events: [stockEvent(clock, petId, { delta: -units })] } },
+    { when: { ...when, stock: { gt: units } }, then: { stock: { by: -units }, addHold, events: [taken] } },
     {
       // An order takes the last unit: available → pending.
       when: { ...when, stock: { eq: units } },
-      then: {
-        stock: { by: -units },
-        addHold,
-        status: "pending",
-        events: [stockEvent(clock, petId, { delta: -units }), statusEvent(clock, petId, "available", "pending")],
-      },
+      then: { stock: { by: -units }, addHold, status: "pending", events: [taken, statusEvent(clock, petId, "available", "pending")] },
     },
   ];
 };
@@ -84,17 +80,11 @@ export const reserve = async (
 export const releaseVariants = (clock: Clock, petId: number, orderId: number, units: number): PetVariant[] => {
   const hold = { orderId, units };
   const returned = { stock: { by: units }, removeHoldOf: orderId } as const;
+  const back = stockEvent(clock, petId, { delta: units });
   return [
-    { when: { hold, stock: { gt: 0 } }, then: { ...returned, events: [stockEvent(clock, petId, { delta: units })] } },
-    {
-      when: { hold, stock: { eq: 0 }, status: "pending" },
-      then: {
-        ...returned,
-        status: "available",
-        events: [stockEvent(clock, petId, { delta: units }), statusEvent(clock, petId, "pending", "available")],
-      },
-    },
-    { when: { hold, stock: { eq: 0 }, statusNot: "pending" }, then: { ...returned, events: [stockEvent(clock, petId, { delta: units })] } },
+    { when: { hold, stock: { gt: 0 } }, then: { ...returned, events: [back] } },
+    { when: { hold, stock: { eq: 0 }, status: "pending" }, then: { ...returned, status: "available", events: [back, statusEvent(clock, petId, "pending", "available")] } },
+    { when: { hold, stock: { eq: 0 }, statusNot: "pending" }, then: { ...returned, events: [back] } },
   ];
 };
 
