@@ -38,4 +38,18 @@ describe("StockHints", () => {
 
     expect([hints.stockOf(1), hints.stockOf(2), hints.stockOf(3)]).toEqual([3, undefined, 4]);
   });
+
+  it("holds at most its capacity, whatever it sees, and keeps a pet seen again current", () => {
+    const hints = new StockHints(10);
+    for (let id = 1; id <= 1_000; id++) hints.saw(id, pet(id, { stock: id }));
+    const remembered = Array.from({ length: 1_000 }, (_, i) => hints.stockOf(i + 1)).filter((s) => s !== undefined);
+    expect(remembered.length).toBeLessThanOrEqual(10);
+    expect(remembered).toContain(1_000);
+
+    hints.saw(995, pet(995, { stock: 2 }));
+    for (let id = 1_001; id <= 1_004; id++) hints.saw(id, pet(id));
+    expect(hints.stockOf(995)).toBe(2);
+    hints.saw(995, pet(995, { status: "sold" }));
+    expect(hints.stockOf(995)).toBeUndefined();
+  });
 });
