@@ -1,4 +1,3 @@
-import type { Clock } from "../shared/clock.port.ts";
 import type { DomainEvent, EventPayloads, EventType, OrderData } from "./domain-event.ts";
 
 let sequence = 0;
@@ -39,11 +38,12 @@ const timeHex = (time: number): string => {
 };
 
 /**
- * Gives an event its id and time. Ids sort by time, then by the order this process recorded them (so the events of
+ * Gives an event its id and time (`at`, the clock's reading for the write it goes with: the events of one write,
+ * and its other times, share one). Ids sort by time, then by the order this process recorded them (so the events of
  * one write keep their order), and end in 64 random bits that keep them unique across instances.
  */
-export const stampEvent = <T extends EventType>(clock: Clock, type: T, data: EventPayloads[T]): DomainEvent => {
-  const occurredAt = clock.now();
+export const stampEvent = <T extends EventType>(at: Date, type: T, data: EventPayloads[T]): DomainEvent => {
+  const occurredAt = at;
   sequence = (sequence + 1) % 0x1000000;
   const id = `evt_${timeHex(occurredAt.getTime())}${hex(sequence, 6)}${randomTail()}`;
   return { id, type, occurredAt, data } as DomainEvent;

@@ -28,7 +28,7 @@ export class CancelOrder {
     const { orders, pets, clock } = this.#ports;
     const current = await visibleOrder(orders, id, actor);
     if (current.state === "complete") throw orderCompleted(id);
-    const cancelled = stampEvent(clock, "order.cancelled", orderData(current, false));
+    const cancelled = stampEvent(clock.now(), "order.cancelled", orderData(current, false));
     const written = await orders.write(id, { state: "open", revision: expectedRevision }, { state: "cancelled", events: [cancelled] });
     if (!written) return explainMissedWrite(orders, id, expectedRevision);
     await release(pets, clock, written.petId, id, written.quantity);

@@ -79,6 +79,7 @@ export class PlaceOrder {
     const { outcome, pet } = await reserveSeeing(pets, clock, input.petId, id, input.quantity, expectedStock);
     this.#hints.saw(input.petId, pet);
     if (outcome !== "reserved" && outcome !== "already-held") throw refusal(outcome, input);
+    const at = clock.now();
     const order: OrderRecord = {
       id,
       petId: input.petId,
@@ -87,9 +88,9 @@ export class PlaceOrder {
       placedBy: actor.keyId,
       state: "open",
       revision: 1,
-      createdAt: clock.now(),
+      createdAt: at,
     };
-    if (!(await orders.insert(order, [stampEvent(clock, "order.placed", orderData(order, false))]))) {
+    if (!(await orders.insert(order, [stampEvent(at, "order.placed", orderData(order, false))]))) {
       const placed = attempt ? await orders.ofId(id) : undefined;
       if (placed && this.#isPlacedAs(placed, input, actor)) {
         // Another attempt under the same key placed it. An open order owns the hold; units this attempt took anew

@@ -33,7 +33,7 @@ export class UpdateOrder {
     const complete = changes.complete === true;
     const shipDate = changes.shipDate ?? current.shipDate ?? (complete ? clock.now() : undefined);
     const events = complete
-      ? [stampEvent(clock, "order.completed", orderData({ ...current, shipDate }, true))]
+      ? [stampEvent(clock.now(), "order.completed", orderData({ ...current, shipDate }, true))]
       : [];
     const updated = await orders.write(
       id,

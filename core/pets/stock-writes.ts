@@ -10,23 +10,23 @@ import type { Pets, PetVariant, PetWrite } from "./pets.port.ts";
  * keyed by order id: repeating one does nothing. The variants of one move share its stock event: only one applies.
  */
 
-const statusEvent = (clock: Clock, petId: number, from: PetStatus, to: PetStatus) =>
-  stampEvent(clock, "pet.status_changed", { petId, from, to });
-const stockEvent = (clock: Clock, petId: number, change: { delta: number } | { quantity: number }) =>
-  stampEvent(clock, "inventory.changed", { petId, ...change });
+const statusEvent = (at: Date, petId: number, from: PetStatus, to: PetStatus) => stampEvent(at, "pet.status_changed", { petId, from, to });
+const stockEvent = (at: Date, petId: number, change: { delta: number } | { quantity: number }) =>
+  stampEvent(at, "inventory.changed", { petId, ...change });
 
 export type ReserveOutcome = "reserved" | "already-held" | "unknown-pet" | "not-available" | "insufficient-stock";
 
 export const reserveVariants = (clock: Clock, petId: number, orderId: number, units: number): PetVariant[] => {
   const when = { lifecycle: "none", status: "available", noHoldOf: orderId } as const;
-  const addHold = { orderId, units, since: clock.now() };
-  const taken = stockEvent(clock, petId, { delta: -units });
+  const at = clock.now();
+  const addHold = { orderId, units, since: at };
+  const taken = stockEvent(at, petId, { delta: -units });
   return [
     { when: { ...when, stock: { gt: units } }, then: { stock: { by: -units }, addHold, events: [taken] } },
     {
       // An order takes the last unit: available → pending.
       when: { ...when, stock: { eq: units } },
-      then: { stock: { by: -units }, addHold, status: "pending", events: [taken, statusEvent(clock, petId, "available", "pending")] },
+      then: { stock: { by: -units }, addHold, status: "pending", events: [taken, statusEvent(at, petId, "available", "pending")] },
     },
   ];
 };
@@ -80,10 +80,11 @@ export const reserve = async (
 export const releaseVariants = (clock: Clock, petId: number, orderId: number, units: number): PetVariant[] => {
   const hold = { orderId, units };
   const returned = { stock: { by: units }, removeHoldOf: orderId } as const;
-  const back = stockEvent(clock, petId, { delta: units });
+  const at = clock.now();
+  const back = stockEvent(at, petId, { delta: units });
   return [
     { when: { hold, stock: { gt: 0 } }, then: { ...returned, events: [back] } },
-    { when: { hold, stock: { eq: 0 }, status: "pending" }, then: { ...returned, status: "available", events: [back, statusEvent(clock, petId, "pending", "available")] } },
+    { when: { hold, stock: { eq: 0 }, status: "pending" }, then: { ...returned, status: "available", events: [back, statusEvent(at, petId, "pending", "available")] } },
     { when: { hold, stock: { eq: 0 }, statusNot: "pending" }, then: { ...returned, events: [back] } },
   ];
 };
@@ -101,7 +102,7 @@ export const consumeVariants = (clock: Clock, petId: number, orderId: number, un
     { when: { hold, holdCount: { eq: 1 }, stock: { gt: 0 } }, then: { removeHoldOf } },
     {
       when: { hold, holdCount: { eq: 1 }, stock: { eq: 0 }, status: "pending" },
-      then: { removeHoldOf, status: "sold", events: [statusEvent(clock, petId, "pending", "sold")] },
+      then: { removeHoldOf, status: "sold", events: [statusEvent(clock.now(), petId, "pending", "sold")] },
     },
     { when: { hold, holdCount: { eq: 1 }, stock: { eq: 0 }, statusNot: "pending" }, then: { removeHoldOf } },
   ];
@@ -121,13 +122,14 @@ const settle = async (pets: Pets, petId: number, orderId: number, units: number,
 /** Staff set the stock; a sold pet restocked above 0 is available again. */
 export const setStockVariants = (clock: Clock, petId: number, quantity: number, expectedRevision?: number): PetVariant[] => {
   const when = { lifecycle: "none", ...(expectedRevision !== undefined && { revision: expectedRevision }) } as const;
-  const then = { stock: { to: quantity }, events: [stockEvent(clock, petId, { quantity })] } as const;
+  const at = clock.now();
+  const then = { stock: { to: quantity }, events: [stockEvent(at, petId, { quantity })] } as const;
   if (quantity === 0) return [{ when, then }];
   return [
     { when: { ...when, statusNot: "sold" }, then },
     {
       when: { ...when, status: "sold" },
-      then: { ...then, status: "available", events: [...then.events, statusEvent(clock, petId, "sold", "available")] },
+      then: { ...then, status: "available", events: [...then.events, statusEvent(at, petId, "sold", "available")] },
     },
   ];
 };

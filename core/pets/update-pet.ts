@@ -98,7 +98,7 @@ export class UpdatePet {
   #changes(current: ListedPet, input: NewPet): PetChange {
     const status: PetStatus = input.status ?? current.status;
     const events =
-      status === current.status ? [] : [stampEvent(this.#ports.clock, "pet.status_changed", { petId: current.id, from: current.status, to: status })];
+      status === current.status ? [] : [stampEvent(this.#ports.clock.now(), "pet.status_changed", { petId: current.id, from: current.status, to: status })];
     return { name: input.name, status, events };
   }
 }
