@@ -84,6 +84,7 @@ export class MemoryOrders implements Orders {
   }
 
   async removeAllOfPet(petId: number): Promise<void> {
+    // Collected first: the indexes change in place, and a walk must not see its map change.
     const removed: number[] = [];
     for (const { order } of this.#ofPet.get(petId)?.valuesAfter() ?? []) if (order.state !== "abandoned") removed.push(order.id);
     for (let i = 0; i < removed.length; i++) this.#remove(removed[i]!);
