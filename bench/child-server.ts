@@ -1,4 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import type { ControlReply, ControlRequest } from "./server-control.ts";
 
 /** `taskset` when the machine has it and at least two cores: the server on core 0, the load generator on core 1. */
@@ -25,6 +26,12 @@ export interface ChildServer {
   cpuMicros(): Promise<number>;
   /** Its RSS and heap in MiB (after a full GC when started with --expose-gc). */
   memory(): Promise<{ rss: number; heap: number }>;
+  /**
+   * Its CPU time so far in µs by kind of thread, from /proc (undefined where there is none): `main` (JavaScript),
+   * `v8` (V8's helper threads `V8Worker`: garbage collection, compilation), `profiler` (the CPU profiler's sampler)
+   * and `other` (libuv's pool and the rest).
+   */
+  threadCpuMicros(): Record<ThreadKind, number> | undefined;
   stop(): Promise<void>;
 }
 
@@ -65,6 +72,7 @@ export const startChildServer = async (
     });
   return {
     url: `http://127.0.0.1:${port}`,
+    threadCpuMicros: () => (child.pid === undefined ? undefined : threadCpuMicrosOf(child.pid)),
     cpuMicros: async () => {
       const reply = await ask("cpu");
       return reply.type === "cpu" ? reply.micros : Number.NaN;
@@ -81,4 +89,36 @@ export const startChildServer = async (
       clearTimeout(timer);
     },
   };
+};
+
+const clockTicks = (): number => Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+
+type ThreadKind = "main" | "v8" | "profiler" | "other";
+
+const kindOf = (pid: number, task: string, name: string): ThreadKind =>
+  task === String(pid) ? "main" : name.startsWith("V8Worker") ? "v8" : name.startsWith("v8:Prof") ? "profiler" : "other";
+
+/** User + system CPU of each thread of `pid` (Linux /proc), summed by kind of thread; undefined without /proc. */
+const threadCpuMicrosOf = (pid: number): Record<ThreadKind, number> | undefined => {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return undefined;
+  }
+  const perTick = 1e6 / clockTicks();
+  const sums = { main: 0, v8: 0, profiler: 0, other: 0 };
+  for (const task of tasks) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${task}/stat`, "utf8");
+    } catch {
+      continue; // the thread ended meanwhile
+    }
+    const name = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const micros = (Number(fields[11]) + Number(fields[12])) * perTick;
+    sums[kindOf(pid, task, name)] += micros;
+  }
+  return sums;
 };

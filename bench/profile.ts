@@ -2,8 +2,10 @@
  * npm run bench:profile -- "<scenario>" [seconds]: where the service's CPU goes under one of the benchmark's scenarios
  * (bench/scenarios.ts, matched by name, e.g. "GET /pets?ids=1"). The service runs as in `npm run bench` (memory store,
  * info logging, pinned to core 0) under V8's sampling profiler; autocannon warms it up for 3 s, then loads it for
- * `seconds` (default 8). Printed: CPU µs per request, the functions with the most self time and the files and packages
- * with the most, counted over the load only; the .cpuprofile is kept for Chrome DevTools' Performance panel.
+ * `seconds` (default 8). Printed: CPU µs per request, split by thread where /proc tells (the profile samples the main
+ * thread only, and V8's helper threads, mostly garbage collection, cost a placed order several µs), the functions
+ * with the most self time and the files and packages with the most, counted over the load only; the .cpuprofile is
+ * kept for Chrome DevTools' Performance panel.
  * The profiler costs CPU too: compare shares within a profile, and take CPU figures from `npm run bench`.
  */
 import { randomBytes } from "node:crypto";
@@ -61,14 +63,20 @@ const load = (s: Scenario, key: string, duration: number) =>
 
 let cpuMicros = 0;
 let requests = 0;
+let threads: Record<string, number> | undefined;
 try {
   const prepared = await prepareService(service.url, adminKey);
   await load(scenario, prepared.keys[scenario.as], 3);
   await prepared.nextRound();
   const before = await service.cpuMicros();
+  const threadsBefore = service.threadCpuMicros();
   const result = await load(scenario, prepared.keys[scenario.as], seconds);
   cpuMicros = (await service.cpuMicros()) - before;
+  const threadsAfter = service.threadCpuMicros();
   requests = result["2xx"] + result.non2xx;
+  if (threadsBefore && threadsAfter) {
+    threads = Object.fromEntries(Object.entries(threadsAfter).map(([kind, micros]) => [kind, micros - threadsBefore[kind as keyof typeof threadsBefore]]));
+  }
 } finally {
   await service.stop();
 }
@@ -106,7 +114,13 @@ for (const node of profile.nodes) {
 const top = (counts: Map<string, number>, n: number) =>
   [...counts].sort((a, b) => b[1] - a[1]).slice(0, n).map(([label, count]) => [label, `${((100 * count) / total).toFixed(1)} %`]);
 
-out(`${scenario.name}: ${requests.toLocaleString("en")} requests in ${seconds} s under the profiler, ${(cpuMicros / Math.max(1, requests)).toFixed(0)} µs of server CPU each\n`);
+out(`${scenario.name}: ${requests.toLocaleString("en")} requests in ${seconds} s under the profiler, ${(cpuMicros / Math.max(1, requests)).toFixed(0)} µs of server CPU each`);
+// The profile samples the main thread only; V8's helper threads (mostly garbage collection) are seen here alone.
+if (threads) {
+  const each = (kind: string) => `${((threads![kind] ?? 0) / Math.max(1, requests)).toFixed(1)} µs`;
+  out(`by thread (from /proc): main ${each("main")}, V8 helpers (GC) ${each("v8")}, the profiler's sampler ${each("profiler")}, other ${each("other")}; the profile below is the main thread's`);
+}
+out("");
 out(table([["function (self time)", "share"], ...top(bySelf, 30)]));
 out("");
 out(table([["file or package (self time)", "share"], ...top(byFile, 20)]));
