@@ -38,12 +38,11 @@ const timeHex = (time: number): string => {
 };
 
 /**
- * Gives an event its id and time (`at`, the clock's reading for the write it goes with: the events of one write,
- * and its other times, share one). Ids sort by time, then by the order this process recorded them (so the events of
- * one write keep their order), and end in 64 random bits that keep them unique across instances.
+ * Gives an event its id and time (`occurredAt`, the clock's reading for the write it goes with: the events of one
+ * write, and its other times, share one). Ids sort by time, then by the order this process recorded them (so the
+ * events of one write keep their order), and end in 64 random bits that keep them unique across instances.
  */
-export const stampEvent = <T extends EventType>(at: Date, type: T, data: EventPayloads[T]): DomainEvent => {
-  const occurredAt = at;
+export const stampEvent = <T extends EventType>(occurredAt: Date, type: T, data: EventPayloads[T]): DomainEvent => {
   sequence = (sequence + 1) % 0x1000000;
   const id = `evt_${timeHex(occurredAt.getTime())}${hex(sequence, 6)}${randomTail()}`;
   return { id, type, occurredAt, data } as DomainEvent;
