@@ -100,9 +100,9 @@ export class MemoryOrders implements Orders {
     return this.#events.oldest(limit);
   }
 
-  /** Removes the events; a cancelled order's tombstone goes with its last event. */
-  acknowledge(ids: ReadonlySet<string>): void {
-    for (const id of this.#events.acknowledge(ids)) if (this.#orders.get(id)?.order.state === "cancelled") this.#remove(id);
+  /** Removes these events (`handed` as `oldestEvents` gave them, `ids` by id); a cancelled order's tombstone goes with its last event. */
+  acknowledge(handed: readonly StoredEvent[], ids: readonly string[]): void {
+    for (const id of this.#events.acknowledge(handed, ids)) if (this.#orders.get(id)?.order.state === "cancelled") this.#remove(id);
   }
 
   #remove(id: number): void {

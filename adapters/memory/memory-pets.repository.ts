@@ -181,8 +181,9 @@ export class MemoryPets implements Pets {
     return this.#events.oldest(limit);
   }
 
-  acknowledge(ids: ReadonlySet<string>): void {
-    this.#events.acknowledge(ids);
+  /** Removes these events: `handed` as `oldestEvents` gave them, `ids` by id. */
+  acknowledge(handed: readonly StoredEvent[], ids: readonly string[]): void {
+    this.#events.acknowledge(handed, ids);
   }
 
   #ofIds(ids: readonly number[], after: number | undefined): StoredPet[] {
