@@ -2,39 +2,50 @@ import type { DomainEvent, EventPayloads, EventType, OrderData } from "./domain-
 
 let sequence = 0;
 
-const hex = (n: number, width: number) => n.toString(16).padStart(width, "0");
-
 /**
- * The ids' random tails (64 bits, 16 hex digits), drawn and written in hex for 512 events at a time: one call into
- * the system's random source and one conversion per 512 events (a number's `toString(16)` above 2^31 is slow).
+ * An id is written as character codes into one array and made a string in one step. Pieced together with `+` it
+ * would be a string of pieces, and the outbox compares and hashes ids: each of those had to copy it flat first,
+ * which cost more than all the rest of stamping (about 0.3 µs per event under the benchmark, and half the stamp's
+ * time in process).
  */
-const TAILS = 512;
-const TAIL = 16;
-const byteHex = Array.from({ length: 256 }, (_, byte) => hex(byte, 2));
-const bytes = new Uint8Array((TAILS * TAIL) / 2);
-let tails = "";
-let taken = TAILS;
-const randomTail = (): string => {
-  if (taken === TAILS) {
-    crypto.getRandomValues(bytes);
-    let text = "";
-    for (const byte of bytes) text += byteHex[byte];
-    tails = text;
-    taken = 0;
-  }
-  const from = TAIL * taken++;
-  return tails.slice(from, from + TAIL);
+const HEX = Array.from("0123456789abcdef", (digit) => digit.charCodeAt(0));
+const PREFIX = Array.from("evt_", (c) => c.charCodeAt(0));
+const TIME_AT = PREFIX.length;
+const SEQUENCE_AT = TIME_AT + 12;
+const TAIL_AT = SEQUENCE_AT + 6;
+const codes: number[] = [...PREFIX, ...new Array<number>(12 + 6 + 16).fill(HEX[0]!)];
+
+/** `value` (below 2^24) as `digits` hex digits, from `at` on. */
+const writeHex = (value: number, at: number, digits: number): void => {
+  for (let i = 0; i < digits; i++) codes[at + i] = HEX[(value >>> (4 * (digits - 1 - i))) & 15]!;
 };
 
-/** Several events are stamped in the same millisecond under load: its hex is written once. */
-let lastTime = -1;
-let lastTimeHex = "";
-const timeHex = (time: number): string => {
-  if (time !== lastTime) {
-    lastTime = time;
-    lastTimeHex = hex(time, 12);
+/** The random tails (64 bits each), drawn for 512 events at a time: one call into the system's random source per 512. */
+const TAILS = 512;
+const TAIL_BYTES = 8;
+const randomBytes = new Uint8Array(TAILS * TAIL_BYTES);
+let taken = TAILS;
+const writeRandomTail = (): void => {
+  if (taken === TAILS) {
+    crypto.getRandomValues(randomBytes);
+    taken = 0;
   }
-  return lastTimeHex;
+  const from = TAIL_BYTES * taken++;
+  for (let i = 0; i < TAIL_BYTES; i++) {
+    const byte = randomBytes[from + i]!;
+    codes[TAIL_AT + 2 * i] = HEX[byte >>> 4]!;
+    codes[TAIL_AT + 2 * i + 1] = HEX[byte & 15]!;
+  }
+};
+
+/** `evt_`, the time (ms, 12 hex digits), the sequence (6) and 16 random hex digits. */
+const eventId = (time: number): string => {
+  // A time in ms needs more than 32 bits: written as two halves of 24.
+  writeHex(Math.floor(time / 2 ** 24), TIME_AT, 6);
+  writeHex(time % 2 ** 24, TIME_AT + 6, 6);
+  writeHex(sequence, SEQUENCE_AT, 6);
+  writeRandomTail();
+  return String.fromCharCode.apply(null, codes);
 };
 
 /**
@@ -44,8 +55,7 @@ const timeHex = (time: number): string => {
  */
 export const stampEvent = <T extends EventType>(occurredAt: Date, type: T, data: EventPayloads[T]): DomainEvent => {
   sequence = (sequence + 1) % 0x1000000;
-  const id = `evt_${timeHex(occurredAt.getTime())}${hex(sequence, 6)}${randomTail()}`;
-  return { id, type, occurredAt, data } as DomainEvent;
+  return { id: eventId(occurredAt.getTime()), type, occurredAt, data } as DomainEvent;
 };
 
 export const orderData = (order: { id: number; petId: number; quantity: number; shipDate: Date | undefined }, complete: boolean): OrderData => ({
