@@ -4,18 +4,26 @@ import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core
 import { OrderedMap } from "./memory-ordered-map.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
 
+/**
+ * An order as kept: its times in ms, not Dates. Orders are kept for good, and each is then one object instead of
+ * three (every one of them passes young collections before it settles).
+ */
+type KeptOrder = Omit<OrderRecord, "shipDate" | "createdAt"> & { readonly shipDate: number | undefined; readonly createdAt: number };
+
 /** Replaced, never changed, by a write. */
 interface StoredOrder {
-  order: OrderRecord;
+  order: KeptOrder;
 }
 
-const copyOrder = (o: OrderRecord): OrderRecord => ({
+const keptOf = (o: OrderRecord): KeptOrder => ({ ...o, shipDate: o.shipDate?.getTime(), createdAt: o.createdAt.getTime() });
+
+const copyOrder = (o: KeptOrder): OrderRecord => ({
   ...o,
-  shipDate: o.shipDate && new Date(o.shipDate),
+  shipDate: o.shipDate === undefined ? undefined : new Date(o.shipDate),
   createdAt: new Date(o.createdAt),
 });
 
-const meets = (o: OrderRecord, c: OrderCondition): boolean =>
+const meets = (o: KeptOrder, c: OrderCondition): boolean =>
   o.state === c.state && (c.revision === undefined || o.revision === c.revision);
 
 /**
@@ -61,7 +69,7 @@ export class MemoryOrders implements Orders {
 
   async insert(order: OrderRecord, events: readonly DomainEvent[] = []): Promise<boolean> {
     if (this.#orders.has(order.id)) return false;
-    const stored: StoredOrder = { order: copyOrder(order) };
+    const stored: StoredOrder = { order: keptOf(order) };
     this.#orders.set(order.id, stored);
     this.#all.set(order.id, stored);
     indexIn(this.#ofPet, order.petId).set(order.id, stored);
@@ -76,7 +84,7 @@ export class MemoryOrders implements Orders {
     stored.order = {
       ...stored.order,
       ...(then.state !== undefined && { state: then.state }),
-      ...(then.shipDate !== undefined && { shipDate: then.shipDate === "none" ? undefined : new Date(then.shipDate) }),
+      ...(then.shipDate !== undefined && { shipDate: then.shipDate === "none" ? undefined : then.shipDate.getTime() }),
       revision: stored.order.revision + 1,
     };
     this.#events.add(id, then.events ?? []);

@@ -12,10 +12,21 @@ type PetFields = Omit<PetRecord, "holds">;
  */
 export interface StoredPet {
   pet: PetFields;
-  readonly holds: Map<number, Hold>;
+  readonly holds: Map<number, StoredHold>;
 }
 
-const copyHold = (h: Hold): Hold => ({ ...h, since: h.since && new Date(h.since) });
+/**
+ * A hold as kept: its time in ms, not a Date. A popular pet keeps very many holds for as long as their orders are
+ * open, and each is one object instead of two; every hold still passes young collections before it settles.
+ */
+interface StoredHold {
+  readonly orderId: number;
+  readonly units: number;
+  readonly since: number | undefined;
+}
+
+const storedHold = (h: Hold): StoredHold => ({ orderId: h.orderId, units: h.units, since: h.since?.getTime() });
+const copyHold = (h: StoredHold): Hold => ({ orderId: h.orderId, units: h.units, since: h.since === undefined ? undefined : new Date(h.since) });
 
 const copyFields = (p: PetFields): PetFields => ({ ...p, provisionalSince: p.provisionalSince && new Date(p.provisionalSince) });
 
@@ -78,9 +89,9 @@ const changedFields = (pet: PetFields, c: PetChange): PetFields => ({
   revision: pet.revision + 1,
 });
 
-const changeHolds = (holds: Map<number, Hold>, c: PetChange): void => {
+const changeHolds = (holds: Map<number, StoredHold>, c: PetChange): void => {
   if (c.removeHoldOf !== undefined) holds.delete(c.removeHoldOf);
-  if (c.addHold) holds.set(c.addHold.orderId, copyHold(c.addHold));
+  if (c.addHold) holds.set(c.addHold.orderId, storedHold(c.addHold));
 };
 
 const isProvisional = ({ pet }: StoredPet): boolean => pet.lifecycle !== undefined || pet.movingTo !== undefined;
@@ -129,7 +140,7 @@ export class MemoryPets implements Pets {
   async insert(pet: PetRecord): Promise<void> {
     if (this.#pets.has(pet.id)) throw new Error(`Pet ${pet.id} exists already`);
     const { holds, ...fields } = pet;
-    const stored: StoredPet = { pet: copyFields(fields), holds: new Map(holds.map((h) => [h.orderId, copyHold(h)] as const)) };
+    const stored: StoredPet = { pet: copyFields(fields), holds: new Map(holds.map((h) => [h.orderId, storedHold(h)] as const)) };
     this.#pets.set(pet.id, stored);
     this.#all.set(pet.id, stored);
     this.#reindex(pet.id, undefined, stored);
