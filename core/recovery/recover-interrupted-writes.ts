@@ -5,7 +5,7 @@ import type { Orders } from "../orders/orders.port.ts";
 import { categoryAcceptsPets } from "../pets/category-check.ts";
 import { finishCreating } from "../pets/create-pet.ts";
 import { finishDeletingPet } from "../pets/delete-pet.ts";
-import type { PetRecord } from "../pets/pet-record.ts";
+import type { Hold, PetRecord } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import { consume, release } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
@@ -32,6 +32,18 @@ export interface RecoveryReport {
 const BATCH = 100;
 /** Held orders whose states one store call asks for: on MongoDB a `$in` of at most this many ids. */
 const STATES_BATCH = 1_000;
+
+/** The holds of a page of pets, each with its pet, in order. */
+function* heldIn(page: readonly PetRecord[]): Generator<{ pet: PetRecord; hold: Hold }> {
+  for (const pet of page) for (const hold of pet.holds) yield { pet, hold };
+}
+
+/** The next `count` items (fewer at the end). */
+const take = <T>(items: Iterator<T>, count: number): T[] => {
+  const taken: T[] = [];
+  for (let next = items.next(); !next.done; next = items.next()) if (taken.push(next.value) === count) break;
+  return taken;
+};
 
 /** Walks a work list page by page in id order (items handled may drop out of it: the walk goes by id). */
 const eachPage = async <T extends { id: number }>(
@@ -95,10 +107,11 @@ export class RecoverInterruptedWrites {
     for (;;) {
       const page: PetRecord[] = await pets.withHolds({ limit: BATCH, after });
       if (page.length === 0) return;
-      const held = page.flatMap((pet) => pet.holds.map((hold) => ({ pet, hold })));
       // The held orders' states, a bounded number at a time (a popular pet may hold units for very many open orders).
-      for (let from = 0; from < held.length; from += this.#statesBatch) {
-        const chunk = held.slice(from, from + this.#statesBatch);
+      // The chunks are taken as they are needed: a pair for each of a popular pet's holds, all at once, would live
+      // through the whole pass and be promoted by V8's young collections for nothing.
+      const held = heldIn(page);
+      for (let chunk = take(held, this.#statesBatch); chunk.length > 0; chunk = take(held, this.#statesBatch)) {
         const states = await orders.statesOf(chunk.map(({ hold }) => hold.orderId));
         for (const { pet, hold } of chunk) {
           let state = states.get(hold.orderId);

@@ -33,4 +33,20 @@ describe("RecoverInterruptedWrites settling holds", () => {
     expect(holds.sort((a, b) => a - b)).toEqual([placed[0]!.id, placed[2]!.id, placed[3]!.id, placed[5]!.id]);
     for (const orderId of [901, 902, 903]) expect((await world.orders.ofId(orderId))?.state).toBe("abandoned");
   });
+
+  it("asks across pets: a batch of states spans the holds of several pets of a page", async () => {
+    const world = aWorld();
+    const pets = [await givenPet(world, { stock: 10 }), await givenPet(world, { stock: 10 })];
+    const place = new PlaceOrder(world);
+    for (const pet of pets) for (let i = 0; i < 3; i++) await place.execute({ petId: pet.id, quantity: 1, shipDate: undefined }, alice);
+    const asked: number[][] = [];
+    const statesOf = world.orders.statesOf.bind(world.orders);
+    world.orders.statesOf = (ids) => (asked.push([...ids]), statesOf(ids));
+
+    const report = await new RecoverInterruptedWrites(world, GRACE_MS, { statesBatch: 4 }).execute();
+
+    // One store call per four holds, whichever pet holds them (on MongoDB each is a round trip).
+    expect(asked.map((ids) => ids.length)).toEqual([4, 2]);
+    expect(report).toMatchObject({ abandonedPlacings: 0, releasedHolds: 0, consumedHolds: 0 });
+  });
 });
