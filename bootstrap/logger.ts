@@ -47,13 +47,14 @@ export interface LineSink {
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Writes all of `text` to the file descriptor before returning. process.stdout is not enough: when a pipe is full,
- * node queues the rest of a write in memory, and process.exit drops that queue (lines were lost that way when the
- * reader of the pipe was slow). A full pipe is waited out here, 1 ms at a time: a logger that blocks on a reader that
- * does not keep up is the back-pressure a log pipe should have, and nothing is ever buffered without bound.
+ * Writes all of `text` (a string, or bytes) to the file descriptor before returning. process.stdout is not enough:
+ * when a pipe is full, node queues the rest of a write in memory, and process.exit drops that queue (lines were lost
+ * that way when the reader of the pipe was slow). A full pipe is waited out here, 1 ms at a time: a logger that
+ * blocks on a reader that does not keep up is the back-pressure a log pipe should have, and nothing is ever buffered
+ * without bound.
  */
-export const writeAllSync = (fd: number, text: string): void => {
-  let bytes = Buffer.from(text);
+export const writeAllSync = (fd: number, text: string | Uint8Array): void => {
+  let bytes = typeof text === "string" ? Buffer.from(text) : text;
   while (bytes.length > 0) {
     try {
       bytes = bytes.subarray(writeSync(fd, bytes));
@@ -64,40 +65,63 @@ export const writeAllSync = (fd: number, text: string): void => {
   }
 };
 
-const stdoutFd = { write: (chunk: string) => writeAllSync(1, chunk) };
+/** Where a batch goes: `write` is done with the bytes when it returns (the batch's buffer is used again). */
+export interface ChunkOut {
+  write(chunk: Uint8Array): unknown;
+}
+
+const stdoutFd: ChunkOut = { write: (chunk) => writeAllSync(1, chunk) };
 
 /** How long a line may wait to be written with others; a warning or an error is written at once. */
 export const LINE_DELAY_MS = 20;
+/** How many bytes of lines may wait. */
+const BATCH_BYTES = 65_536;
+/** The most bytes UTF-8 takes for one UTF-16 code unit of a string. */
+const MAX_UTF8_PER_UNIT = 3;
 
 /**
- * Lines gathered for up to `delayMs` (or until 64 KiB wait) and written in one call, instead of one write per line
+ * Lines gathered for up to `delayMs` (or while they fit in 64 KiB) and written in one call, instead of one write per line
  * or per turn of the event loop: a write per turn cost a keyed read about 5 µs when each turn answers a request or
  * two. Nothing is lost on a clean stop: every write is complete when it returns, and pending lines are written on
  * `flush()` and when the process exits (process.exit and an uncaught exception included). A process killed outright
  * loses at most the last `delayMs` of lines; warnings and errors are flushed as they are logged.
+ *
+ * Each line is encoded into the batch's buffer as it comes, rather than kept as a string until the batch goes: a
+ * line is a string of pieces, and kept for up to 20 ms its pieces lived through V8's young collections, to be
+ * copied, then joined and encoded at once. Under the orders benchmark (--trace-gc-nvp) the bytes surviving each
+ * young collection went from 0.81 to 0.62 MB, and its pause from 2.4 to 2.1 ms.
  */
 export const batchedLines = (
-  out: { write(chunk: string): unknown } = stdoutFd,
+  out: ChunkOut = stdoutFd,
   onExit: (flush: () => void) => void = (f) => process.once("exit", f),
   delayMs = LINE_DELAY_MS,
 ): LineSink => {
-  let pending = "";
+  const batch = Buffer.allocUnsafe(BATCH_BYTES);
+  let used = 0;
   let timer: NodeJS.Timeout | undefined;
   const flush = () => {
     clearTimeout(timer);
     timer = undefined;
-    if (pending === "") return;
-    const chunk = pending;
-    pending = "";
+    if (used === 0) return;
+    const chunk = batch.subarray(0, used);
+    used = 0;
     out.write(chunk);
   };
   onExit(flush);
   return {
     write(line) {
-      pending += `${line}\n`;
-      if (pending.length >= 65_536) flush();
+      // At most 3 bytes a code unit, and the newline; counted exactly only when that may not fit.
+      let size = line.length * MAX_UTF8_PER_UNIT + 1;
+      if (used + size > BATCH_BYTES) size = Buffer.byteLength(line) + 1;
+      if (used + size > BATCH_BYTES) flush();
+      if (size > BATCH_BYTES) {
+        out.write(Buffer.from(`${line}\n`));
+        return;
+      }
+      used += batch.write(line, used);
+      batch[used++] = 0x0a;
       // Unref'd: waiting lines never keep the process alive (they are written when it exits).
-      else timer ??= setTimeout(flush, delayMs).unref();
+      timer ??= setTimeout(flush, delayMs).unref();
     },
     flush,
   };

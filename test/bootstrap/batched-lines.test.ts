@@ -5,7 +5,8 @@ import { batchedLines, createLogger } from "../../bootstrap/logger.ts";
 const aSink = (delayMs = 20) => {
   const chunks: string[] = [];
   let atExit: (() => void) | undefined;
-  const sink = batchedLines({ write: (chunk: string) => chunks.push(chunk) }, (flush) => (atExit = flush), delayMs);
+  // The sink's buffer is used again after each write: what it wrote is read at once.
+  const sink = batchedLines({ write: (chunk) => chunks.push(Buffer.from(chunk).toString()) }, (flush) => (atExit = flush), delayMs);
   return { sink, chunks, exit: () => atExit?.() };
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -42,16 +43,20 @@ describe("batched log lines", () => {
     ]);
   });
 
-  it("writes at once past 64 KiB waiting, and on flush", () => {
+  it("writes what waits at once when the next line would take it past 64 KiB, a longer line by itself, and all on flush", () => {
     const { sink, chunks } = aSink();
     const long = "x".repeat(40_000);
+    const longer = "é".repeat(40_000); // 80,000 bytes in UTF-8
     sink.write(long);
     sink.write(long);
+    expect(chunks).toEqual([`${long}\n`]);
+    sink.write(longer);
+    expect(chunks).toEqual([`${long}\n`, `${long}\n`, `${longer}\n`]);
     sink.write("last");
-    expect(chunks).toEqual([`${long}\n${long}\n`]);
+    sink.write("é");
 
     sink.flush();
-    expect(chunks).toEqual([`${long}\n${long}\n`, "last\n"]);
+    expect(chunks).toEqual([`${long}\n`, `${long}\n`, `${longer}\n`, "last\né\n"]);
   });
 
   it("writes what is pending when the process exits", () => {
