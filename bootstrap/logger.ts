@@ -167,6 +167,11 @@ const prefixOf = (name: string): string | undefined => {
   return prefix;
 };
 
+/** A string that JSON.stringify writes as it is, between quotes: no quote, backslash, control character or surrogate. */
+const plainText = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+/** What JSON.stringify writes for a string; the usual field (an id, a method, a path) without calling it. */
+const quoted = (value: string): string => (plainText.test(value) ? `"${value}"` : JSON.stringify(value));
+
 /**
  * The line's fields when every one is a string, a number, a boolean, null or undefined (an access-log entry, say),
  * written without the generic copy and serialisation: exactly what `JSON.stringify` writes for them. Undefined for
@@ -184,7 +189,7 @@ const flatFields = (fields: Record<string, unknown>): string | undefined => {
     const value = fields[name];
     switch (typeof value) {
       case "string":
-        text += prefix + JSON.stringify(value);
+        text += prefix + quoted(value);
         break;
       case "number":
         text += prefix + (Number.isFinite(value) ? String(value) : "null");

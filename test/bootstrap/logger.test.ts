@@ -68,7 +68,12 @@ describe("logger lines of flat fields (the access log's way)", () => {
     );
     return JSON.stringify({ time, level, message, ...shown });
   };
+  /** Strings near what JSON.stringify escapes: quotes, backslashes, control characters, lone and paired surrogates. */
+  const edgyText = fc.string({
+    unit: fc.constantFrom("a", "/", '"', "\\", "\u0000", "\n", "\u001a", "\u001f", " ", "\u007f", "é", "\u2028", "\ud800", "\udbff", "\udc00", "\udfff", "😀"),
+  });
   const flatValue = fc.oneof(
+    edgyText,
     fc.string({ unit: "binary" }),
     fc.string(),
     fc.double(),
