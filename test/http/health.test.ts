@@ -65,8 +65,7 @@ describe("health", () => {
     const stores = createMemoryStores();
     stores.health.ping = () => new Promise(() => {});
     t = await startTestPetstore({ stores });
-    const started = Date.now();
+    // A store that never answers would leave the probe hanging (the test's own time-out): answering 503 is the proof.
     expectError(await t.client.get("/readyz"), 503, "service_unavailable");
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 });

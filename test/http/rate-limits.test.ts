@@ -212,22 +212,47 @@ describe("rate limits", () => {
     expect(remainingOf(first)).toBe(perMinute - 1);
   });
 
-  it("a fresh free key sending 80 requests at once gets exactly 60 × 2xx and 20 × 429, then is banned", async () => {
-    const key = await t.newKey("customer", "free");
-    const results = await Promise.all(Array.from({ length: 80 }, () => get(key)));
-    expect(countStatuses(results)).toEqual({ 200: 60, 429: 20 });
+  /**
+   * The rule for a burst past the minute's limit: exactly `admitted` answered 200; every other request refused, 429
+   * until the 10th strike earns the ban, then 403 for those that arrive after it. How many arrive after it is up to the
+   * machine's scheduling, so only the bounds are asserted: at least the 10 strikes are 429.
+   */
+  const expectBurstRefused = (results: TestResponse[], admitted: number, banSeconds: number) => {
+    const counts = countStatuses(results);
+    expect(counts[200]).toBe(admitted);
+    expect((counts[429] ?? 0) + (counts[403] ?? 0)).toBe(results.length - admitted);
+    expect(counts[429]).toBeGreaterThanOrEqual(10);
     for (const res of results.filter((r) => r.status === 429)) {
       expectError(res, 429, "rate_limited");
-      expect(retryAfterOf(res)).toBeGreaterThanOrEqual(1);
       expect(retryAfterOf(res)).toBe(60);
       expectRateLimitHeaders(res);
       expect(remainingOf(res)).toBe(0);
     }
+    for (const res of results.filter((r) => r.status === 403)) {
+      expectError(res, 403, "api_key_banned");
+      expect(retryAfterOf(res)).toBe(banSeconds);
+      expect(remainingOf(res)).toBe(0);
+    }
+  };
+
+  it("a fresh free key sending 80 requests at once gets exactly 60 × 2xx, the rest 429 or (after the strikes) 403, then is banned", async () => {
+    const key = await t.newKey("customer", "free");
+    const results = await Promise.all(Array.from({ length: 80 }, () => get(key)));
+    expectBurstRefused(results, 60, 15 * 60);
     const banned = await get(key);
     expectError(banned, 403, "api_key_banned");
     expect(retryAfterOf(banned)).toBe(15 * 60);
     expect(remainingOf(banned)).toBe(0);
     expect(resetOf(banned)).toBe(unix("2026-11-21T12:15:00Z"));
+  });
+
+  it("a burst whose last requests arrive after the ban took effect: those are 403, the count admitted is still 60", async () => {
+    // What a loaded machine does to a burst sent at once: some requests reach the gate only after the 10th strike.
+    const key = await t.newKey("customer", "free");
+    const first = await Promise.all(Array.from({ length: 75 }, () => get(key)));
+    const late = await Promise.all(Array.from({ length: 5 }, () => get(key)));
+    expect(countStatuses(late)).toEqual({ 403: 5 });
+    expectBurstRefused([...first, ...late], 60, 15 * 60);
   });
 
   it("a key is banned at its 10th refused request, not before", async () => {
@@ -268,10 +293,10 @@ describe("rate limits", () => {
 
   it("a second ban after a burst of parallel requests still lasts 30 minutes, not longer", async () => {
     const key = await t.newKey("customer", "free");
-    expect(countStatuses(await Promise.all(Array.from({ length: 80 }, () => get(key))))).toEqual({ 200: 60, 429: 20 });
+    expectBurstRefused(await Promise.all(Array.from({ length: 80 }, () => get(key))), 60, 15 * 60);
     expect(retryAfterOf(await get(key))).toBe(15 * 60);
     t.clock.advance(15 * MINUTE);
-    expect(countStatuses(await Promise.all(Array.from({ length: 80 }, () => get(key))))).toEqual({ 200: 60, 429: 20 });
+    expectBurstRefused(await Promise.all(Array.from({ length: 80 }, () => get(key))), 60, 30 * 60);
     const second = await get(key);
     expectError(second, 403, "api_key_banned");
     expect(retryAfterOf(second)).toBe(30 * 60);

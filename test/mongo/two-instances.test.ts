@@ -74,7 +74,11 @@ describeMongo("two instances on one MongoDB database", () => {
     const free = await a.newKey("customer", "free");
     const burst = await Promise.all(Array.from({ length: 80 }, (_, i) => either(i).get("/categories?limit=1", { key: free })));
     expect(burst.filter((r) => r.status === 200)).toHaveLength(60);
-    expect(burst.filter((r) => r.status === 429)).toHaveLength(20);
+    // Refused: 429 until the 10th strike earns the ban, 403 for requests that reach a gate after it (scheduling decides
+    // how many do).
+    const refused = burst.filter((r) => r.status === 429).length;
+    expect(refused).toBeGreaterThanOrEqual(10);
+    expect(refused + burst.filter((r) => r.status === 403).length).toBe(20);
 
     for (const instance of [a, b]) {
       const banned = await instance.client.get("/categories", { key: free });
