@@ -35,18 +35,21 @@ export const plainEnum =
 
 export const plainBooleanText: PlainReader<boolean> = (value) => (value === "true" ? true : value === "false" ? false : undefined);
 
-/** A comma-separated list of at most `max` items. */
+/** A list of at most `max` items, comma-separated, repeated (`ids=1&ids=2`: an array of strings) or both. */
 export const plainListText =
   <T>(item: PlainReader<T>, max: number): PlainReader<T[]> =>
   (value) => {
-    if (typeof value !== "string") return undefined;
-    const parts = value.split(",");
-    if (parts.length > max) return undefined;
+    const texts = typeof value === "string" ? [value] : Array.isArray(value) ? (value as unknown[]) : undefined;
+    if (texts === undefined) return undefined;
     const items: T[] = [];
-    for (const part of parts) {
-      const read = item(part);
-      if (read === undefined) return undefined;
-      items.push(read);
+    for (const text of texts) {
+      if (typeof text !== "string") return undefined;
+      for (const part of text.split(",")) {
+        if (items.length === max) return undefined;
+        const read = item(part);
+        if (read === undefined) return undefined;
+        items.push(read);
+      }
     }
     return items;
   };

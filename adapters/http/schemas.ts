@@ -64,11 +64,18 @@ const int64PathId = int64Text
   })
   .meta({ type: "integer", format: "int64" });
 
+/**
+ * A list parameter: comma-separated (`ids=1,2`, the documented form) or repeated (`ids=1&ids=2`, what generators that
+ * ignore `explode: false` send), or both; the repeated values read as if joined with commas.
+ */
 const commaList = <T extends z.ZodType<unknown, string>>(item: T, max: number) =>
   z
-    .string()
-    .transform((s) => s.split(","))
+    .union([z.string(), z.array(z.string())])
+    .transform((s) => (typeof s === "string" ? s : s.join(",")).split(","))
     .pipe(z.array(item).min(1).max(max));
+
+const listDescription = (what: string, name: string, example: string) =>
+  `${what} (comma-separated, \`${name}=${example.replaceAll("&", ",")}\`; the repeated form \`${name}=${example.replaceAll("&", `&${name}=`)}\` is accepted too)`;
 
 export const PetStatus = z.enum(petStatuses).meta({ id: "PetStatus", description: "Status of the pet" });
 
@@ -259,11 +266,13 @@ const plainStatuses = plainListText(plainEnum(petStatuses), 3);
 export const PetListQuery = plainly(
   z.strictObject({
     ...paging,
-    status: commaList(PetStatus, 3).optional().meta({ description: "Only pets with one of these statuses (comma-separated)" }),
+    status: commaList(PetStatus, 3)
+      .optional()
+      .meta({ description: listDescription("Only pets with one of these statuses", "status", "available&pending") }),
     categoryId: int64String.optional().meta({ description: "Only pets of this category" }),
     ids: commaList(int64String, 100)
       .optional()
-      .meta({ description: "Only these pets (comma-separated ids, at most 100): the successor of GET /pets/{petId}" }),
+      .meta({ description: `${listDescription("Only these pets, at most 100 ids", "ids", "1&2")}: the successor of GET /pets/{petId}` }),
   }),
   { ...plainPaging, status: plainStatuses, categoryId: plainInt64Text, ids: plainListText(plainInt64Text, 100) },
 );
@@ -286,7 +295,9 @@ export const OrderListQuery = plainly(
 export const InventoryListQuery = plainly(
   z.strictObject({
     ...paging,
-    status: commaList(PetStatus, 3).optional().meta({ description: "Only items whose pet has one of these statuses (comma-separated)" }),
+    status: commaList(PetStatus, 3)
+      .optional()
+      .meta({ description: listDescription("Only items whose pet has one of these statuses", "status", "available&pending") }),
   }),
   { ...plainPaging, status: plainStatuses },
 );

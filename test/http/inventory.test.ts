@@ -37,6 +37,17 @@ describe("inventory", () => {
       expect((await t.client.get("/store/inventory?status=sold", { key: k.customer })).body).toEqual([]);
     });
 
+    it("filters by status repeated, as by a comma list", async () => {
+      const petIds = async (query: string) => {
+        const res = await t.client.get(`/store/inventory?${query}`, { key: k.customer });
+        expect(res.status, JSON.stringify(res.body)).toBe(200);
+        return res.body.map((i: { petId: number }) => i.petId);
+      };
+      expect(await petIds("status=sold&status=pending")).toEqual([2]);
+      expect(await petIds("status=available&status=pending")).toEqual([1, 2, 3]);
+      expectValidationFailed(await t.client.get("/store/inventory?status=pending&status=gone", { key: k.customer }), "query.status");
+    });
+
     it.each(["status=gone", "petId=1", "limit=101", "after=x"])("answers 400 validation_failed for ?%s", async (query) => {
       expectValidationFailed(await t.client.get(`/store/inventory?${query}`, { key: k.customer }), "query");
     });

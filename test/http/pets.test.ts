@@ -107,6 +107,20 @@ describe("pets", () => {
       expect(await ids("?ids=1,2,3&status=pending&categoryId=1")).toEqual([3]);
     });
 
+    it("accepts an array parameter repeated as well as comma-separated, and both mixed", async () => {
+      expect(await ids("?ids=1&ids=2")).toEqual([1, 2]);
+      expect(await ids("?ids=4&ids=1,99&ids=3")).toEqual([1, 3, 4]);
+      expect(await ids("?status=available&status=pending")).toEqual([1, 2, 3, 4]);
+      expect(await ids("?status=pending&ids=1&ids=2&ids=3")).toEqual([2, 3]);
+    });
+
+    it("counts a repeated list's items together against its limit", async () => {
+      const hundred = Array.from({ length: 100 }, (_, i) => `ids=${i + 1}`).join("&");
+      expect(await ids(`?${hundred}`)).toEqual([1, 2, 3, 4]);
+      expectValidationFailed(await t.client.get(`/pets?${hundred}&ids=101`, { key: k.customer }), "query.ids");
+      expectValidationFailed(await t.client.get("/pets?status=sold&status=sold,sold,sold", { key: k.customer }), "query.status");
+    });
+
     it("accepts 100 ids and refuses 101", async () => {
       const hundred = Array.from({ length: 100 }, (_, i) => i + 1).join(",");
       expect(await ids(`?ids=${hundred}`)).toEqual([1, 2, 3, 4]);
@@ -121,6 +135,10 @@ describe("pets", () => {
       ["categoryId=9223372036854775808", "query.categoryId"],
       ["ids=1,abc", "query.ids"],
       ["ids=", "query.ids"],
+      ["ids=1&ids=", "query.ids"],
+      ["ids=1&ids=abc", "query.ids"],
+      ["status=available&status=lost", "query.status"],
+      ["categoryId=1&categoryId=2", "query.categoryId"],
       ["color=brown", "query"],
     ])("answers 400 validation_failed for ?%s", async (query, path) => {
       expectValidationFailed(await t.client.get(`/pets?${query}`, { key: k.customer }), path);

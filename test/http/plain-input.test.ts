@@ -182,8 +182,15 @@ describe("plain parsers", () => {
     expect(parserOf(PetListQuery)({ ids: ids.slice(0, ids.lastIndexOf(",")) })).toBeDefined();
   });
 
-  it("leave a repeated name to zod", () => {
-    expect(parserOf(PetListQuery)({ ids: ["1", "2"] })).toBeUndefined();
+  it("read a repeated list parameter as its comma-separated form, as zod does", () => {
+    const repeated = { ids: ["1", "2,3"], status: ["sold", "pending"] };
+    expect(parserOf(PetListQuery)(repeated)).toStrictEqual({ limit: 20, ids: [1, 2, 3], status: ["sold", "pending"] });
+    expect(PetListQuery.parse(repeated)).toStrictEqual(parserOf(PetListQuery)(repeated));
+    expect(parserOf(PetListQuery)({ ids: Array.from({ length: 101 }, (_, i) => String(i + 1)) })).toBeUndefined();
+  });
+
+  it("leave a repeated single-valued name to zod", () => {
+    expect(parserOf(PetListQuery)({ categoryId: ["1", "2"] })).toBeUndefined();
   });
 
   it("exist for every query and path schema of the route table", () => {

@@ -116,6 +116,17 @@ describe("the public OpenAPI document", () => {
     expect(JSON.stringify(document)).not.toMatch(/#\/definitions\//);
   });
 
+  it("documents every array query parameter comma-separated (form, explode: false), saying the repeated form is accepted too", () => {
+    const lists = operationsOf(document).flatMap(({ key, op }) =>
+      ((op.parameters ?? []) as Json[]).filter((p) => p.in === "query" && p.schema.type === "array").map((p) => ({ key, p })),
+    );
+    expect(lists.map(({ key, p }) => `${key} ${p.name}`)).toEqual(["GET /pets status", "GET /pets ids", "GET /store/inventory status"]);
+    for (const { key, p } of lists) {
+      expect(p, key).toMatchObject({ style: "form", explode: false });
+      expect(p.description, key).toContain(`the repeated form \`${p.name}=`);
+    }
+  });
+
   it("documents the rate-limit headers on every response, Retry-After on 429, Location on 201 and paging on lists", () => {
     for (const { key, op } of operationsOf(document, true)) {
       for (const [status, response] of Object.entries(op.responses as Json)) {

@@ -538,11 +538,11 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
-                /** @description Only pets with one of these statuses (comma-separated) */
+                /** @description Only pets with one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
                 status?: components["schemas"]["PetStatus"][];
                 /** @description Only pets of this category */
                 categoryId?: number;
-                /** @description Only these pets (comma-separated ids, at most 100): the successor of GET /pets/{petId} */
+                /** @description Only these pets, at most 100 ids (comma-separated, `ids=1,2`; the repeated form `ids=1&ids=2` is accepted too): the successor of GET /pets/{petId} */
                 ids?: number[];
             };
             header?: never;
@@ -1004,11 +1004,11 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
-                /** @description Only pets with one of these statuses (comma-separated) */
+                /** @description Only pets with one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
                 status?: components["schemas"]["PetStatus"][];
                 /** @description Only pets of this category */
                 categoryId?: number;
-                /** @description Only these pets (comma-separated ids, at most 100): the successor of GET /pets/{petId} */
+                /** @description Only these pets, at most 100 ids (comma-separated, `ids=1,2`; the repeated form `ids=1&ids=2` is accepted too): the successor of GET /pets/{petId} */
                 ids?: number[];
             };
             header?: never;
@@ -4844,7 +4844,7 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
-                /** @description Only items whose pet has one of these statuses (comma-separated) */
+                /** @description Only items whose pet has one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
                 status?: components["schemas"]["PetStatus"][];
             };
             header?: never;
@@ -5087,7 +5087,7 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
-                /** @description Only items whose pet has one of these statuses (comma-separated) */
+                /** @description Only items whose pet has one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
                 status?: components["schemas"]["PetStatus"][];
             };
             header?: never;
