@@ -6,7 +6,7 @@
  * Each round: a service process on MongoDB under 50 clients placing and cancelling orders, SIGKILL at a random
  * moment, a restart, then the invariants polled until they hold. Prints one line per round and a summary; exits 1
  * when any round did not recover within the limit. Uses MONGODB_URL, or starts the test server the way `npm test`
- * does (Docker and the test image; see "Running on MongoDB" in the README and test/support/mongo-global-setup.ts).
+ * does (Docker and the test image; see docs/operations.md and test/support/mongo-global-setup.ts).
  */
 import { parseArgs } from "node:util";
 import type { TestProject } from "vitest/node";

@@ -84,7 +84,7 @@ type VisibleState = Awaited<ReturnType<typeof visibleState>>;
 const stockGiven = (state: VisibleState): Record<string, number> =>
   Object.fromEntries(state.pets.map((p) => [p.name, p.stock + p.orders.reduce((sum, o) => sum + Number(o.split(":")[0]), 0)]));
 
-/** PRODUCT.md §5 / design §5, checked on the stored documents once recovery has run. */
+/** PRODUCT.md §5 and docs/consistency.md's invariants, checked on the stored documents once recovery has run. */
 const expectInvariants = async (s: Stores, context: string): Promise<void> => {
   expect(await s.pets.provisional(everything), `${context}: no provisional pet left`).toEqual([]);
   expect(await s.categories.deletingBefore(farFuture, everything), `${context}: no category left deleting`).toEqual([]);

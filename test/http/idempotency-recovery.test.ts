@@ -8,9 +8,9 @@ import { startTestPetstore, type TestPetstore } from "../support/test-petstore.t
 const GRACE_MS = 30_000;
 
 /**
- * Issue 11, item 6 with design §3: the first attempt of an order under an Idempotency-Key dies half-way (the units
- * held for its order id, the order never written). Recovery undoes it once past the grace period; the retry after
- * the 60-second lock places the order, once; the dead attempt, should it wake, changes nothing.
+ * The first attempt of an order under an Idempotency-Key dies half-way (the units held for its order id, the order
+ * never written). Recovery (docs/consistency.md) undoes it once past the grace period; the retry after the 60-second
+ * lock places the order, once; the dead attempt, should it wake, changes nothing.
  */
 describe("Idempotency-Key and recovery: a half-placed first attempt", () => {
   let t: TestPetstore;

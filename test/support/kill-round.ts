@@ -53,7 +53,7 @@ export interface KillRoundResult {
   output: string;
 }
 
-/** Settings the recovery step reads (issue 11, design §3): small values so a test sees recovery within seconds. */
+/** Settings recovery reads (docs/consistency.md, Recovery): small values so a test sees recovery within seconds. */
 export const FAST_RECOVERY_ENV = { PETSTORE_RECOVERY_INTERVAL_SECONDS: "1", PETSTORE_RECOVERY_GRACE_SECONDS: "2" };
 
 const REQUEST_TIMEOUT_MS = 5_000;

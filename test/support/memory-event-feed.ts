@@ -1,9 +1,9 @@
 import type { EventFeed, PendingEvent } from "../../core/webhooks/event-feed.port.ts";
 
 /**
- * A stand-in for the outbox (CONSISTENCY-DESIGN.md §4): events appended by a test, read in order, removed when
- * acknowledged (idempotently). Like the memory store's, it wakes its watchers on each event recorded, unless made
- * `silent` (as MongoDB's outbox, which only a poll reads). `onRead` runs after each read, before it returns.
+ * A stand-in for the outbox (docs/decisions/outbox-in-the-same-write.md): events appended by a test, read in order,
+ * removed when acknowledged (idempotently). Like the memory store's, it wakes its watchers on each event recorded,
+ * unless made `silent` (as MongoDB's outbox, which only a poll reads). `onRead` runs after each read, before it returns.
  */
 export class MemoryEventFeed implements EventFeed {
   readonly #pending: PendingEvent[] = [];
