@@ -2,7 +2,17 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { anchorsOf, brokenLinks, documentationFiles, headingSlug } from "../support/markdown-links.ts";
+import {
+  anchorsOf,
+  brokenDocumentReferences,
+  brokenLinks,
+  documentationFiles,
+  headingSlug,
+} from "../support/markdown-links.ts";
+
+const CODE = ["core", "adapters", "bootstrap", "bench", "test", ".ci", "docker"];
+/** This suite and its checker name made-up documents on purpose. */
+const CHECKER = ["test/docs/links.test.ts", "test/support/markdown-links.ts"];
 
 describe("links in README.md and docs/", () => {
   it("all resolve: every relative link names an existing file, and every anchor a heading of it", () => {
@@ -10,6 +20,10 @@ describe("links in README.md and docs/", () => {
     expect(files).toContain("README.md");
     expect(files).toContain("docs/consistency.md");
     expect(brokenLinks(process.cwd(), files)).toEqual([]);
+  });
+
+  it("and every docs/ path the code names exists, with its heading when it names one", () => {
+    expect(brokenDocumentReferences(process.cwd(), CODE, CHECKER)).toEqual([]);
   });
 });
 
@@ -45,6 +59,24 @@ describe("the link checker", () => {
       "README.md: docs/missing.md (no such file)",
       "README.md: docs/api.md#http-semantics (no such heading)",
       "README.md: docs/decisions#x (an anchor into something that is not a Markdown file)",
+    ]);
+  });
+
+  it("reports a docs/ path or heading named in code that does not exist, and leaves URL paths alone", () => {
+    mkdirSync(join(root, "core"), { recursive: true });
+    mkdirSync(join(root, "docs"), { recursive: true });
+    writeFileSync(join(root, "docs", "api.md"), "# API\n\n## Conditional requests\n");
+    writeFileSync(
+      join(root, "core", "place-order.ts"),
+      [
+        "// Crash points: docs/api.md#conditional-requests.",
+        "// Crash points: docs/api.md#crash-points, docs/consistency.md.",
+        'const assets = "/docs/assets/swagger-ui.css";',
+      ].join("\n"),
+    );
+    expect(brokenDocumentReferences(root, ["core"])).toEqual([
+      "core/place-order.ts:2: docs/api.md#crash-points",
+      "core/place-order.ts:2: docs/consistency.md",
     ]);
   });
 });

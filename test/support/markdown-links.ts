@@ -74,3 +74,37 @@ export const brokenLinks = (root: string, files: string[]): string[] => {
   }
   return broken;
 };
+
+/** Folders never walked: dependencies, and CI's scratch space (root filesystems of the images it builds). */
+const NOT_SOURCE = new Set(["node_modules", "work", ".git"]);
+
+/** Source files (relative to root) under a folder whose comments may name a document; generated types excluded. */
+const sourceFiles = (root: string, folder: string): string[] => {
+  if (!existsSync(join(root, folder))) return [];
+  return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) return NOT_SOURCE.has(entry.name) ? [] : sourceFiles(root, path);
+    return /\.(ts|js|cjs|mjs|sh|go)$/.test(entry.name) && !entry.name.endsWith(".d.ts") ? [path] : [];
+  });
+};
+
+/**
+ * Every `docs/…` path (with its `#anchor`, if any) named in the source files of the given folders that does not
+ * exist, as "file:line: reference". A URL path such as `/docs/assets/…` is not a document.
+ */
+export const brokenDocumentReferences = (root: string, folders: string[], skip: string[] = []): string[] => {
+  const broken: string[] = [];
+  for (const file of folders.flatMap((folder) => sourceFiles(root, folder)).filter((file) => !skip.includes(file))) {
+    readFileSync(join(root, file), "utf8")
+      .split("\n")
+      .forEach((line, index) => {
+        for (const match of line.matchAll(/(?<![\w/.-])(docs\/[\w./-]*\w)(?:#([\w-]+))?/g)) {
+          const [reference, path, anchor] = [match[0], match[1]!, match[2]];
+          const target = join(root, path);
+          const fine = existsSync(target) && (anchor === undefined || anchorsOf(readFileSync(target, "utf8")).has(anchor));
+          if (!fine) broken.push(`${file}:${index + 1}: ${reference}`);
+        }
+      });
+  }
+  return broken;
+};
