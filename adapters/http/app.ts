@@ -118,13 +118,19 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
     const methods = routes.flatMap((route): string[] => (route.method === "GET" ? ["GET", "HEAD"] : [route.method]));
     const allow = [...methods, "OPTIONS"].join(", ");
     const access = accessOfPath(routes);
+    const checkPath = pipeline.pathCheck(routes.find((route) => route.input?.path));
     const answer = (event: H3Event) => {
       if (hasTrailingSlash(event.url.pathname)) return notFound(event);
       const method = event.req.method;
       // HEAD runs GET: h3 sends its status and headers (Content-Length included) without the body.
       const operation = operations.get(method === "HEAD" ? "GET" : method);
       if (operation) return operation(event);
-      if (method === "OPTIONS") return pipeline.admitted(event, access === "unlimited" ? access : "public", () => emptyResponse(204, { allow }));
+      if (method === "OPTIONS") {
+        return pipeline.admitted(event, access === "unlimited" ? access : "public", () => {
+          checkPath(event);
+          return emptyResponse(204, { allow });
+        });
+      }
       return pipeline.admitted(event, access, () => {
         throw new HttpProblem("method_not_allowed", `${method} is not allowed here; use ${allow}`, { headers: { allow } });
       });

@@ -89,12 +89,18 @@ const answer = (res: ServerResponse, code: ErrorCode, message: string, close = f
   res.end(body);
 };
 
+const hostHeaders = (raw: string[]): number => {
+  let count = 0;
+  for (let i = 0; i < raw.length; i += 2) if (raw[i]!.length === 4 && raw[i]!.toLowerCase() === "host") count++;
+  return count;
+};
+
 const isAbsoluteHttpUrl = (target: string): boolean => /^https?:\/\//i.test(target) && URL.canParse(target);
 
 /**
  * Makes the Node server answer the Error shape (`{code,message,status}`) where Node or srvx would answer an empty
  * 400/417/431, reset the connection or stay silent: parser errors (400, 408, 413, 414, 431), targets that are
- * neither a path nor an absolute URL, a missing Host, CONNECT, an Expect other than 100-continue. The service's own
+ * neither a path nor an absolute URL, a missing or repeated Host, CONNECT, an Expect other than 100-continue. The service's own
  * listener (`handler`) gets every other request. Aborted requests are logged at debug: they are the client's doing.
  */
 export const guardNodeServer = (server: Server, handler: RequestListener, log: EdgeLog): void => {
@@ -144,6 +150,10 @@ export const guardNodeServer = (server: Server, handler: RequestListener, log: E
     }
     if (req.httpVersion === "1.1" && req.headers.host === undefined) {
       return answer(res, "bad_request", "An HTTP/1.1 request must carry a Host header", true);
+    }
+    // Node keeps the first of several Host headers; RFC 9112 §3.2 has such a request refused (hosts could disagree).
+    if (hostHeaders(req.rawHeaders) > 1) {
+      return answer(res, "bad_request", "A request must carry exactly one Host header", true);
     }
     handler(req, res);
   });

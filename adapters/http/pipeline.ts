@@ -210,7 +210,24 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
       });
   };
 
-  return { admitted, operation };
+  /**
+   * The path-parameter check of a route on its own, for the answers of a path that run no operation (OPTIONS): a
+   * malformed id is 400 there as under every other method.
+   */
+  const pathCheck = (route: Route | undefined): ((event: H3Event) => void) => {
+    const schema = route?.input?.path;
+    if (!schema) return () => undefined;
+    const plain = plainParserOf(schema);
+    return (event) => {
+      const params = event.context.params ?? {};
+      if (plain?.(params)) return;
+      const details: ProblemDetail[] = [];
+      parseInto(schema, params, "path", details);
+      if (details.length) throw invalid(details);
+    };
+  };
+
+  return { admitted, operation, pathCheck };
 };
 
 export type Pipeline = ReturnType<typeof createPipeline>;

@@ -55,8 +55,15 @@ export const int64String = int64Text
   })
   .meta({ type: "integer", format: "int64" });
 
-/** An int64 id in a path: one beyond ±(2^53-1) is a valid int64 that names nothing (404), quoted as sent. */
-const int64PathId = int64Text
+/**
+ * An int64 id in a path, in its one decimal spelling: a leading zero (`02`, `-0`) would make `/pets/02` an alias of
+ * `/pets/2` (a second URL per resource for caches and logs). One beyond ±(2^53-1) is a valid int64 that names nothing
+ * (404), quoted as sent.
+ */
+const int64PathId = z
+  .string()
+  .regex(/^(?:0|-?[1-9]\d*)$/, { message: "Expected an integer without leading zeros", abort: true })
+  .pipe(int64Text)
   .transform((s) => {
     const n = Number(s);
     if (Number.isSafeInteger(n)) return n;

@@ -92,6 +92,13 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     expectErrorAnswer(await rawExchange(port, bytes), 400, "bad_request");
   });
 
+  it("two Host headers: 400 bad_request, whatever their case or values (RFC 9112 §3.2)", async () => {
+    const twice = "GET /pets HTTP/1.1\r\nHost: 127.0.0.1\r\nhost: 127.0.0.1\r\n\r\n";
+    expectErrorAnswer(await rawExchange(port, twice), 400, "bad_request");
+    const different = "GET /healthz HTTP/1.1\r\nHOST: a.example\r\nHost: b.example\r\n\r\n";
+    expectErrorAnswer(await rawExchange(port, different), 400, "bad_request");
+  });
+
   it("headers over 16 KiB: 431 headers_too_large", async () => {
     expectErrorAnswer(await rawExchange(port, get("/pets", `X-Padding: ${"a".repeat(20_000)}\r\n`)), 431, "headers_too_large");
     const many = Array.from({ length: 2_000 }, (_, i) => `X-${i}: 1\r\n`).join("");

@@ -99,6 +99,15 @@ describe("HTTP semantics (PRODUCT.md §6)", () => {
     if (path !== "/healthz") expectRateLimitHeaders(res);
   });
 
+  it("OPTIONS checks path parameters as every other method does: 400 for a malformed id, 404 for one beyond every id", async () => {
+    for (const path of ["/pets/abc", "/pets/02", "/categories/1.5", "/store/orders/-0", "/admin/api-keys/x/unban", "/store/inventory/99999999999999999999"]) {
+      const res = await t.client.request("OPTIONS", path);
+      expectError(res, 400, "validation_failed");
+      expect(res.headers.get("allow"), path).toBeNull();
+    }
+    expectError(await t.client.request("OPTIONS", "/pets/9007199254740993"), 404, "not_found");
+  });
+
   it("answers 405 with Allow for the methods a path does not have, HEAD and OPTIONS listed", async () => {
     const res = await t.client.patch("/pets", { key: t.adminKey, body: {} });
     expectError(res, 405, "method_not_allowed");

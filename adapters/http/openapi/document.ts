@@ -195,9 +195,11 @@ leading byte order mark are 400 \`invalid_json\`.
 **Exact input.** Input is never silently altered. A JSON integer a double cannot hold exactly (beyond ±(2^53−1), for
 example an int64 id near 2^63) is 400 \`validation_failed\` naming the field. Ids in paths and queries are checked exactly as
 int64: outside int64 is 400; ids are assigned from 1 upward and stay below 2^53, so a valid int64 beyond that names nothing
-(404 in a path). Requests Node's HTTP parser refuses get the \`Error\` shape and \`Connection: close\`: 400 \`bad_request\`
-(unknown method, raw non-ASCII target, bad \`Content-Length\`, …), 414 \`uri_too_long\` (target over 8 KiB), 431
-\`headers_too_large\` (headers over 16 KiB).
+(404 in a path). A path id has one spelling: a leading zero (\`/pets/02\`) is 400, under every method, OPTIONS included.
+Requests Node's HTTP parser refuses get the \`Error\` shape and \`Connection: close\`: 400 \`bad_request\`
+(unknown method, raw non-ASCII target, bad \`Content-Length\`, two \`Host\` headers, …), 414 \`uri_too_long\` (target
+over 8 KiB), 431 \`headers_too_large\` (headers over 16 KiB). These are answered before the caller is identified and
+carry no rate-limit headers.
 
 **Retries.** \`POST /pets\`, \`POST /categories\` and \`POST /store/orders\` take an \`Idempotency-Key\` (per API key, kept
 24 hours): a retry with the same key and body replays the first answer, marked \`Idempotent-Replayed: true\`. A retry
@@ -254,9 +256,16 @@ export const errorCodesOf = (route: Route): ErrorCode[] => {
   codes.push(...(route.errors ?? []));
   if (input.body) codes.push("payload_too_large", "unsupported_media_type");
   if (route.access !== "unlimited") codes.push("rate_limited", "service_unavailable");
-  codes.push("internal_error");
+  // Any target can be too long: the HTTP layer refuses it before any route is chosen.
+  codes.push("uri_too_long", "internal_error");
   return [...new Set(codes)].sort((a, b) => statusOfCode[a] - statusOfCode[b]);
 };
+
+/**
+ * Answered by the HTTP layer before the request is admitted (docs/api.md, "Refusals without rate-limit headers"):
+ * no caller is identified, so no window is described.
+ */
+const beforeAdmission = (code: ErrorCode): boolean => code === "uri_too_long";
 
 const pathParamNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
@@ -324,7 +333,7 @@ class DocumentBuilder {
     const byStatus = new Map<number, ErrorCode[]>();
     for (const code of errorCodesOf(route)) byStatus.set(statusOfCode[code], [...(byStatus.get(statusOfCode[code]) ?? []), code]);
     for (const [status, codes] of byStatus) {
-      const errorHeaders: Record<string, Ref> = { ...(limited ? rateLimitHeaders : {}) };
+      const errorHeaders: Record<string, Ref> = { ...(limited && !codes.every(beforeAdmission) ? rateLimitHeaders : {}) };
       if (status === 429) errorHeaders["Retry-After"] = headerRef("Retry-After");
       if (codes.includes("api_key_banned")) errorHeaders["Retry-After"] = headerRef("Retry-After-If-Banned");
       if (status === 503) errorHeaders["Retry-After"] = headerRef("Retry-After-If-Known");
@@ -387,21 +396,27 @@ class DocumentBuilder {
     );
   }
 
-  /** OPTIONS on a path: 204 with Allow, no key needed. */
+  /** OPTIONS on a path: 204 with Allow, no key needed; its path parameters checked. */
   optionsOperation(path: string, routes: Route[]): OperationObject {
     const limited = routes.some((r) => r.access !== "unlimited");
     const headers = { ...(limited ? rateLimitHeaders : {}), Allow: headerRef("Allow") };
     const responses: Record<string, ResponseObject> = { "204": this.#response("The methods this path answers, in `Allow`.", headers) };
     // A malformed URL is 400 whatever the method.
-    const errors: ErrorCode[] = ["validation_failed", ...(limited ? (["rate_limited", "internal_error", "service_unavailable"] as const) : (["internal_error"] as const))];
+    const first = routes[0] as Route;
+    const parameters = this.#pathParameters(first);
+    // Path parameters are checked as under every method: a valid id beyond every id names nothing.
+    const errors: ErrorCode[] = [
+      "validation_failed",
+      ...(parameters.length ? (["not_found"] as const) : []),
+      "uri_too_long",
+      ...(limited ? (["rate_limited", "internal_error", "service_unavailable"] as const) : (["internal_error"] as const)),
+    ];
     for (const code of errors) {
-      const errorHeaders: Record<string, Ref> = { ...(limited ? rateLimitHeaders : {}) };
+      const errorHeaders: Record<string, Ref> = { ...(limited && !beforeAdmission(code) ? rateLimitHeaders : {}) };
       if (code === "rate_limited") errorHeaders["Retry-After"] = headerRef("Retry-After");
       if (code === "service_unavailable") errorHeaders["Retry-After"] = headerRef("Retry-After-If-Known");
       responses[String(statusOfCode[code])] = this.#errorResponse(statusOfCode[code], [code], errorHeaders);
     }
-    const first = routes[0] as Route;
-    const parameters = this.#pathParameters(first);
     return {
       tags: [first.tag],
       summary: `Methods of ${path}`,
