@@ -60,6 +60,8 @@ const expectErrorAnswer = (answer: RawAnswer, status: number, code: string): voi
   expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
   expect(answer.headers.connection).toBe("close");
   expect(answer.closed).toBe(true);
+  // Refused before the caller is known: no window to describe (docs/api.md, "Refusals without rate-limit headers").
+  expect(answer.headers["x-ratelimit-limit"]).toBeUndefined();
 };
 
 const get = (target: string, extra = "") => `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}\r\n`;
