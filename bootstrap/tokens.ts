@@ -57,6 +57,7 @@ export const useCaseTokens: { readonly [K in keyof UseCases]-?: ServiceIdentifie
   createApiKey: token("CreateApiKey"),
   listApiKeys: token("ListApiKeys"),
   getApiKey: token("GetApiKey"),
+  getMe: token("GetMe"),
   updateApiKey: token("UpdateApiKey"),
   revokeApiKey: token("RevokeApiKey"),
   unbanApiKey: token("UnbanApiKey"),

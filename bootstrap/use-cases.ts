@@ -4,6 +4,7 @@ import { CachedApiKeys } from "../core/access/cached-api-keys.ts";
 import { CreateApiKey } from "../core/access/create-api-key.ts";
 import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
 import { GetApiKey } from "../core/access/get-api-key.ts";
+import { GetMe } from "../core/access/get-me.ts";
 import { ListApiKeys } from "../core/access/list-api-keys.ts";
 import { RevokeApiKey } from "../core/access/revoke-api-key.ts";
 import { UnbanApiKey } from "../core/access/unban-api-key.ts";
@@ -85,6 +86,9 @@ export const bindUseCases = (container: Container): void => {
     );
   container.bind(u.listApiKeys).toResolvedValue((apiKeys) => new ListApiKeys(apiKeys), [t.cachedApiKeys]);
   container.bind(u.getApiKey).toResolvedValue((apiKeys) => new GetApiKey(apiKeys), [t.cachedApiKeys]);
+  container
+    .bind(u.getMe)
+    .toResolvedValue((apiKeys, limiter, clock) => new GetMe({ apiKeys, limiter, clock }), [t.cachedApiKeys, p.limiter, t.clock]);
   container.bind(u.updateApiKey).toResolvedValue((apiKeys, adminGuard) => new UpdateApiKey({ apiKeys, adminGuard }), [t.cachedApiKeys, p.adminGuard]);
   container
     .bind(u.revokeApiKey)

@@ -42,11 +42,11 @@ export interface HttpSettings {
 }
 
 /** Paths whose every response, errors included, is admitted and carries the rate-limit headers. */
-const limitedPrefixes = ["/pets", "/categories", "/store", "/admin", "/openapi.json", "/docs"];
+const limitedPrefixes = ["/pets", "/categories", "/store", "/admin", "/me", "/events", "/openapi.json", "/docs", "/console"];
 const under = (prefixes: string[], pathname: string) => prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 const isLimited = (pathname: string) => under(limitedPrefixes, pathname);
 /** The reference's area needs no key: an unknown path there is a plain 404, limited per client address. */
-const accessOfUnknown = (pathname: string): Access => (under(["/openapi.json", "/docs"], pathname) ? "public" : "any-key");
+const accessOfUnknown = (pathname: string): Access => (under(["/openapi.json", "/docs", "/console"], pathname) ? "public" : "any-key");
 
 /** `/pets/{petId}` → `/pets/:petId` */
 const h3Path = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1");

@@ -168,6 +168,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
       if (reply.nextAfter !== undefined) {
         const next = new URLSearchParams(event.url.searchParams);
         next.set("after", String(reply.nextAfter));
+        if (reply.nextAfterName !== undefined) next.set("afterName", reply.nextAfterName);
         headers.link = `<${event.url.pathname}?${next}>; rel="next"`;
       }
       if (reply.etag) {

@@ -72,6 +72,12 @@ export const plainAsciiText =
     return trimmed.length >= min && trimmed.length <= max ? trimmed : undefined;
   };
 
+/** Text taken as sent (not trimmed), of `min` to `max` characters: the plain case of printable ASCII. */
+export const plainAsciiVerbatim =
+  (min: number, max: number): PlainReader<string> =>
+  (value) =>
+    typeof value === "string" && printableAscii.test(value) && value.length >= min && value.length <= max ? value : undefined;
+
 /** A value only zod reads (a date, say): present, it sends the whole input to zod. */
 export const zodOnly: PlainReader<never> = () => undefined;
 

@@ -17,7 +17,7 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type Access = Permission | "any-key" | "public" | "unlimited";
 
 /** `Pets` and `Store` make the public reference; the other tags go to the operators' document. */
-export type DocTag = "Pets" | "Store" | "API keys" | "Webhooks" | "Reference" | "Health";
+export type DocTag = "Pets" | "Store" | "Account" | "Events" | "Console" | "API keys" | "Webhooks" | "Reference" | "Health";
 
 export const publicTags: readonly DocTag[] = ["Pets", "Store"];
 
@@ -157,6 +157,8 @@ export class Reply {
   readonly etag: string | undefined;
   /** A list page's next `after`: the pipeline answers the `Link: <…>; rel="next"` header. */
   readonly nextAfter: number | undefined;
+  /** With a name order: the `afterName` of the next page, beside `nextAfter`. */
+  readonly nextAfterName: string | undefined;
   /** Sent as is, with this content type, instead of JSON. */
   readonly raw: { text: string; contentType: string } | undefined;
   /** A static document or asset, in the encoding the client accepts. */
@@ -166,6 +168,7 @@ export class Reply {
     headers?: Record<string, string>;
     etag?: string;
     nextAfter?: number;
+    nextAfterName?: string;
     raw?: Reply["raw"];
     asset?: CompressedAsset;
   }) {
@@ -173,6 +176,7 @@ export class Reply {
     this.headers = parts.headers ?? {};
     this.etag = parts.etag;
     this.nextAfter = parts.nextAfter;
+    this.nextAfterName = parts.nextAfterName;
     this.raw = parts.raw;
     this.asset = parts.asset;
   }
@@ -187,7 +191,11 @@ export const withHeaders = (body: unknown, headers: Record<string, string>): Rep
 
 /** A bare JSON array of the page's items, presented; `Link: <…>; rel="next"` when more exist. */
 export const paged = <T>(page: Page<T>, present: (item: T) => unknown): Reply =>
-  new Reply({ body: page.items.map(present), ...(page.nextAfter === undefined ? {} : { nextAfter: page.nextAfter }) });
+  new Reply({
+    body: page.items.map(present),
+    ...(page.nextAfter === undefined ? {} : { nextAfter: page.nextAfter }),
+    ...(page.nextAfterName === undefined ? {} : { nextAfterName: page.nextAfterName }),
+  });
 
 export const rawText = (text: string, contentType: string, headers: Record<string, string> = {}): Reply =>
   new Reply({ raw: { text, contentType }, headers });

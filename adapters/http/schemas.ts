@@ -6,10 +6,16 @@ import { z } from "zod";
 import { roles } from "../../core/access/permissions.ts";
 import { plans } from "../../core/access/api-key.ts";
 import { petStatuses } from "../../core/pets/pet.ts";
+import { petSorts } from "../../core/pets/pets.port.ts";
+import { orderSorts } from "../../core/orders/orders.port.ts";
+
+/** The order states a listing may ask for (cancelled orders are never listed). */
+const orderStates = ["open", "complete"] as const;
 import { webhookEventTypes } from "../../core/webhooks/webhook-event.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 import {
   plainAsciiText,
+  plainAsciiVerbatim,
   plainBooleanText,
   plainEnum,
   plainInt64Text,
@@ -270,9 +276,26 @@ const paging = { limit, after };
 const plainPaging = { limit: plainLimitText(PAGE_SIZE.max), after: plainInt64Text };
 const plainStatuses = plainListText(plainEnum(petStatuses), 3);
 
+const PetSortParam = z
+  .enum(petSorts)
+  .optional()
+  .meta({
+    description:
+      "Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`.",
+  });
+
 export const PetListQuery = plainly(
   z.strictObject({
     ...paging,
+    sort: PetSortParam,
+    afterName: z
+      .string()
+      .min(1)
+      .max(400)
+      .refine(...wellFormed)
+      .optional()
+      .meta({ description: "With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both)" }),
+    name: text(1, 100).optional().meta({ description: "Only pets whose name starts with this text, ignoring case" }),
     status: commaList(PetStatus, 3)
       .optional()
       .meta({ description: listDescription("Only pets with one of these statuses", "status", "available&pending") }),
@@ -281,7 +304,15 @@ export const PetListQuery = plainly(
       .optional()
       .meta({ description: `${listDescription("Only these pets, at most 100 ids", "ids", "1&2")}: the successor of GET /pets/{petId}` }),
   }),
-  { ...plainPaging, status: plainStatuses, categoryId: plainInt64Text, ids: plainListText(plainInt64Text, 100) },
+  {
+    ...plainPaging,
+    sort: plainEnum(petSorts),
+    afterName: plainAsciiVerbatim(1, 400),
+    name: plainAsciiText(1, 100),
+    status: plainStatuses,
+    categoryId: plainInt64Text,
+    ids: plainListText(plainInt64Text, 100),
+  },
 );
 
 export const PageQuery = plainly(z.strictObject(paging), plainPaging);
@@ -294,9 +325,21 @@ export const OrderListQuery = plainly(
       .transform((s) => s === "true")
       .optional()
       .meta({ description: "Only completed (true) or open (false) orders" }),
+    state: z.enum(orderStates).optional().meta({ description: "Only `open` or only `complete` orders (the same as `complete=false` or `complete=true`)" }),
     petId: int64String.optional().meta({ description: "Only orders for this pet" }),
+    placedBy: int64String
+      .optional()
+      .meta({ description: "Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key" }),
+    sort: z.enum(orderSorts).optional().meta({ description: "`id` (ascending, the default) or `-id` (newest first); `after` follows that order" }),
   }),
-  { ...plainPaging, complete: plainBooleanText, petId: plainInt64Text },
+  {
+    ...plainPaging,
+    complete: plainBooleanText,
+    state: plainEnum(orderStates),
+    petId: plainInt64Text,
+    placedBy: plainInt64Text,
+    sort: plainEnum(orderSorts),
+  },
 );
 
 export const InventoryListQuery = plainly(
@@ -391,3 +434,24 @@ export const webhookEventBodies = {
   "pet.status_changed": eventOf("pet.status_changed", "PetStatusChangedEvent", PetStatusChange),
   "inventory.changed": eventOf("inventory.changed", "InventoryChangedEvent", InventoryChange),
 } as const;
+
+// --- The caller ---------------------------------------------------------------------------------------------
+
+export const MeView = z
+  .object({
+    id: int64.meta({ description: "The key's id: what `placedBy` on order lists names" }),
+    label: z.string(),
+    role: z.enum(roles),
+    plan: z.enum(plans),
+    limits: z.object({ perMinute: z.number().int(), perDay: z.number().int() }).meta({ description: "Requests allowed per UTC minute and per UTC day" }),
+    usage: z
+      .object({
+        minute: z.number().int().min(0).meta({ format: "int32", description: "Requests counted in the current UTC minute, this one included" }),
+        day: z.number().int().min(0).meta({ format: "int32", description: "Requests counted today (UTC), this one included" }),
+        minuteResetsAt: z.string().meta({ format: "date-time" }),
+        dayResetsAt: z.string().meta({ format: "date-time" }),
+      })
+      .meta({ description: "Today's usage of the plan's limits" }),
+    bannedUntil: z.string().optional().meta({ format: "date-time" }),
+  })
+  .meta({ id: "Me" });

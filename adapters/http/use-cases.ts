@@ -1,5 +1,6 @@
 import type { CreateApiKey } from "../../core/access/create-api-key.ts";
 import type { GetApiKey } from "../../core/access/get-api-key.ts";
+import type { GetMe } from "../../core/access/get-me.ts";
 import type { ListApiKeys } from "../../core/access/list-api-keys.ts";
 import type { RevokeApiKey } from "../../core/access/revoke-api-key.ts";
 import type { UnbanApiKey } from "../../core/access/unban-api-key.ts";
@@ -54,6 +55,7 @@ export interface UseCases {
   createApiKey: CreateApiKey;
   listApiKeys: ListApiKeys;
   getApiKey: GetApiKey;
+  getMe: GetMe;
   updateApiKey: UpdateApiKey;
   revokeApiKey: RevokeApiKey;
   unbanApiKey: UnbanApiKey;

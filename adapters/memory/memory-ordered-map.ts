@@ -107,6 +107,20 @@ export class OrderedMap<V> {
     }
   }
 
+  /** The values with keys below `before` (all when undefined), in descending key order. */
+  *valuesBefore(before?: number): Generator<V, void, undefined> {
+    let chunk = this.#values.length - 1;
+    let index = chunk >= 0 ? this.#values[chunk]!.length - 1 : -1;
+    if (before !== undefined && this.#size > 0) {
+      chunk = this.#chunkOf(before);
+      index = firstNotBelow(this.#keys[chunk]!, before) - 1;
+    }
+    for (; chunk >= 0; chunk--, index = chunk >= 0 ? this.#values[chunk]!.length - 1 : -1) {
+      const values = this.#values[chunk]!;
+      for (; index >= 0; index--) yield values[index]!;
+    }
+  }
+
   /** The chunk that holds `key` or would: the first whose highest key is not below it, else the last. */
   #chunkOf(key: number): number {
     const chunks = this.#keys;

@@ -56,7 +56,8 @@ export class MemoryOrders implements Orders {
     const { complete, petId, placedBy, limit } = query;
     const page: OrderRecord[] = [];
     const index = petId !== undefined ? this.#ofPet.get(petId) : placedBy !== undefined ? this.#ofPlacer.get(placedBy) : this.#all;
-    for (const { order: o } of index?.valuesAfter(query.after) ?? []) {
+    const walk = query.sort === "-id" ? index?.valuesBefore(query.after) : index?.valuesAfter(query.after);
+    for (const { order: o } of walk ?? []) {
       if (page.length >= limit) break;
       const shown =
         (complete === undefined ? o.state === "open" || o.state === "complete" : o.state === (complete ? "complete" : "open")) &&

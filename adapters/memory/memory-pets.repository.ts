@@ -1,6 +1,7 @@
 import type { Hold, ListedPet, PetRecord, WrittenPet } from "../../core/pets/pet-record.ts";
 import { namedOrders, type PetChange, type PetCondition, type PetQuery, type Pets, type PetVariant, type PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
+import { compareNameKeys, nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
 
@@ -124,17 +125,38 @@ export class MemoryPets implements Pets {
   }
 
   async list(query: PetQuery): Promise<ListedPet[]> {
-    const { statuses, categoryId, ids, after } = query;
-    const candidates = ids === undefined ? this.#all.valuesAfter(after) : this.#ofIds(ids, after);
-    return pageOf(
-      candidates,
-      query.limit,
-      listedOf,
-      ({ pet }) =>
-        pet.lifecycle === undefined &&
-        (statuses === undefined || statuses.includes(pet.status)) &&
-        (categoryId === undefined || pet.categoryId === categoryId),
-    );
+    const { statuses, categoryId, ids, after, namePrefix, sort = "id" } = query;
+    const matches = ({ pet }: StoredPet) =>
+      pet.lifecycle === undefined &&
+      (statuses === undefined || statuses.includes(pet.status)) &&
+      (categoryId === undefined || pet.categoryId === categoryId) &&
+      (namePrefix === undefined || nameKeyOf(pet.name).startsWith(namePrefix));
+    if (sort === "name") return this.#byName(query, matches);
+    const descending = sort === "-id";
+    const candidates =
+      ids === undefined ? (descending ? this.#all.valuesBefore(after) : this.#all.valuesAfter(after)) : this.#ofIds(ids, after, descending);
+    return pageOf(candidates, query.limit, listedOf, matches);
+  }
+
+  /**
+   * The name order has no index here: the matching pets are sorted on each request. The memory store serves
+   * development and tests, not catalogues of a size where that shows (MongoDB's has its index).
+   */
+  #byName(query: PetQuery, matches: (stored: StoredPet) => boolean): ListedPet[] {
+    const { ids, after, afterName } = query;
+    const keyed: { key: string; stored: StoredPet }[] = [];
+    const candidates = ids === undefined ? this.#all.valuesAfter() : this.#ofIds(ids, undefined, false);
+    for (const stored of candidates) {
+      if (!matches(stored)) continue;
+      const key = nameKeyOf(stored.pet.name);
+      if (afterName !== undefined) {
+        const order = compareNameKeys(key, afterName);
+        if (order < 0 || (order === 0 && stored.pet.id <= (after ?? -Infinity))) continue;
+      }
+      keyed.push({ key, stored });
+    }
+    keyed.sort((a, b) => compareNameKeys(a.key, b.key) || a.stored.pet.id - b.stored.pet.id);
+    return keyed.slice(0, query.limit).map(({ stored }) => listedOf(stored));
   }
 
   async insert(pet: PetRecord): Promise<void> {
@@ -197,14 +219,16 @@ export class MemoryPets implements Pets {
     this.#events.acknowledge(handed, ids);
   }
 
-  #ofIds(ids: readonly number[], after: number | undefined): StoredPet[] {
+  /** These pets past `after` in id order (descending: below it). */
+  #ofIds(ids: readonly number[], after: number | undefined, descending: boolean): StoredPet[] {
+    const past = (id: number) => after === undefined || (descending ? id < after : id > after);
     if (ids.length === 1) {
-      const stored = after === undefined || ids[0]! > after ? this.#pets.get(ids[0]!) : undefined;
+      const stored = past(ids[0]!) ? this.#pets.get(ids[0]!) : undefined;
       return stored ? [stored] : [];
     }
     return [...new Set(ids)]
-      .filter((id) => after === undefined || id > after)
-      .sort((a, b) => a - b)
+      .filter(past)
+      .sort((a, b) => (descending ? b - a : a - b))
       .flatMap((id) => this.#pets.get(id) ?? []);
   }
 

@@ -1,4 +1,4 @@
-import type { Consumption, RateLimiter, WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
+import type { Consumption, RateLimiter, Usage, WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
 
 /**
  * One subject's counters within one day window: the day's count, and its current and previous minute windows (a
@@ -70,6 +70,17 @@ export class MemoryRateLimiter implements RateLimiter {
     if (current) counters.minuteCount += 1;
     else counters.previousMinuteCount += 1;
     return { admitted: true, minuteCount: minuteCount + 1, dayCount: counters.count, strikes: 0 };
+  }
+
+  async usage(subject: string, minute: WindowSpec, day: WindowSpec): Promise<Usage> {
+    const dayResetsAt = day.resetsAt.getTime();
+    const generation = dayResetsAt === this.#current.resetsAt ? this.#current : dayResetsAt === this.#previous?.resetsAt ? this.#previous : undefined;
+    const counters = generation?.subjects.get(subject);
+    if (!counters) return { minuteCount: 0, dayCount: 0 };
+    const minuteName = dayResetsAt - minute.resetsAt.getTime();
+    const minuteCount =
+      minuteName === counters.minute ? counters.minuteCount : minuteName === counters.previousMinute ? counters.previousMinuteCount : 0;
+    return { minuteCount, dayCount: counters.count };
   }
 
   #consumeDayOnly(counters: DayCounters, minute: WindowSpec, day: WindowSpec): Consumption {

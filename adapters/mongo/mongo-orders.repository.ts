@@ -107,7 +107,7 @@ export class MongoOrders implements Orders {
         ...(query.petId !== undefined && { petId: query.petId }),
         ...(query.placedBy !== undefined && { placedBy: query.placedBy }),
       };
-      return (await findPage(this.#orders, filter, query, undefined, withoutOutbox.projection)).map(toOrder);
+      return (await findPage(this.#orders, filter, query, undefined, withoutOutbox.projection, query.sort === "-id")).map(toOrder);
     });
   }
 

@@ -3,7 +3,8 @@ import type { PageRequest } from "../../core/shared/page.ts";
 
 /**
  * One page of documents with numeric `_id`s: those past `after` (and among `ids`, when given) that match `filter`,
- * in ascending id order. The `_id` range is what the `{field: 1, _id: 1}` indexes serve.
+ * in ascending id order (descending: those below `after`, highest first). The `_id` range is what the
+ * `{field: 1, _id: 1}` indexes serve, either way.
  */
 export const findPage = <D extends { _id: number } & Document>(
   collection: Collection<D>,
@@ -11,15 +12,16 @@ export const findPage = <D extends { _id: number } & Document>(
   page: PageRequest,
   ids?: readonly number[],
   projection?: Document,
+  descending = false,
 ): Promise<D[]> => {
   const idRange = {
     ...(ids !== undefined && { $in: [...ids] }),
-    ...(page.after !== undefined && { $gt: page.after }),
+    ...(page.after !== undefined && (descending ? { $lt: page.after } : { $gt: page.after })),
   };
   const query = Object.keys(idRange).length > 0 ? { ...filter, _id: idRange } : filter;
   return collection
     .find(query as Filter<D>, projection ? { projection } : {})
-    .sort({ _id: 1 })
+    .sort({ _id: descending ? -1 : 1 })
     .limit(page.limit)
     .toArray() as Promise<D[]>;
 };

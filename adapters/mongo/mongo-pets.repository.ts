@@ -4,6 +4,7 @@ import type { PetStatus } from "../../core/pets/pet.ts";
 import type { Hold, ListedPet, PetRecord, WrittenPet } from "../../core/pets/pet-record.ts";
 import { namedOrders, type PetChange, type PetCondition, type PetQuery, type Pets, type PetVariant, type PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
+import { nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
 import { guarded } from "./store-unavailable.ts";
@@ -12,6 +13,8 @@ import { guarded } from "./store-unavailable.ts";
 export interface PetDocument {
   _id: number;
   name: string;
+  /** The name lower-cased (nameKeyOf): what name search and the name order go by, through an index. */
+  nameKey: string;
   categoryId: number;
   status: PetStatus;
   revision: number;
@@ -36,6 +39,7 @@ const holdKey = (orderId: number): string => `o${orderId}`;
 const toDocument = (pet: PetRecord): PetDocument => ({
   _id: pet.id,
   name: pet.name,
+  nameKey: nameKeyOf(pet.name),
   categoryId: pet.categoryId,
   status: pet.status,
   revision: pet.revision,
@@ -109,7 +113,10 @@ export const petUpdate = (c: PetChange): UpdateFilter<PetDocument> => {
   const set: Document = {};
   const unset: Document = {};
   const inc: Document = { revision: 1 };
-  if (c.name !== undefined) set.name = c.name;
+  if (c.name !== undefined) {
+    set.name = c.name;
+    set.nameKey = nameKeyOf(c.name);
+  }
   if (c.categoryId !== undefined) set.categoryId = c.categoryId;
   if (c.status !== undefined) set.status = c.status;
   if (c.stock !== undefined) {
@@ -158,6 +165,40 @@ export const createPetIndexes = async (db: Db): Promise<void> => {
   await pets.createIndex({ holdCount: 1, _id: 1 });
   await pets.createIndex({ hasEvents: 1, eventsSince: 1, _id: 1 });
   await pets.createIndex({ "outbox.id": 1 });
+  // Name search and the name order: a stored lower-cased key, since DocumentDB (FerretDB v2) has no collation indexes.
+  await pets.createIndex({ nameKey: 1, _id: 1 });
+};
+
+/** Gives pets written before `nameKey` existed their key; a pet renamed meanwhile already has its new one. */
+export const migratePetNameKeys = async (db: Db): Promise<void> => {
+  const pets = db.collection<PetDocument>("pets");
+  for await (const doc of pets.find({ nameKey: { $exists: false } }, { projection: { name: 1 } })) {
+    await pets.updateOne({ _id: doc._id, name: doc.name, nameKey: { $exists: false } }, { $set: { nameKey: nameKeyOf(doc.name) } });
+  }
+};
+
+/** The first string above every string that starts with `prefix`, in code point order; undefined when there is none. */
+const prefixEnd = (prefix: string): string | undefined => {
+  const points = [...prefix].map((c) => c.codePointAt(0) as number);
+  while (points.length > 0 && points.at(-1) === 0x10ffff) points.pop();
+  if (points.length === 0) return undefined;
+  const last = (points.pop() as number) + 1;
+  // Surrogate code points have no UTF-8 form: the next code point after U+D7FF is U+E000.
+  points.push(last === 0xd800 ? 0xe000 : last);
+  return String.fromCodePoint(...points);
+};
+
+/** The `nameKey` conditions of a listing: its prefix, and with the name order the page's cursor. */
+const nameKeyFilter = (query: PetQuery): Filter<PetDocument>[] => {
+  const parts: Filter<PetDocument>[] = [];
+  if (query.namePrefix !== undefined) {
+    const end = prefixEnd(query.namePrefix);
+    parts.push({ nameKey: { $gte: query.namePrefix, ...(end !== undefined && { $lt: end }) } });
+  }
+  if (query.sort === "name" && query.afterName !== undefined) {
+    parts.push({ $or: [{ nameKey: { $gt: query.afterName } }, { nameKey: query.afterName, _id: { $gt: query.after ?? -Infinity } }] });
+  }
+  return parts;
 };
 
 /**
@@ -180,12 +221,17 @@ export class MongoPets implements Pets {
 
   list(query: PetQuery): Promise<ListedPet[]> {
     return guarded(async () => {
+      const named = nameKeyFilter(query);
       const filter: Filter<PetDocument> = {
         ...visible,
         ...(query.statuses !== undefined && { status: { $in: [...query.statuses] } }),
         ...(query.categoryId !== undefined && { categoryId: query.categoryId }),
+        ...(named.length > 0 && { $and: named }),
       };
-      return (await findPage(this.#pets, filter, query, query.ids, withoutHolds)).map(toListed);
+      if (query.sort !== "name") return (await findPage(this.#pets, filter, query, query.ids, withoutHolds, query.sort === "-id")).map(toListed);
+      const byName = query.ids === undefined ? filter : { ...filter, _id: { $in: [...query.ids] } };
+      const docs = await this.#pets.find(byName, { projection: withoutHolds }).sort({ nameKey: 1, _id: 1 }).limit(query.limit).toArray();
+      return docs.map(toListed);
     });
   }
 

@@ -1,5 +1,5 @@
 import { type Collection, type Db, type Filter } from "mongodb";
-import type { Consumption, RateLimiter, WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
+import type { Consumption, RateLimiter, Usage, WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { ExpiringMarks } from "./expiring-marks.ts";
 import { guarded } from "./store-unavailable.ts";
@@ -72,6 +72,13 @@ export class MongoRateLimiter implements RateLimiter {
   /** How many full windows this instance remembers. */
   get rememberedFullWindows(): number {
     return this.#full.size;
+  }
+
+  usage(subject: string, minute: WindowSpec, day: WindowSpec): Promise<Usage> {
+    return guarded(async () => {
+      const doc = await this.#windows.findOne({ _id: `${subject}|${day.key}` }, { projection: { _id: 0, day: 1, [`minutes.${minute.key}`]: 1 } });
+      return { minuteCount: doc?.minutes?.[minute.key] ?? 0, dayCount: doc?.day ?? 0 };
+    });
   }
 
   consume(subject: string, minute: WindowSpec, day: WindowSpec): Promise<Consumption> {

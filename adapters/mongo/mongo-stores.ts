@@ -9,7 +9,7 @@ import { createOrderIndexes, MongoOrders } from "./mongo-orders.repository.ts";
 import { migrateOutboxKeys } from "./migrate-outbox-keys.ts";
 import { migrateToPetAggregate } from "./migrate-to-pet-aggregate.ts";
 import { MongoOutbox } from "./mongo-outbox.ts";
-import { createPetIndexes, MongoPets } from "./mongo-pets.repository.ts";
+import { createPetIndexes, migratePetNameKeys, MongoPets } from "./mongo-pets.repository.ts";
 import { createRateWindowIndexes, MongoRateLimiter } from "./mongo-rate-limiter.ts";
 import { MongoStoreHealth } from "./mongo-store-health.ts";
 import { isStoreOutage } from "./store-unavailable.ts";
@@ -127,6 +127,7 @@ export const connectMongoStores = async (options: MongoStoresOptions): Promise<S
     await prepareMongoDatabase(preparing.db(options.dbName));
     await migrateToPetAggregate(preparing.db(options.dbName), new Date());
     await migrateOutboxKeys(preparing.db(options.dbName));
+    await migratePetNameKeys(preparing.db(options.dbName));
     await preparing.close();
     // The serving client connects on its first operation, within the request bounds.
     return mongoStoresFor(client.db(options.dbName), () => client.close());

@@ -2,7 +2,13 @@ import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
 import type { OrderRecord, OrderState } from "./order-record.ts";
 
+/** The orders of an order listing: ascending or descending id. */
+export const orderSorts = ["id", "-id"] as const;
+export type OrderSort = (typeof orderSorts)[number];
+
+/** With `-id`, `after` is the previous page's last id and the page has lower ones. */
 export interface OrderQuery extends PageRequest {
+  sort?: OrderSort | undefined;
   complete?: boolean | undefined;
   petId?: number | undefined;
   placedBy?: number | undefined;
@@ -30,7 +36,7 @@ export interface Orders {
    * only, so that a pet with many open orders costs no copies of them, nor their transfer from the store.
    */
   statesOf(ids: readonly number[]): Promise<Map<number, OrderState>>;
-  /** Open and complete orders only, ascending id order, at most `limit` items. */
+  /** Open and complete orders only, in the query's id order (ascending by default), at most `limit` items. */
   list(query: OrderQuery): Promise<OrderRecord[]>;
   /** False, and nothing written, when an order with this id exists already. */
   insert(order: OrderRecord, events?: readonly DomainEvent[]): Promise<boolean>;

@@ -1,5 +1,6 @@
 import { lookahead, toPage, type Page } from "../shared/page.ts";
 import type { Pet } from "./pet.ts";
+import { nameKeyOf } from "./pet-name-key.ts";
 import { petOf } from "./pet-record.ts";
 import type { PetQuery, Pets } from "./pets.port.ts";
 
@@ -10,7 +11,11 @@ export class ListPets {
   }
 
   async execute(query: PetQuery): Promise<Page<Pet>> {
-    const fetched = await this.#pets.list({ ...query, ...lookahead(query) });
-    return toPage(fetched.map(petOf), query, (pet) => pet.id);
+    const namePrefix = query.namePrefix === undefined ? undefined : nameKeyOf(query.namePrefix);
+    const fetched = await this.#pets.list({ ...query, namePrefix, ...lookahead(query) });
+    const page = toPage(fetched.map(petOf), query, (pet) => pet.id);
+    const last = page.items.at(-1);
+    // A name-ordered page's cursor is the last pet's name key with its id.
+    return query.sort === "name" && page.nextAfter !== undefined && last ? { ...page, nextAfterName: nameKeyOf(last.name) } : page;
   }
 }

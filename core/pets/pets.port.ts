@@ -3,10 +3,24 @@ import type { PageRequest } from "../shared/page.ts";
 import type { PetStatus } from "./pet.ts";
 import type { Hold, ListedPet, PetRecord, WrittenPet } from "./pet-record.ts";
 
+/** The orders of a pet listing: ascending id, descending id, or by name (its lower-cased key, then id). */
+export const petSorts = ["id", "-id", "name"] as const;
+export type PetSort = (typeof petSorts)[number];
+
+/**
+ * `after` is the id of the previous page's last pet in the listing's order: with `-id` the page has lower ids, and
+ * with `name` it continues after (`afterName`, `after`), the last pet's name key and id (a keyset cursor).
+ */
 export interface PetQuery extends PageRequest {
   statuses?: readonly PetStatus[] | undefined;
   categoryId?: number | undefined;
   ids?: readonly number[] | undefined;
+  /** Only pets whose name key (nameKeyOf) starts with this one. */
+  namePrefix?: string | undefined;
+  /** `id` when absent. */
+  sort?: PetSort | undefined;
+  /** With the `name` sort: the previous page's last name key. */
+  afterName?: string | undefined;
 }
 
 /** A condition on one pet document; every given part must hold. */
@@ -76,7 +90,7 @@ export interface Pets {
    * look at it: recovery's pages have them); undefined when there is none.
    */
   ofId(id: number): Promise<ListedPet | undefined>;
-  /** Visible pets only, ascending id order, at most `limit` items; without their holds. */
+  /** Visible pets only, in the query's order (ascending id by default), at most `limit` items; without their holds. */
   list(query: PetQuery): Promise<ListedPet[]>;
   insert(pet: PetRecord): Promise<void>;
   /** The result's pet has the holds of `namedOrders(variants)` only, and their count (WrittenPet). */

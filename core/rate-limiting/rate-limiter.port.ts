@@ -18,4 +18,11 @@ export interface Consumption {
 /** Fixed-window counters. Exact under any concurrency: no window ever counts more than its limit. */
 export interface RateLimiter {
   consume(subject: string, minute: WindowSpec, day: WindowSpec): Promise<Consumption>;
+  /** The requests counted so far in these windows, counting nothing: 0 for a window never used. */
+  usage(subject: string, minute: WindowSpec, day: WindowSpec): Promise<Usage>;
+}
+
+export interface Usage {
+  minuteCount: number;
+  dayCount: number;
 }

@@ -1,7 +1,7 @@
 export interface PageRequest {
   /** 1..100 */
   limit: number;
-  /** Return only ids greater than this one. */
+  /** Return only items past this id in the listing's order (greater ids, unless the query says otherwise). */
   after?: number | undefined;
 }
 
@@ -9,6 +9,8 @@ export interface Page<T> {
   items: T[];
   /** The `after` value of the next page, when more items exist. */
   nextAfter: number | undefined;
+  /** With a name order: the name key of the next page's cursor, beside `nextAfter`. */
+  nextAfterName?: string | undefined;
 }
 
 /** Ports return up to `limit` items; use cases ask for one more to learn whether a next page exists. */

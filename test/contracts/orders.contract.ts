@@ -102,6 +102,19 @@ export const ordersContract = (harness: ContractHarness): void => {
       });
     });
 
+    describe("list newest first", () => {
+      it("pages in descending id order below `after`, with every filter", async () => {
+        for (const id of [1, 2, 3, 4, 5]) await orders().insert(anOrder({ id, petId: id % 2 === 0 ? 10 : 20, placedBy: 100 }));
+        await orders().insert(anOrder({ id: 6, state: "cancelled" }));
+
+        expect(idsOf(await orders().list({ limit: 2, sort: "-id" }))).toEqual([5, 4]);
+        expect(idsOf(await orders().list({ limit: 2, sort: "-id", after: 4 }))).toEqual([3, 2]);
+        expect(idsOf(await orders().list({ limit: 9, sort: "-id", after: 2 }))).toEqual([1]);
+        expect(idsOf(await orders().list({ ...everything, sort: "-id", petId: 10 }))).toEqual([4, 2]);
+        expect(idsOf(await orders().list({ ...everything, sort: "-id", placedBy: 100, after: 5 }))).toEqual([4, 3, 2, 1]);
+      });
+    });
+
     describe("write", () => {
       it("changes state and ship date while the state is the expected one, revision + 1, and returns the order", async () => {
         await orders().insert(anOrder({ id: 1, state: "cancelled", shipDate: undefined }));

@@ -113,6 +113,61 @@ export const petsContract = (harness: ContractHarness): void => {
       });
     });
 
+    describe("list by name and in other orders", () => {
+      const names = ["rex", "Rexa", "REX", "bella", "Ébène", "rexy", "Max", "Rèx", "𝒳avier", "\uFFFDend"];
+      const insertNamed = async () => {
+        for (const [i, name] of names.entries()) await pets().insert(aPet({ id: i + 1, name }));
+        await pets().insert(aPet({ id: 20, name: "Rex hidden", lifecycle: "creating", provisionalSince: since }));
+      };
+
+      it("matches a name prefix ignoring case, in any order, provisional pets never", async () => {
+        await insertNamed();
+
+        expect(idsOf(await pets().list({ ...everything, namePrefix: "rex" }))).toEqual([1, 2, 3, 6]);
+        expect(idsOf(await pets().list({ ...everything, namePrefix: "rexa" }))).toEqual([2]);
+        expect(idsOf(await pets().list({ ...everything, namePrefix: "é" }))).toEqual([5]);
+        expect(idsOf(await pets().list({ ...everything, namePrefix: "𝒳" }))).toEqual([9]);
+        expect(idsOf(await pets().list({ ...everything, namePrefix: "zzz" }))).toEqual([]);
+        expect(idsOf(await pets().list({ ...everything, namePrefix: "rex", sort: "-id" }))).toEqual([6, 3, 2, 1]);
+        expect(idsOf(await pets().list({ ...everything, namePrefix: "rex", sort: "name" }))).toEqual([1, 3, 2, 6]);
+      });
+
+      it("orders by name key then id, code point order, and pages after (name key, id)", async () => {
+        await insertNamed();
+        const byName = [4, 7, 1, 3, 2, 6, 8, 5, 10, 9];
+
+        expect(idsOf(await pets().list({ ...everything, sort: "name" }))).toEqual(byName);
+        const pages: number[][] = [];
+        let cursor: { after?: number; afterName?: string } = {};
+        for (;;) {
+          const page = await pets().list({ limit: 3, sort: "name", ...cursor });
+          if (page.length === 0) break;
+          pages.push(idsOf(page));
+          const last = page.at(-1)!;
+          cursor = { after: last.id, afterName: last.name.toLowerCase() };
+        }
+        expect(pages.flat()).toEqual(byName);
+        expect(pages[0]).toEqual([4, 7, 1]);
+      });
+
+      it("pages in descending id order below `after`", async () => {
+        for (const id of [1, 2, 3, 4, 5]) await pets().insert(aPet({ id }));
+
+        expect(idsOf(await pets().list({ limit: 2, sort: "-id" }))).toEqual([5, 4]);
+        expect(idsOf(await pets().list({ limit: 2, sort: "-id", after: 4 }))).toEqual([3, 2]);
+        expect(idsOf(await pets().list({ limit: 5, sort: "-id", after: 2 }))).toEqual([1]);
+        expect(idsOf(await pets().list({ limit: 5, sort: "-id", ids: [1, 3, 5], after: 5 }))).toEqual([3, 1]);
+      });
+
+      it("keeps the name key with a rename: the pet is found by its new name only", async () => {
+        await pets().insert(aPet({ id: 1, name: "Rex" }));
+        await pets().write(1, [{ when: {}, then: { name: "Bella" } }]);
+
+        expect(idsOf(await pets().list({ ...everything, namePrefix: "rex" }))).toEqual([]);
+        expect(idsOf(await pets().list({ ...everything, namePrefix: "bel" }))).toEqual([1]);
+      });
+    });
+
     describe("write", () => {
       it("applies the first variant whose condition holds, revision + 1, and returns the pet afterwards", async () => {
         await pets().insert(aPet({ id: 1, stock: 5 }));

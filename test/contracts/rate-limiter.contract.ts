@@ -26,6 +26,19 @@ export const rateLimiterContract = (harness: ContractHarness): void => {
       expect(await consume("key:1", minute)).toEqual({ admitted: false, minuteCount: 3, dayCount: 3, strikes: 1 });
     });
 
+    it("tells a subject's usage without counting it: 0 before any request", async () => {
+      const minute = aMinuteWindow(1, 3);
+      const day = aDayWindow(1, 1_000);
+
+      expect(await stores().limiter.usage("key:1", minute, day)).toEqual({ minuteCount: 0, dayCount: 0 });
+      await times(2, () => consume("key:1", minute, day));
+      await consume("key:2", minute, day);
+
+      expect(await stores().limiter.usage("key:1", minute, day)).toEqual({ minuteCount: 2, dayCount: 2 });
+      expect(await stores().limiter.usage("key:1", minute, day)).toEqual({ minuteCount: 2, dayCount: 2 });
+      expect(await stores().limiter.usage("key:1", aMinuteWindow(2, 3), day)).toEqual({ minuteCount: 0, dayCount: 2 });
+    });
+
     it("is exact under concurrency: limit 60, 80 parallel requests, 60 admitted", async () => {
       const minute = aMinuteWindow(1, 60);
 

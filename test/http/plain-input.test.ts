@@ -63,6 +63,10 @@ const piece = fc.constantFrom(
   "true",
   "false",
   "True",
+  "open",
+  "complete",
+  "-id",
+  "name",
   "",
 );
 const text = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(""));
@@ -82,6 +86,12 @@ const usual: Record<string, fc.Arbitrary<string>> = {
   ids: fc.array(id, { minLength: 1, maxLength: 100 }).map((ids) => ids.join(",")),
   status: fc.array(fc.constantFrom("available", "pending", "sold"), { minLength: 1, maxLength: 3 }).map((s) => s.join(",")),
   complete: fc.constantFrom("true", "false"),
+  placedBy: id,
+  state: fc.constantFrom("open", "complete"),
+  // Valid for pets and orders alike.
+  sort: fc.constantFrom("id", "-id"),
+  name: fc.constantFrom("Rex", " rex ", "a", "Bella the 2nd"),
+  afterName: fc.constantFrom("rex", "bella the 2nd", " x"),
 };
 
 /** JSON values near every edge the body schemas draw: integers at their bounds, fractions, text to trim, other kinds. */

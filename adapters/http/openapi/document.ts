@@ -168,6 +168,9 @@ const deprecationHeaders = {
 const tagDescriptions: Record<DocTag, string> = {
   Pets: "Pets and the categories they belong to.",
   Store: "Orders and the stock (inventory) of each pet.",
+  Account: "The calling API key: who it is, its plan, limits and today's usage (any valid key).",
+  Events: "The live event stream (server-sent events) for staff and admin keys.",
+  Console: "The staff console: a page and its assets, served from this server.",
   "API keys": "Managing API keys: admin role only.",
   Webhooks: "Subscriptions to events, delivered as signed HTTP requests (Standard Webhooks): admin role only.",
   Reference: "This reference: the OpenAPI documents and the interactive page.",
@@ -230,6 +233,7 @@ error codes, headers). Operations marked deprecated keep working until their sun
 shape may still change: \`beta\` (only additive changes expected) and \`experimental\` (may change or go away).`;
 
 const adminDescription = `What operators use beside the public reference (\`/openapi.json\`): managing API keys (admin role),
+the calling key (\`GET /me\`, any key), the live event stream (\`GET /events\`, staff and admin), the staff console (\`/console\`),
 the health probes, and the reference endpoints themselves. Conventions (errors, rate-limit headers) are those of the public document.`;
 
 /** Roles that hold a permission, for the operation's description. */

@@ -4,6 +4,7 @@ import type { InventoryItem } from "../../../core/inventory/inventory-item.ts";
 import type { Order } from "../../../core/orders/order.ts";
 import { entityTag } from "../conditional.ts";
 import { created, paged, route, tagged } from "../route.ts";
+import { HttpProblem } from "../problem.ts";
 
 const versionedOrder = { letter: "o", idParam: "orderId" };
 const versionedItem = { letter: "i", idParam: "petId" };
@@ -47,12 +48,22 @@ export const storeRoutes = [
     operationId: "listOrders",
     tag: "Store",
     summary: "List orders",
-    description: "A customer sees its own orders; staff and admins see every order.",
+    description:
+      "A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first.",
     access: "orders:read-own",
     input: { query: OrderListQuery },
     output: { status: 200, description: "A page of orders, in ascending id order.", body: z.array(OrderView), headers: ["Link"] },
     hideTryItPanel: true,
-    handle: async ({ query }, actor, { useCases }) => paged(await useCases.listOrders.execute(query, actor), presentOrder),
+    handle: async ({ query }, actor, { useCases }) => {
+      const byState = query.state === undefined ? undefined : query.state === "complete";
+      if (byState !== undefined && query.complete !== undefined && byState !== query.complete) {
+        throw new HttpProblem("validation_failed", "The request query is not valid", {
+          details: [{ path: "query.state", message: `\`state=${query.state}\` contradicts \`complete=${query.complete}\`` }],
+        });
+      }
+      const { limit, after, petId, placedBy, sort } = query;
+      return paged(await useCases.listOrders.execute({ limit, after, petId, placedBy, sort, complete: byState ?? query.complete }, actor), presentOrder);
+    },
   }),
   route({
     method: "GET",
