@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List pets
-         * @description Pets in ascending id order, filtered by status, category or ids. `ids` replaces the deprecated `GET /pets/{petId}`.
+         * @description Pets in ascending id order (or as `sort` says), filtered by status, category, ids or the start of the name. `ids` replaces the deprecated `GET /pets/{petId}`.
          *
          *     Roles: `customer`, `staff`, `admin`.
          */
@@ -177,7 +177,7 @@ export interface paths {
         };
         /**
          * List orders
-         * @description A customer sees its own orders; staff and admins see every order.
+         * @description A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first.
          *
          *     Roles: `customer`, `staff`, `admin`.
          */
@@ -538,6 +538,12 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
+                /** @description Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`. */
+                sort?: "id" | "-id" | "name";
+                /** @description With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both) */
+                afterName?: string;
+                /** @description Only pets whose name starts with this text, ignoring case */
+                name?: string;
                 /** @description Only pets with one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
                 status?: components["schemas"]["PetStatus"][];
                 /** @description Only pets of this category */
@@ -1043,6 +1049,12 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
+                /** @description Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`. */
+                sort?: "id" | "-id" | "name";
+                /** @description With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both) */
+                afterName?: string;
+                /** @description Only pets whose name starts with this text, ignoring case */
+                name?: string;
                 /** @description Only pets with one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
                 status?: components["schemas"]["PetStatus"][];
                 /** @description Only pets of this category */
@@ -3678,8 +3690,14 @@ export interface operations {
                 after?: number;
                 /** @description Only completed (true) or open (false) orders */
                 complete?: "true" | "false";
+                /** @description Only `open` or only `complete` orders (the same as `complete=false` or `complete=true`) */
+                state?: "open" | "complete";
                 /** @description Only orders for this pet */
                 petId?: number;
+                /** @description Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key */
+                placedBy?: number;
+                /** @description `id` (ascending, the default) or `-id` (newest first); `after` follows that order */
+                sort?: "id" | "-id";
             };
             header?: never;
             path?: never;
@@ -4183,8 +4201,14 @@ export interface operations {
                 after?: number;
                 /** @description Only completed (true) or open (false) orders */
                 complete?: "true" | "false";
+                /** @description Only `open` or only `complete` orders (the same as `complete=false` or `complete=true`) */
+                state?: "open" | "complete";
                 /** @description Only orders for this pet */
                 petId?: number;
+                /** @description Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key */
+                placedBy?: number;
+                /** @description `id` (ascending, the default) or `-id` (newest first); `after` follows that order */
+                sort?: "id" | "-id";
             };
             header?: never;
             path?: never;
