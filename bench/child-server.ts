@@ -32,6 +32,8 @@ export interface ChildServer {
    * and `other` (libuv's pool and the rest).
    */
   threadCpuMicros(): Record<ThreadKind, number> | undefined;
+  /** Its resident set now, MiB, from /proc without collecting garbage first (undefined without /proc). */
+  rssNow(): number | undefined;
   stop(): Promise<void>;
 }
 
@@ -73,6 +75,14 @@ export const startChildServer = async (
   return {
     url: `http://127.0.0.1:${port}`,
     threadCpuMicros: () => (child.pid === undefined ? undefined : threadCpuMicrosOf(child.pid)),
+    rssNow: () => {
+      try {
+        const kib = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${child.pid}/status`, "utf8"))?.[1];
+        return kib === undefined ? undefined : Number(kib) / 1024;
+      } catch {
+        return undefined;
+      }
+    },
     cpuMicros: async () => {
       const reply = await ask("cpu");
       return reply.type === "cpu" ? reply.micros : Number.NaN;

@@ -13,6 +13,9 @@
  * BENCH_ROUNDS, BENCH_SECONDS, BENCH_WARMUP_SECONDS and BENCH_CONNECTIONS override the defaults (6 rounds of 2 s after
  * 1 s of warm-up per scenario and server, 50 connections);
  * BENCH_ONLY=<text> runs only the scenarios whose name contains it, and skips the memory loads.
+ * Then the scaling scenarios (bench/scaling.ts): memory-orders (300,000 keyed orders, RSS and GET latency during and
+ * after), and with --mongo hot-pet (one pet at 0, 10k and 100k open orders) and two-instances.
+ * BENCH_SCALING=<name>[,<name>…] (hot-pet, two-instances, memory-orders) runs only those, on any store.
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -25,6 +28,7 @@ import { pinning, pinSelf, SERVICE_NODE_ARGS, startChildServer } from "./child-s
 import { allScenarios, prepareService, SEEDED_PETS } from "./scenarios.ts";
 import { drive, type Round } from "./drive.ts";
 import { median, spread, table } from "./stats.ts";
+import { runScaling, SCALING_SCENARIOS, type ScalingScenario } from "./scaling.ts";
 
 const args = new Set(process.argv.slice(2));
 const smoke = args.has("--smoke");
@@ -38,6 +42,13 @@ const out = (text: string) => process.stdout.write(`${text}\n`);
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
 const only = process.env.BENCH_ONLY;
+const scalingOnly = process.env.BENCH_SCALING?.split(",").filter(Boolean);
+if (scalingOnly) {
+  const unknown = scalingOnly.filter((name) => !(SCALING_SCENARIOS as readonly string[]).includes(name));
+  if (unknown.length > 0) throw new Error(`BENCH_SCALING: unknown ${unknown.join(", ")}; expected some of ${SCALING_SCENARIOS.join(", ")}`);
+  await runScaling(scalingOnly as ScalingScenario[], { smoke, adminKey: randomBytes(24).toString("base64url") });
+  process.exit(0);
+}
 const scenarios = only ? allScenarios.filter((s) => s.name.includes(only)) : allScenarios;
 
 interface Probe {
@@ -204,6 +215,8 @@ if (args.has("--mongo")) {
 } else {
   out("\nMongoDB round trips: run with --mongo (MONGODB_URL, or the test engine image as the tests use it).");
 }
+
+if (!only) await runScaling(args.has("--mongo") ? SCALING_SCENARIOS : ["memory-orders"], { smoke, adminKey });
 
 const ratioOf = (name: string) => summaries.get(name)?.ratio ?? Number.NaN;
 for (const [name, target] of [["GET /pets?ids=1", 0.7], ["POST /store/orders", 0.6]] as const) {

@@ -1,6 +1,6 @@
 /**
- * The service as `npm start` runs it (memory store, info logging, the webhook worker relaying the outbox), for
- * bench/run.ts: PORT and PETSTORE_ADMIN_KEY in the environment, log lines on stdout (the runner points it at
+ * The service as `npm start` runs it (memory store unless PETSTORE_STORE=mongo, info logging, the webhook worker
+ * relaying the outbox), for bench/run.ts: PORT and PETSTORE_ADMIN_KEY in the environment, log lines on stdout (the runner points it at
  * /dev/null), control over IPC.
  */
 import type { Server as NodeServer } from "node:http";
@@ -11,7 +11,7 @@ import { createLogger } from "../bootstrap/logger.ts";
 import { composePetstore } from "../bootstrap/petstore.ts";
 import { answerControl } from "./server-control.ts";
 
-const config = loadConfig({ ...process.env, HOST: "127.0.0.1", PETSTORE_STORE: "memory", PETSTORE_SEED_DEMO: "false" });
+const config = loadConfig({ ...process.env, HOST: "127.0.0.1", PETSTORE_STORE: process.env.PETSTORE_STORE === "mongo" ? "mongo" : "memory", PETSTORE_SEED_DEMO: "false" });
 const logger = createLogger(config.logLevel);
 const petstore = await composePetstore(config, logger);
 petstore.webhookWorker.start();
