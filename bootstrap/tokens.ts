@@ -23,6 +23,7 @@ export const ports: { readonly [K in keyof Ports]-?: ServiceIdentifier<Ports[K]>
   categories: token("Categories"),
   orders: token("Orders"),
   outbox: token("Outbox"),
+  eventLog: token("EventLog"),
   ids: token("IdAllocator"),
   apiKeys: token("ApiKeys"),
   adminGuard: token("AdminGuard"),

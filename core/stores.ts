@@ -1,6 +1,7 @@
 import type { AdminGuard } from "./access/admin-guard.port.ts";
 import type { ApiKeys } from "./access/api-keys.port.ts";
 import type { Categories } from "./categories/categories.port.ts";
+import type { EventLog } from "./events/event-log.port.ts";
 import type { Outbox } from "./events/outbox.port.ts";
 import type { IdempotencyRecords } from "./idempotency/idempotency-records.port.ts";
 import type { Orders } from "./orders/orders.port.ts";
@@ -18,6 +19,8 @@ export interface Stores {
   categories: Categories;
   orders: Orders;
   outbox: Outbox;
+  /** What the relay took off the outbox, in order, for readers that resume (docs/consistency.md, "Event log"). */
+  eventLog: EventLog;
   ids: IdAllocator;
   apiKeys: ApiKeys;
   adminGuard: AdminGuard;

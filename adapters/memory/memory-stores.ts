@@ -2,6 +2,7 @@ import type { Stores } from "../../core/stores.ts";
 import { MemoryAdminGuard } from "./memory-admin-guard.ts";
 import { MemoryApiKeys } from "./memory-api-keys.repository.ts";
 import { MemoryCategories } from "./memory-categories.repository.ts";
+import { MemoryEventLog } from "./memory-event-log.ts";
 import { MemoryIdAllocator } from "./memory-id-allocator.ts";
 import { MemoryIdempotencyRecords } from "./memory-idempotency-records.ts";
 import { MemoryOrders } from "./memory-orders.repository.ts";
@@ -22,6 +23,7 @@ export const createMemoryStores = (): Stores => {
   categories: new MemoryCategories(),
   orders,
   outbox: new MemoryOutbox(pets, orders),
+  eventLog: new MemoryEventLog(),
   ids: new MemoryIdAllocator(),
   apiKeys: new MemoryApiKeys(),
   adminGuard: new MemoryAdminGuard(),

@@ -3,6 +3,7 @@ import type { Stores } from "../../core/stores.ts";
 import { MongoAdminGuard } from "./mongo-admin-guard.ts";
 import { createApiKeyIndexes, MongoApiKeys } from "./mongo-api-keys.repository.ts";
 import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repository.ts";
+import { createEventLogIndexes, MongoEventLog } from "./mongo-event-log.ts";
 import { createCounters, MongoIdAllocator } from "./mongo-id-allocator.ts";
 import { createIdempotencyIndexes, MongoIdempotencyRecords } from "./mongo-idempotency-records.ts";
 import { createOrderIndexes, MongoOrders } from "./mongo-orders.repository.ts";
@@ -86,6 +87,7 @@ export const prepareMongoDatabase = async (db: Db): Promise<void> => {
     createWebhookSubscriptionIndexes(db),
     createWebhookMessageIndexes(db),
     createDeliveryAttemptIndexes(db),
+    createEventLogIndexes(db),
   ]);
 };
 
@@ -95,6 +97,7 @@ export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
   categories: new MongoCategories(db),
   orders: new MongoOrders(db),
   outbox: new MongoOutbox(db),
+  eventLog: new MongoEventLog(db),
   ids: new MongoIdAllocator(db),
   apiKeys: new MongoApiKeys(db),
   adminGuard: new MongoAdminGuard(db),

@@ -3,6 +3,7 @@ import { adminGuardContract } from "./admin-guard.contract.ts";
 import { apiKeysContract } from "./api-keys.contract.ts";
 import { categoriesContract } from "./categories.contract.ts";
 import type { ContractHarness } from "./harness.ts";
+import { eventLogContract } from "./event-log.contract.ts";
 import { faultsContract } from "./faults.contract.ts";
 import { idAllocatorContract } from "./id-allocator.contract.ts";
 import { idempotencyRecordsContract } from "./idempotency-records.contract.ts";
@@ -19,6 +20,7 @@ export const runAllContracts = (harness: ContractHarness): void => {
   categoriesContract(harness);
   ordersContract(harness);
   outboxContract(harness);
+  eventLogContract(harness);
   faultsContract(harness);
   idAllocatorContract(harness);
   apiKeysContract(harness);

@@ -33,7 +33,7 @@ describeMongo("TTL indexes", () => {
     await mongo?.close();
   });
 
-  it("are created when the service starts with PETSTORE_STORE=mongo: idempotency records, rate-limit windows, webhook attempts and settled messages", async () => {
+  it("are created when the service starts with PETSTORE_STORE=mongo: event log, idempotency records, rate-limit windows, webhook attempts and settled messages", async () => {
     const config = loadConfig({
       PETSTORE_STORE: "mongo",
       MONGODB_URL: mongoUrl(),
@@ -44,6 +44,7 @@ describeMongo("TTL indexes", () => {
     const petstore = await composePetstore(config, createLogger("error", () => undefined));
     try {
       expect(await ttlIndexesOf(mongo.db)).toEqual([
+        "event_log.deleteAt after 0s",
         "idempotency_records.deleteAt after 0s",
         "rate_windows.deleteAt after 0s",
         "webhook_attempts.deleteAt after 0s",
