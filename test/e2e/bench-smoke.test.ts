@@ -20,6 +20,10 @@ describe("npm run bench -- --smoke", () => {
     expect(lines.some((line) => /^5,000 distinct client addresses, limiter adapter\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line)), stdout).toBe(true);
     // Each request of the HTTP row came from an address of its own: all 401 (no key), none 429.
     expect(lines.some((line) => /^5,000 distinct client addresses over HTTP \(5,000 answered 401\)\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line)), stdout).toBe(true);
+    // The memory store's scaling scenario: keyed orders, none refused, and the GET probe's rows for both phases.
+    expect(lines.some((line) => /^memory store: 5,000 orders over HTTP with an Idempotency-Key each \(0 failed\)/.test(line)), stdout).toBe(true);
+    expect(lines.some((line) => /^after 1 s idle\s+\d+$/.test(line)), stdout).toBe(true);
+    expect(lines.some((line) => /^during the load\s+[1-9]\d*\s/.test(line)), stdout).toBe(true);
     // The targets are judged on the run's own figures (a smoke run's mean nothing, but the table is there).
     for (const target of [/^keyed GET \/pets\?ids=1: CPU ratio ≥ 0\.7\s+\d+\.\d\d\s+(met|NOT MET)$/, /^POST \/store\/orders: p99 ≤ 2× bare h3\s+\d+\.\d\d×\s+(met|NOT MET)$/]) {
       expect(lines.some((line) => target.test(line)), `${target} in\n${stdout}`).toBe(true);
