@@ -990,6 +990,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Too Many Requests.
              *
              *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
@@ -1081,6 +1094,19 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1199,6 +1225,13 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URI Too Long (see `GET /me`); no body. */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
