@@ -83,6 +83,33 @@ const answerOnSocket = (socket: Duplex, code: ErrorCode, message: string): void 
   socket.once("close", () => clearTimeout(timer));
 };
 
+/**
+ * Per connection: responses not yet written, the latest request while it is unanswered, and the parser's refusal
+ * waiting for the answers before it (`after`: how many unanswered responses may remain when it goes out).
+ */
+const unanswered = Symbol("unanswered requests");
+const latest = Symbol("latest request");
+const heldRefusal = Symbol("held refusal");
+interface HeldRefusal {
+  code: ErrorCode;
+  message: string;
+  after: number;
+}
+type TrackedSocket = Duplex & { [unanswered]?: number; [latest]?: IncomingMessage | undefined; [heldRefusal]?: HeldRefusal | undefined };
+
+/** A response is done (written, or its connection gone): the refusal behind it goes out once the ones before are. */
+function responseSettled(this: ServerResponse): void {
+  const socket = this.req.socket as TrackedSocket;
+  const left = (socket[unanswered] ?? 1) - 1;
+  socket[unanswered] = left;
+  if (socket[latest] === this.req) socket[latest] = undefined;
+  const refusal = socket[heldRefusal];
+  if (!refusal || left > refusal.after) return;
+  socket[heldRefusal] = undefined;
+  if (socket.writable) answerOnSocket(socket, refusal.code, refusal.message);
+  else socket.destroy();
+}
+
 const answer = (res: ServerResponse, code: ErrorCode, message: string, close = false): void => {
   const body = bodyOf(code, message);
   res.writeHead(statusOfCode[code], { ...headersOf(body), ...(close ? { connection: "close" } : {}) });
@@ -106,13 +133,26 @@ const isAbsoluteHttpUrl = (target: string): boolean => /^https?:\/\//i.test(targ
 export const guardNodeServer = (server: Server, handler: RequestListener, log: EdgeLog): void => {
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
-    if (error.code === "ECONNRESET" || !socket.writable || inFlight?.headersSent) {
+    // A refused request already being answered (a 413 sent while its body still came) cannot get a second answer.
+    if (error.code === "ECONNRESET" || !socket.writable || (inFlight?.headersSent && !inFlight.req.complete)) {
       log.debug("connection dropped", { reason: error.code ?? error.message });
       socket.destroy();
       return;
     }
+    const tracked = socket as TrackedSocket;
+    // The parser reports again on every later packet: the first refusal is the one that is answered.
+    if (tracked[heldRefusal]) return;
     const { code, message } = parserRefusal(error);
     log.debug("request refused by the HTTP parser", { reason: error.code ?? error.message, status: statusOfCode[code] });
+    // Complete requests before the malformed one (pipelined in the same packet) ran or are running: their answers go
+    // first, then the refusal, so an order placed is never left unanswered. A request whose body the parser refused
+    // is the malformed one: it is not waited for (its body never completes).
+    const broken = tracked[latest] !== undefined && !tracked[latest].complete ? 1 : 0;
+    if ((tracked[unanswered] ?? 0) > broken) {
+      tracked[heldRefusal] = { code, message, after: broken };
+      socket.pause();
+      return;
+    }
     answerOnSocket(socket, code, message);
   });
 
@@ -140,6 +180,11 @@ export const guardNodeServer = (server: Server, handler: RequestListener, log: E
   });
   server.removeAllListeners("request");
   server.on("request", (req: IncomingMessage, res: ServerResponse) => {
+    const socket = req.socket as TrackedSocket;
+    socket[unanswered] = (socket[unanswered] ?? 0) + 1;
+    socket[latest] = req;
+    // 'close' follows 'finish', and also comes when the connection goes first: every response settles once.
+    res.once("close", responseSettled);
     const target = req.url ?? "";
     // No JavaScript character takes more than 3 bytes of UTF-8: a short target needs no count.
     if (target.length * 3 > MAX_URL_BYTES && Buffer.byteLength(target) > MAX_URL_BYTES) {

@@ -49,6 +49,41 @@ const rawExchange = (port: number, bytes: Buffer | string, { endAfterSend = fals
     });
   });
 
+interface Framed {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Sends raw bytes in one write and reads every answer (Content-Length framed) until the server closes. */
+const rawAnswers = (port: number, bytes: string): Promise<Framed[]> =>
+  new Promise((resolve, reject) => {
+    const socket = connect({ host: "127.0.0.1", port });
+    let received = Buffer.alloc(0);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      reject(new Error(`not closed in 10 s; got ${JSON.stringify(received.toString("latin1").slice(0, 500))}`));
+    }, 10_000);
+    socket.on("data", (chunk) => (received = Buffer.concat([received, chunk])));
+    socket.on("error", () => undefined);
+    socket.on("close", () => {
+      clearTimeout(timer);
+      const answers: Framed[] = [];
+      let rest = received;
+      while (rest.length) {
+        const headEnd = rest.indexOf("\r\n\r\n");
+        if (headEnd === -1) break;
+        const [statusLine, ...lines] = rest.subarray(0, headEnd).toString("latin1").split("\r\n");
+        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+        const length = Number(headers["content-length"] ?? 0);
+        answers.push({ status: Number(statusLine!.split(" ")[1]), headers, body: rest.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8") });
+        rest = rest.subarray(headEnd + 4 + length);
+      }
+      resolve(answers);
+    });
+    socket.write(bytes);
+  });
+
 /** The Error shape, complete: JSON body `{code,message,status}`, its length declared, and the connection closed. */
 const expectErrorAnswer = (answer: RawAnswer, status: number, code: string): void => {
   expect({ status: answer.status, body: answer.body }).toMatchObject({ status });
@@ -213,6 +248,61 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     [`POST /pets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, "HTTP/1.1 400 Bad Request"],
   ])("says the standard reason phrase in the status line: %#", async (request, statusLine) => {
     expect((await rawExchange(port, request)).statusLine).toBe(statusLine);
+  });
+});
+
+describe("pipelined requests before one the parser refuses", () => {
+  it("every complete request before the malformed one is answered, in order, before its 400 (an order placed is never unanswered)", async () => {
+    const service = await startServiceProcess();
+    try {
+      const { port } = new URL(service.url);
+      const admin = { "x-api-key": ADMIN_KEY, "content-type": "application/json" };
+      const post = async (path: string, body: unknown, method = "POST") =>
+        (await (await fetch(`${service.url}${path}`, { method, headers: admin, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+      const category = await post("/categories", { name: "Pipelined" });
+      const pet = await post("/pets", { name: "Rex", categoryId: category.id });
+      await post(`/store/inventory/${pet.id}`, { quantity: 5 }, "PUT");
+      const customer = (await post("/admin/api-keys", { label: "pipelined", role: "customer", plan: "business" })).key as string;
+
+      const order = JSON.stringify({ petId: pet.id, quantity: 2 });
+      const placing = `POST /store/orders HTTP/1.1\r\nHost: x\r\nX-API-Key: ${customer}\r\nContent-Type: application/json\r\nContent-Length: ${order.length}\r\n\r\n${order}`;
+      const reading = `GET /store/inventory/${pet.id} HTTP/1.1\r\nHost: x\r\nX-API-Key: ${customer}\r\n\r\n`;
+      const answers = await rawAnswers(Number(port), `${placing}${reading}GET /pets HTTP/1.1\r\nBad Header: 1\r\n\r\n`);
+
+      expect(answers.map((a) => a.status)).toEqual([201, 200, 400]);
+      expect(JSON.parse(answers[0]!.body)).toMatchObject({ petId: pet.id, quantity: 2 });
+      // Node runs pipelined requests side by side (answers go out in order): the read may see the stock before or after.
+      expect(JSON.parse(answers[1]!.body)).toMatchObject({ petId: pet.id });
+      expect(JSON.parse(answers[2]!.body)).toMatchObject({ code: "bad_request", status: 400 });
+      expect(answers[2]!.headers.connection).toBe("close");
+      const stock = await fetch(`${service.url}/store/inventory/${pet.id}`, { headers: admin });
+      expect(await stock.json()).toMatchObject({ quantity: 3 });
+    } finally {
+      service.child.kill("SIGKILL");
+    }
+  });
+
+  it("holds the refusal until a slow answer before it is written (guarded server, answer released only after the refusal)", async () => {
+    const server = createHttpServer();
+    let refused!: () => void;
+    const refusal = new Promise<void>((resolve) => (refused = resolve));
+    guardNodeServer(
+      server,
+      (_req, res) => void refusal.then(() => res.writeHead(200, { "content-length": "4" }).end("slow")),
+      { debug: (message) => message === "request refused by the HTTP parser" && refused() },
+    );
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    try {
+      const { port } = server.address() as { port: number };
+      const answers = await rawAnswers(port, "GET /a HTTP/1.1\r\nHost: x\r\n\r\nget /b HTTP/1.1\r\nHost: x\r\n\r\n");
+      expect(answers.map((a) => [a.status, a.body.slice(0, 4)])).toEqual([
+        [200, "slow"],
+        [400, '{"co'],
+      ]);
+    } finally {
+      server.close();
+    }
   });
 });
 
