@@ -1,4 +1,4 @@
-import type { Server } from "node:http";
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import type { Logger } from "./logger.ts";
 
 export interface GracefulStopOptions {
@@ -12,15 +12,23 @@ export interface GracefulStopOptions {
   logger: Logger;
 }
 
+const closeAfterAnswer = (_req: IncomingMessage, res: ServerResponse): void => {
+  res.shouldKeepAlive = false;
+};
+
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
- * After SIGTERM: /readyz 503 at once (load balancers stop sending), serve on for `drainSeconds`, then stop
+ * After SIGTERM: /readyz 503 at once (load balancers stop sending), serve on for `drainSeconds` (every answer with
+ * `Connection: close`), then stop
  * accepting connections and let the requests in flight finish within `deadlineSeconds`; connections still busy
  * then are cut. Then the rest is closed. The exit code: 0, or 1 when work was cut short or closing failed.
  */
 export const stopGracefully = async (o: GracefulStopOptions): Promise<0 | 1> => {
   o.beginDrain();
+  // Every answer from now on says Connection: close (Node then closes after it): a keep-alive client opens a new
+  // connection for its next request, while the listener is still open, instead of reusing one that is about to close.
+  o.server.prependListener("request", closeAfterAnswer);
   if (o.drainSeconds > 0) {
     o.logger.info("draining", { seconds: o.drainSeconds });
     await sleep(o.drainSeconds * 1000);

@@ -1,4 +1,4 @@
-import { request } from "node:http";
+import { Agent, request } from "node:http";
 import { afterEach, describe, expect, it } from "vitest";
 import { ADMIN_KEY } from "../support/test-petstore.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/service-process.ts";
@@ -102,5 +102,47 @@ describe("SIGTERM with a drain period and a shutdown deadline", () => {
     expect(performance.now() - signalledAt).toBeGreaterThanOrEqual(900);
     expect(await ended).toMatch(/socket hang up|ECONNRESET/);
     expect(service.output.some((line) => line.includes("shutdown deadline passed"))).toBe(true);
+  });
+});
+
+describe("answers during the drain", () => {
+  let service: ServiceProcess | undefined;
+  afterEach(() => {
+    service?.child.kill("SIGKILL");
+  });
+
+  /** One GET on `agent`'s connection: the status, the Connection header, and which local port it went from. */
+  const getOn = (agent: Agent, port: string, path: string) =>
+    new Promise<{ status: number; connection: string | undefined; localPort: number | undefined }>((resolve, reject) => {
+      const req = request({ host: "127.0.0.1", port, path, agent, headers: { "x-api-key": ADMIN_KEY } }, (res) => {
+        res.resume();
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, localPort: req.socket?.localPort }));
+      });
+      req.on("error", reject);
+      req.end();
+    });
+
+  it("carry Connection: close, on keep-alive connections opened before the signal and after it, so clients move on", async () => {
+    service = await startServiceProcess({ PETSTORE_DRAIN_SECONDS: "5" });
+    const { port } = new URL(service.url);
+    const early = new Agent({ keepAlive: true, maxSockets: 1 });
+    const late = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const before = await getOn(early, port, "/pets");
+      expect(before).toMatchObject({ status: 200, connection: "keep-alive" });
+
+      service.child.kill("SIGTERM");
+      // Draining once /readyz says so (each probe on a connection of its own).
+      await expect.poll(async () => (await fetch(`${service!.url}/readyz`, { headers: { connection: "close" } })).status).toBe(503);
+
+      const reused = await getOn(early, port, "/pets");
+      expect(reused).toMatchObject({ status: 200, connection: "close", localPort: before.localPort });
+      expect(await getOn(late, port, "/categories")).toMatchObject({ status: 200, connection: "close" });
+      expect(await getOn(late, port, "/healthz")).toMatchObject({ status: 200, connection: "close" });
+      expect(await service.exit).toEqual({ code: 0, signal: null });
+    } finally {
+      early.destroy();
+      late.destroy();
+    }
   });
 });
