@@ -1,25 +1,76 @@
 /**
- * Which addresses a webhook may never reach unless private targets are allowed: unspecified, loopback, private,
- * shared (CGNAT), link-local (cloud metadata at 169.254.169.254 included), unique-local IPv6 (fd00:ec2::254
- * included), multicast, reserved and broadcast. IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64,
- * 6to4) are judged by that address.
+ * Which addresses a webhook may never reach unless private targets are allowed: the blocks of the IANA special-purpose
+ * address registries (IPv4 and IPv6) that are not globally reachable, and the multicast spaces. The most specific
+ * block that holds an address decides (the registries list globally reachable blocks inside refused ones, such as
+ * 2001:3::/32 inside 2001::/23). IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4) are judged
+ * by that address. Anything that is not an IP address is refused.
  */
-const refusedV4: readonly (readonly [string, number])[] = [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10],
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16],
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.88.99.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
+
+export interface SpecialPurposeBlock {
+  prefix: string;
+  /** The registry's name of the block. */
+  name: string;
+  /** The registry's "Globally Reachable" column; blocks the registries leave open (N/A) are refused. */
+  globallyReachable: boolean;
+}
+
+const block = (prefix: string, name: string, globallyReachable = false): SpecialPurposeBlock => ({ prefix, name, globallyReachable });
+
+/**
+ * https://www.iana.org/assignments/iana-ipv4-special-registry and iana-ipv6-special-registry, plus multicast (RFC 5771,
+ * RFC 4291) and the deprecated site-local block (RFC 3879). The IPv4-embedding blocks are in `embeddingV4` below.
+ */
+export const specialPurposeBlocks: readonly SpecialPurposeBlock[] = [
+  block("0.0.0.0/8", "This network"),
+  block("10.0.0.0/8", "Private-Use"),
+  block("100.64.0.0/10", "Shared Address Space"),
+  block("127.0.0.0/8", "Loopback"),
+  block("169.254.0.0/16", "Link Local"),
+  block("172.16.0.0/12", "Private-Use"),
+  block("192.0.0.0/24", "IETF Protocol Assignments"),
+  block("192.0.0.0/29", "IPv4 Service Continuity Prefix"),
+  block("192.0.0.8/32", "IPv4 dummy address"),
+  block("192.0.0.9/32", "Port Control Protocol Anycast", true),
+  block("192.0.0.10/32", "Traversal Using Relays around NAT Anycast", true),
+  block("192.0.0.170/32", "NAT64/DNS64 Discovery"),
+  block("192.0.0.171/32", "NAT64/DNS64 Discovery"),
+  block("192.0.2.0/24", "Documentation (TEST-NET-1)"),
+  block("192.31.196.0/24", "AS112-v4", true),
+  block("192.52.193.0/24", "AMT", true),
+  block("192.88.99.0/24", "Deprecated (6to4 Relay Anycast)"),
+  block("192.168.0.0/16", "Private-Use"),
+  block("192.175.48.0/24", "Direct Delegation AS112 Service", true),
+  block("198.18.0.0/15", "Benchmarking"),
+  block("198.51.100.0/24", "Documentation (TEST-NET-2)"),
+  block("203.0.113.0/24", "Documentation (TEST-NET-3)"),
+  block("224.0.0.0/4", "Multicast (IPv4 Multicast Address Space)"),
+  block("240.0.0.0/4", "Reserved"),
+  block("255.255.255.255/32", "Limited Broadcast"),
+  block("::1/128", "Loopback Address"),
+  block("::/128", "Unspecified Address"),
+  block("64:ff9b:1::/48", "IPv4-IPv6 Translat. (local use)"),
+  block("100::/64", "Discard-Only Address Block"),
+  block("100:0:0:1::/64", "Dummy IPv6 Prefix"),
+  block("2001::/23", "IETF Protocol Assignments"),
+  // Teredo embeds a client's IPv4 address (inverted): any of them, 127.0.0.1 included, could be behind it.
+  block("2001::/32", "TEREDO"),
+  block("2001:1::1/128", "Port Control Protocol Anycast", true),
+  block("2001:1::2/128", "Traversal Using Relays around NAT Anycast", true),
+  block("2001:1::3/128", "DNS-SD Service Registration Protocol Anycast", true),
+  block("2001:2::/48", "Benchmarking"),
+  block("2001:3::/32", "AMT", true),
+  block("2001:4:112::/48", "AS112-v6", true),
+  block("2001:10::/28", "Deprecated (previously ORCHID)"),
+  block("2001:20::/28", "ORCHIDv2", true),
+  block("2001:30::/28", "Drone Remote ID Protocol Entity Tags (DETs) Prefix", true),
+  block("2001:db8::/32", "Documentation"),
+  block("2620:4f:8000::/48", "Direct Delegation AS112 Service", true),
+  block("3fff::/20", "Documentation"),
+  block("5f00::/16", "Segment Routing (SRv6) SIDs"),
+  block("fc00::/7", "Unique-Local"),
+  block("fe80::/10", "Link-Local Unicast"),
+  block("fec0::/10", "Site-Local (deprecated)"),
+  block("ff00::/8", "Multicast"),
 ];
 
 export const parseIpv4 = (text: string): number | undefined => {
@@ -51,29 +102,53 @@ export const parseIpv6 = (text: string): number[] | undefined => {
   return [...left.map((g) => parseInt(g, 16)), ...zeros, ...right.map((g) => parseInt(g, 16)), ...tail];
 };
 
-const inV4 = (address: number, [base, bits]: readonly [string, number]): boolean => {
-  const size = 2 ** (32 - bits);
-  return Math.floor(address / size) === Math.floor(parseIpv4(base)! / size);
+const v4Bits = (address: number): bigint => BigInt(address);
+const v6Bits = (groups: number[]): bigint => groups.reduce((value, group) => (value << 16n) | BigInt(group), 0n);
+
+interface CompiledBlock {
+  v6: boolean;
+  length: number;
+  base: bigint;
+  globallyReachable: boolean;
+}
+
+const compile = ({ prefix, globallyReachable }: SpecialPurposeBlock): CompiledBlock => {
+  const [address, length] = prefix.split("/") as [string, string];
+  const v4 = parseIpv4(address);
+  const v6 = v4 === undefined ? parseIpv6(address) : undefined;
+  if (v4 === undefined && v6 === undefined) throw new Error(`not a prefix: ${prefix}`);
+  const bits = v4 === undefined ? 128 : 32;
+  const shift = BigInt(bits - Number(length));
+  const value = v4 === undefined ? v6Bits(v6!) : v4Bits(v4);
+  return { v6: v4 === undefined, length: Number(length), base: value >> shift, globallyReachable };
 };
 
-const v4Refused = (address: number): boolean => address === 0xffffffff || refusedV4.some((range) => inV4(address, range));
+// Most specific first: the first block that holds an address decides.
+const compiled = specialPurposeBlocks.map(compile).sort((a, b) => b.length - a.length);
+
+/** The verdict of the most specific block holding the address; none: globally reachable. */
+const refusedByBlocks = (value: bigint, v6: boolean): boolean => {
+  const bits = v6 ? 128n : 32n;
+  for (const entry of compiled) {
+    if (entry.v6 === v6 && value >> (bits - BigInt(entry.length)) === entry.base) return !entry.globallyReachable;
+  }
+  return false;
+};
+
+const v4Refused = (address: number): boolean => refusedByBlocks(v4Bits(address), false);
 
 const v4Of = (high: number, low: number): number => high * 65_536 + low;
 
-const v6Refused = (g: number[]): boolean => {
+/** The IPv4 address an IPv6 form carries (mapped, compatible, NAT64 well-known prefix, 6to4), if any. */
+const embeddingV4 = (g: number[]): number | undefined => {
   const [a, b, c, d, e, f, h6, h7] = g as [number, number, number, number, number, number, number, number];
   const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
-  if (zeroUpTo(7) && (h7 === 0 || h7 === 1)) return true; // :: and ::1
-  if (zeroUpTo(5) && f === 0xffff) return v4Refused(v4Of(h6, h7)); // ::ffff:a.b.c.d
-  if (zeroUpTo(6)) return v4Refused(v4Of(h6, h7)); // ::a.b.c.d (deprecated compatible form)
-  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return v4Refused(v4Of(h6, h7)); // NAT64
-  if (a === 0x2002) return v4Refused(v4Of(b, c)); // 6to4
-  if ((a & 0xfe00) === 0xfc00) return true; // fc00::/7 unique-local
-  if ((a & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local
-  if ((a & 0xffc0) === 0xfec0) return true; // fec0::/10 site-local (deprecated)
-  if ((a & 0xff00) === 0xff00) return true; // multicast
-  if (a === 0x2001 && b === 0x0db8) return true; // documentation
-  return false;
+  if (zeroUpTo(7) && (h7 === 0 || h7 === 1)) return undefined; // :: and ::1 are blocks of their own
+  if (zeroUpTo(5) && f === 0xffff) return v4Of(h6, h7); // ::ffff:0:0/96 IPv4-mapped
+  if (zeroUpTo(6)) return v4Of(h6, h7); // ::/96 IPv4-compatible (deprecated)
+  if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return v4Of(h6, h7); // 64:ff9b::/96 NAT64
+  if (a === 0x2002) return v4Of(b, c); // 2002::/16 6to4
+  return undefined;
 };
 
 /** True when a webhook must not be sent to this address; anything that is not an IP address is refused too. */
@@ -81,5 +156,7 @@ export const isRefusedAddress = (address: string): boolean => {
   const v4 = parseIpv4(address);
   if (v4 !== undefined) return v4Refused(v4);
   const v6 = parseIpv6(address);
-  return v6 === undefined || v6Refused(v6);
+  if (v6 === undefined) return true;
+  const embedded = embeddingV4(v6);
+  return embedded === undefined ? refusedByBlocks(v6Bits(v6), true) : v4Refused(embedded);
 };
