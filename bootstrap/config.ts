@@ -55,6 +55,8 @@ const environment = z.object({
   PETSTORE_WEBHOOK_RETRY_BASE_MS: wholeNumber(1, 3_600_000).default(5_000),
   PETSTORE_WEBHOOK_TIMEOUT_MS: wholeNumber(100, 60_000).default(10_000),
   PETSTORE_WEBHOOK_POLL_MS: wholeNumber(10, 60_000).default(500),
+  PETSTORE_EVENTS_POLL_MS: wholeNumber(10, 60_000).default(250),
+  PETSTORE_EVENTS_HEARTBEAT_SECONDS: wholeNumber(1, 3_600).default(15),
   PETSTORE_RECOVERY_INTERVAL_SECONDS: wholeNumber(1, 3_600).default(10),
   PETSTORE_RECOVERY_GRACE_SECONDS: wholeNumber(1, 86_400).default(30),
   PETSTORE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" }).default("info"),
@@ -68,6 +70,8 @@ export interface Config {
   adminKey: string | undefined;
   seedDemo: boolean;
   ban: { strikes: number; seconds: number };
+  /** `GET /events`: how often a caught-up stream reads the log, and the heartbeat. */
+  events: { pollMs: number; heartbeatMs: number };
   getPetDeprecation: { deprecatedAt: Date; sunsetAt: Date };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** How often recovery runs, and how old a provisional write must be before it finishes or undoes it. */
@@ -128,6 +132,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     adminKey: e.PETSTORE_ADMIN_KEY,
     seedDemo: e.PETSTORE_SEED_DEMO ?? e.PETSTORE_STORE === "memory",
     ban: { strikes: e.PETSTORE_BAN_STRIKES, seconds: e.PETSTORE_BAN_SECONDS },
+    events: { pollMs: e.PETSTORE_EVENTS_POLL_MS, heartbeatMs: e.PETSTORE_EVENTS_HEARTBEAT_SECONDS * 1000 },
     getPetDeprecation: { deprecatedAt: e.PETSTORE_GET_PET_DEPRECATED_AT, sunsetAt: e.PETSTORE_GET_PET_SUNSET_AT },
     logLevel: e.PETSTORE_LOG_LEVEL,
     recovery: { intervalSeconds: e.PETSTORE_RECOVERY_INTERVAL_SECONDS, graceSeconds: e.PETSTORE_RECOVERY_GRACE_SECONDS },

@@ -76,6 +76,7 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
             corsOrigins: c.corsOrigins,
             readinessTimeoutMs: c.store.kind === "mongo" ? c.store.timeoutMs : undefined,
             draining: lifecycle.isDraining,
+            events: c.events,
             onRefusal: overrides.metrics?.countRefusal,
             trustProxy: c.trustProxy,
             observe: overrides.metrics?.observeRequest,

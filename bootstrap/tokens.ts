@@ -59,6 +59,7 @@ export const useCaseTokens: { readonly [K in keyof UseCases]-?: ServiceIdentifie
   listApiKeys: token("ListApiKeys"),
   getApiKey: token("GetApiKey"),
   getMe: token("GetMe"),
+  followEvents: token("FollowEvents"),
   updateApiKey: token("UpdateApiKey"),
   revokeApiKey: token("RevokeApiKey"),
   unbanApiKey: token("UnbanApiKey"),

@@ -5,6 +5,7 @@ import { CreateApiKey } from "../core/access/create-api-key.ts";
 import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
 import { GetApiKey } from "../core/access/get-api-key.ts";
 import { GetMe } from "../core/access/get-me.ts";
+import { FollowEvents } from "../core/events/follow-events.ts";
 import { ListApiKeys } from "../core/access/list-api-keys.ts";
 import { RevokeApiKey } from "../core/access/revoke-api-key.ts";
 import { UnbanApiKey } from "../core/access/unban-api-key.ts";
@@ -86,6 +87,7 @@ export const bindUseCases = (container: Container): void => {
     );
   container.bind(u.listApiKeys).toResolvedValue((apiKeys) => new ListApiKeys(apiKeys), [t.cachedApiKeys]);
   container.bind(u.getApiKey).toResolvedValue((apiKeys) => new GetApiKey(apiKeys), [t.cachedApiKeys]);
+  container.bind(u.followEvents).toResolvedValue((log) => new FollowEvents(log), [p.eventLog]);
   container
     .bind(u.getMe)
     .toResolvedValue((apiKeys, limiter, clock) => new GetMe({ apiKeys, limiter, clock }), [t.cachedApiKeys, p.limiter, t.clock]);

@@ -4,6 +4,7 @@ import type { StoreHealth } from "../../core/shared/store-health.port.ts";
 import { clientAddressOf, noTrustedProxies, type TrustedProxies } from "./client-address.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { compressAsset, type CompressedAsset } from "./compressed-asset.ts";
+import { defaultEventStreamSettings, type EventStreamSettings } from "./event-stream.ts";
 import { buildOpenApiDocuments } from "./openapi/document.ts";
 import { DOCUMENT_CACHE_CONTROL, JSON_TYPE } from "./openapi/reference.ts";
 import { createPipeline, type Operation } from "./pipeline.ts";
@@ -27,6 +28,8 @@ export interface HttpSettings {
   corsOrigins: readonly string[];
   /** How long /readyz waits for the store. */
   readinessTimeoutMs?: number | undefined;
+  /** `GET /events`: how it polls the log and beats; defaults in event-stream.ts. */
+  events?: Partial<EventStreamSettings> | undefined;
   /** True once the process is shutting down: /readyz answers 503 from then on. */
   draining?: () => boolean;
   /** One access-log line per request. */
@@ -81,6 +84,7 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
     deprecation: settings.deprecation,
     readinessTimeoutMs: settings.readinessTimeoutMs ?? 2_000,
     draining: settings.draining ?? (() => false),
+    events: { ...defaultEventStreamSettings, ...settings.events },
     documents: { public: () => (publicDocument ??= compressAsset(JSON.stringify(documents.public), JSON_TYPE, DOCUMENT_CACHE_CONTROL)), admin: JSON.stringify(documents.admin) },
   };
 

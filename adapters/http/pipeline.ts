@@ -164,6 +164,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     const serialise = (result: unknown, event: H3Event): Answer => {
       const reply = result instanceof Reply ? result : new Reply({ body: result });
       if (reply.asset) return respondWithAsset(reply.asset, event.req, reply.headers);
+      if (reply.stream) return { status: 200, headers: { ...reply.headers, "content-type": reply.stream.contentType }, body: reply.stream.body };
       const headers = { ...reply.headers };
       if (reply.nextAfter !== undefined) {
         const next = new URLSearchParams(event.url.searchParams);

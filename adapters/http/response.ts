@@ -10,7 +10,8 @@ import { FastResponse } from "srvx";
 export interface Answer {
   status: number;
   headers: Record<string, string>;
-  body: string | Uint8Array<ArrayBuffer> | null;
+  /** A stream is written as it comes (server-sent events), without Content-Length. */
+  body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array<ArrayBuffer>> | null;
 }
 
 /** A buffered response: the text is sent at once, with its Content-Length (no chunked encoding). */
@@ -39,6 +40,28 @@ export const bytesResponse = (bytes: Uint8Array<ArrayBuffer>, headers: Record<st
   headers: { ...headers, "content-length": String(bytes.byteLength) },
   body: bytes,
 });
+
+/**
+ * Writes a streamed answer at once (not queued: it has no end to wait for), each chunk as it comes, waiting for
+ * the socket to drain; a client that goes away cancels the stream.
+ */
+const streamTo = async (res: ServerResponse, answer: Answer, body: ReadableStream<Uint8Array<ArrayBuffer>>): Promise<symbol> => {
+  res.writeHead(answer.status, STATUS_CODES[answer.status], answer.headers);
+  res.flushHeaders();
+  const reader = body.getReader();
+  res.once("close", () => void reader.cancel().catch(() => undefined));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || res.destroyed) break;
+      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  }
+  return handled;
+};
 
 /** What tells h3 (and srvx under it) that the response was written already: nothing is left for them to send. */
 const handled = Symbol.for("h3.handled");
@@ -85,6 +108,13 @@ const writeQueued = () => {
  */
 export const sendAnswer = (answer: Answer, event: H3Event): Response | Promise<symbol> => {
   const res = event.req.runtime?.node?.res;
+  if (answer.body instanceof ReadableStream) {
+    if (event.req.method === "HEAD") {
+      void answer.body.cancel();
+      return sendAnswer({ ...answer, body: null }, event);
+    }
+    if (res instanceof ServerResponse && !res.headersSent) return streamTo(res, answer, answer.body);
+  }
   if (res instanceof ServerResponse && !res.headersSent) {
     const { promise, resolve, reject } = Promise.withResolvers<symbol>();
     if (queued.push({ res, answer, sent: resolve, failed: reject }) === 1) setImmediate(writeQueued);

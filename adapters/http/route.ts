@@ -5,6 +5,7 @@ import type { Clock } from "../../core/shared/clock.port.ts";
 import type { Page } from "../../core/shared/page.ts";
 import type { StoreHealth } from "../../core/shared/store-health.port.ts";
 import type { CompressedAsset } from "./compressed-asset.ts";
+import type { EventStreamSettings } from "./event-stream.ts";
 import type { ErrorCode } from "./problem.ts";
 import type { UseCases } from "./use-cases.ts";
 
@@ -138,6 +139,8 @@ export interface RouteServices {
   /** True once the process is shutting down. */
   draining: () => boolean;
   deprecation: Deprecation;
+  /** How `GET /events` polls the log, beats and advises reconnecting. */
+  events: EventStreamSettings;
   /** The OpenAPI documents, serialised once; the public one compressed on first use. */
   documents: { public: () => CompressedAsset; admin: string };
 }
@@ -163,6 +166,8 @@ export class Reply {
   readonly raw: { text: string; contentType: string } | undefined;
   /** A static document or asset, in the encoding the client accepts. */
   readonly asset: CompressedAsset | undefined;
+  /** A body written as it comes (server-sent events), with this content type: no Content-Length. */
+  readonly stream: { body: ReadableStream<Uint8Array<ArrayBuffer>>; contentType: string } | undefined;
   constructor(parts: {
     body?: unknown;
     headers?: Record<string, string>;
@@ -171,6 +176,7 @@ export class Reply {
     nextAfterName?: string;
     raw?: Reply["raw"];
     asset?: CompressedAsset;
+    stream?: Reply["stream"];
   }) {
     this.body = parts.body;
     this.headers = parts.headers ?? {};
@@ -179,6 +185,7 @@ export class Reply {
     this.nextAfterName = parts.nextAfterName;
     this.raw = parts.raw;
     this.asset = parts.asset;
+    this.stream = parts.stream;
   }
 }
 

@@ -1,6 +1,7 @@
 import type { CreateApiKey } from "../../core/access/create-api-key.ts";
 import type { GetApiKey } from "../../core/access/get-api-key.ts";
 import type { GetMe } from "../../core/access/get-me.ts";
+import type { FollowEvents } from "../../core/events/follow-events.ts";
 import type { ListApiKeys } from "../../core/access/list-api-keys.ts";
 import type { RevokeApiKey } from "../../core/access/revoke-api-key.ts";
 import type { UnbanApiKey } from "../../core/access/unban-api-key.ts";
@@ -56,6 +57,7 @@ export interface UseCases {
   listApiKeys: ListApiKeys;
   getApiKey: GetApiKey;
   getMe: GetMe;
+  followEvents: FollowEvents;
   updateApiKey: UpdateApiKey;
   revokeApiKey: RevokeApiKey;
   unbanApiKey: UnbanApiKey;

@@ -13,6 +13,7 @@ export type Permission =
   | "orders:cancel-own"
   | "orders:any" // read and cancel every key's orders
   | "orders:complete" // PATCH
+  | "events:read" // the live event stream
   | "api-keys:manage"
   | "webhooks:manage";
 
@@ -23,7 +24,7 @@ const customer: readonly Permission[] = [
   "orders:read-own",
   "orders:cancel-own",
 ];
-const staff: readonly Permission[] = [...customer, "catalog:write", "inventory:write", "orders:any", "orders:complete"];
+const staff: readonly Permission[] = [...customer, "catalog:write", "inventory:write", "orders:any", "orders:complete", "events:read"];
 
 /** PRODUCT.md §2 as data: what each role may do. */
 export const rolePermissions: Readonly<Record<Role, ReadonlySet<Permission>>> = {

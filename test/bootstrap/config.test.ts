@@ -12,6 +12,7 @@ describe("configuration from the environment", () => {
       adminKey: undefined,
       seedDemo: true,
       ban: { strikes: 10, seconds: 900 },
+      events: { pollMs: 250, heartbeatMs: 15_000 },
       getPetDeprecation: { deprecatedAt: new Date("2026-09-01T00:00:00Z"), sunsetAt: new Date("2027-06-30T00:00:00Z") },
       logLevel: "info",
       recovery: { intervalSeconds: 10, graceSeconds: 30 },
@@ -43,6 +44,8 @@ describe("configuration from the environment", () => {
       PETSTORE_GET_PET_SUNSET_AT: "2026-02-01T12:00:00+02:00",
       PETSTORE_LOG_LEVEL: "warn",
       PETSTORE_RECOVERY_INTERVAL_SECONDS: "5",
+      PETSTORE_EVENTS_POLL_MS: "100",
+      PETSTORE_EVENTS_HEARTBEAT_SECONDS: "30",
       PETSTORE_RECOVERY_GRACE_SECONDS: "120",
       PETSTORE_CORS_ORIGINS: "https://shop.example/, *",
       MONGODB_TIMEOUT_MS: "750",
@@ -62,6 +65,7 @@ describe("configuration from the environment", () => {
       adminKey: "a".repeat(32),
       seedDemo: false, // the default with mongo
       ban: { strikes: 3, seconds: 60 },
+      events: { pollMs: 100, heartbeatMs: 30_000 },
       getPetDeprecation: { deprecatedAt: new Date("2026-01-01T00:00:00Z"), sunsetAt: new Date("2026-02-01T10:00:00Z") },
       logLevel: "warn",
       recovery: { intervalSeconds: 5, graceSeconds: 120 },
@@ -94,6 +98,8 @@ describe("configuration from the environment", () => {
     ["PETSTORE_GET_PET_SUNSET_AT", { PETSTORE_GET_PET_SUNSET_AT: "2026-08-01" }], // before the default deprecation
     ["PETSTORE_LOG_LEVEL", { PETSTORE_LOG_LEVEL: "loud" }],
     ["PETSTORE_RECOVERY_INTERVAL_SECONDS", { PETSTORE_RECOVERY_INTERVAL_SECONDS: "0" }],
+    ["PETSTORE_EVENTS_POLL_MS", { PETSTORE_EVENTS_POLL_MS: "5" }],
+    ["PETSTORE_EVENTS_HEARTBEAT_SECONDS", { PETSTORE_EVENTS_HEARTBEAT_SECONDS: "0" }],
     ["PETSTORE_RECOVERY_INTERVAL_SECONDS", { PETSTORE_RECOVERY_INTERVAL_SECONDS: "often" }],
     ["PETSTORE_RECOVERY_GRACE_SECONDS", { PETSTORE_RECOVERY_GRACE_SECONDS: "0" }],
     ["PETSTORE_RECOVERY_GRACE_SECONDS", { PETSTORE_RECOVERY_GRACE_SECONDS: "86401" }],
