@@ -14,6 +14,8 @@ export default defineConfig({
       // Every suite, as configured above (memory stores unless a test brings others). Each project names its own
       // `include`: an inherited one would be merged with it, not replaced.
       { extends: true, test: { name: "unit", include: ["test/**/*.test.ts"] } },
+      // The @petstore/client package's own unit tests: fakes only, no petstore, so none of the setup above.
+      { test: { name: "client", include: ["clients/typescript/test/**/*.test.ts"], testTimeout: 20_000 } },
       // The HTTP suites once more, each petstore on MongoDB stores of its own (test/support/test-petstore.ts).
       {
         extends: true,

@@ -1,6 +1,7 @@
 /**
  * The typed client's types, generated from the OpenAPI documents by openapi-typescript:
- *   npm run generate:client   → writes test/support/petstore-api.d.ts and petstore-admin-api.d.ts
+ *   npm run generate:client   → writes test/support/petstore-api.d.ts and petstore-admin-api.d.ts, and the
+ *                               @petstore/client package's clients/typescript/src/generated/ (types, error codes)
  *   npm run check:client      → regenerates to temporary files and fails when the committed ones differ
  * (test/e2e/typed-client.test.ts runs the same comparison.)
  */
@@ -14,9 +15,14 @@ import { standaloneDocuments } from "../../adapters/http/openapi/standalone.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 
+const packageGenerated = join(here, "../../clients/typescript/src/generated");
+
 export const clientTypeFiles = {
   public: join(here, "petstore-api.d.ts"),
   admin: join(here, "petstore-admin-api.d.ts"),
+  // The package's copy is a .ts module, not a .d.ts: tsc emits declarations for it into the package's dist/.
+  packageTypes: join(packageGenerated, "petstore-api.ts"),
+  packageErrorCodes: join(packageGenerated, "error-codes.ts"),
 } as const;
 
 const header = (which: string) =>
@@ -25,9 +31,37 @@ const header = (which: string) =>
 export const renderClientTypes = async (document: OpenApiDocument, which: string): Promise<string> =>
   header(which) + astToString(await openapiTS(structuredClone(document) as Parameters<typeof openapiTS>[0], { silent: true }));
 
+/** Every error `code` the document gives an example of, that is every code an operation of it can answer. */
+export const errorCodesOf = (document: OpenApiDocument): string[] => {
+  const codes = new Set<string>();
+  const walk = (node: unknown, inExamples: boolean): void => {
+    if (Array.isArray(node)) for (const item of node) walk(item, inExamples);
+    else if (node && typeof node === "object") {
+      const value = (node as { value?: { code?: unknown } }).value;
+      if (inExamples && typeof value?.code === "string") codes.add(value.code);
+      for (const [key, child] of Object.entries(node)) walk(child, inExamples || key === "examples");
+    }
+  };
+  walk(document.paths, false);
+  return [...codes].sort();
+};
+
+const renderErrorCodes = (document: OpenApiDocument): string =>
+  `${header("public").replace("by openapi-typescript", "by test/support/generate-client.ts")}` +
+  `/** Every error \`code\` an operation of the public API may answer, from the examples of its error responses. */\n` +
+  `export const errorCodes = [\n${errorCodesOf(document)
+    .map((code) => `  ${JSON.stringify(code)},\n`)
+    .join("")}] as const;\n\nexport type ErrorCode = (typeof errorCodes)[number];\n`;
+
 export const renderAllClientTypes = async (): Promise<Record<keyof typeof clientTypeFiles, string>> => {
   const documents = standaloneDocuments();
-  return { public: await renderClientTypes(documents.public, "public"), admin: await renderClientTypes(documents.admin, "operators'") };
+  const publicTypes = await renderClientTypes(documents.public, "public");
+  return {
+    public: publicTypes,
+    admin: await renderClientTypes(documents.admin, "operators'"),
+    packageTypes: publicTypes,
+    packageErrorCodes: renderErrorCodes(documents.public),
+  };
 };
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
@@ -36,7 +70,7 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     const temp = mkdtempSync(join(tmpdir(), "petstore-client-"));
     let stale = false;
     for (const [which, path] of Object.entries(clientTypeFiles)) {
-      const fresh = join(temp, `${which}.d.ts`);
+      const fresh = join(temp, `${which}.ts`);
       writeFileSync(fresh, rendered[which as keyof typeof clientTypeFiles]);
       let committed = "";
       try {
