@@ -1,7 +1,8 @@
 /**
  * The back-off and safe retries, as a `fetch` that openapi-fetch calls once per logical call and that may send the
- * request several times: after 429, 503, a 409 `idempotency_request_in_progress` or a network failure, when the
- * request is safe to repeat (a method that is idempotent by definition, or one carrying an Idempotency-Key).
+ * request several times: after a 429, which the service answers before acting, whatever the method; after a 503,
+ * a 409 `idempotency_request_in_progress` or a network failure only when the request is safe to repeat (a method
+ * idempotent by definition, or a POST carrying an Idempotency-Key, the only method the service keys).
  */
 
 export interface RetryOptions {
@@ -71,9 +72,11 @@ const resetMs = (value: string | null, now: number): number | undefined => {
   return Math.max(0, Number(value) * 1000 - now);
 };
 
-/** Whether a response is worth another attempt: busy, limited, or a key whose first request still runs. */
-const retryableStatus = async (response: Response): Promise<boolean> => {
-  if (response.status === 429 || response.status === 503) return true;
+/** Whether a response is worth another attempt: limited; or, for a repeatable request, busy or its key's first request still running. */
+const retryableStatus = async (response: Response, repeatable: boolean): Promise<boolean> => {
+  if (response.status === 429) return true;
+  if (!repeatable) return false;
+  if (response.status === 503) return true;
   if (response.status !== 409) return false;
   try {
     const body = (await response.clone().json()) as { code?: unknown };
@@ -116,21 +119,22 @@ export const retryingFetch = (
     const started = now();
     const callSignal = eitherSignal(signal, request.signal);
     const idempotencyKey = request.headers.get("idempotency-key") ?? undefined;
-    const repeatable = IDEMPOTENT_METHODS.has(request.method) || idempotencyKey !== undefined;
+    const repeatable = IDEMPOTENT_METHODS.has(request.method) || (request.method === "POST" && idempotencyKey !== undefined);
     for (let attempt = 1; ; attempt++) {
       callSignal.throwIfAborted();
-      const last = attempt >= maxAttempts || !repeatable;
+      const last = attempt >= maxAttempts;
       let response: Response | undefined;
       let failure: unknown;
       try {
         // A clone per attempt: a body can be read once, and the original must stay unread for the next one.
         response = await fetchImpl(new Request(last ? request : request.clone(), { signal: callSignal }));
       } catch (error) {
-        // An abort is the caller's decision, not a failure to retry; neither is a failure of the last attempt.
-        if (callSignal.aborted || last) throw error;
+        // An abort is the caller's decision, not a failure to retry; neither is a failure of the last attempt, nor
+        // one of a request that may have acted.
+        if (callSignal.aborted || last || !repeatable) throw error;
         failure = error;
       }
-      if (response !== undefined && (last || !(await retryableStatus(response)))) return response;
+      if (response !== undefined && (last || !(await retryableStatus(response, repeatable)))) return response;
 
       const at = now();
       const fromRetryAfter = response && retryAfterMs(response.headers.get("retry-after"), at);

@@ -187,6 +187,24 @@ describe("safe retries", () => {
     }
   });
 
+  it("repeats any method after a 429, which the service answers before it acts", async () => {
+    const { client, sent } = clientOn([errorBody(429, "rate_limited", { "retry-after": "1" }), json(200, {})]);
+    const { response } = await client.PATCH("/store/orders/{orderId}", { params: { path: { orderId: 1 } }, body: { complete: true } });
+    expect(response.status).toBe(200);
+    expect(sent.map((s) => s.method)).toEqual(["PATCH", "PATCH"]);
+  });
+
+  it("does not repeat a PATCH, which the service does not key, after a 503 or a network failure, even with a key", async () => {
+    const withKey = clientOn([errorBody(503, "service_unavailable"), json(200, {})]);
+    const patched = await withKey.client.PATCH("/store/orders/{orderId}", {
+      params: { path: { orderId: 1 } },
+      body: { complete: true },
+      headers: { "Idempotency-Key": "mine" },
+    });
+    expect(patched.response.status).toBe(503);
+    expect(withKey.sent).toHaveLength(1);
+  });
+
   it("does not repeat a PATCH, which carries no Idempotency-Key, after a 503 or a network failure", async () => {
     for (const answer of [errorBody(503, "service_unavailable"), new TypeError("fetch failed")]) {
       const { client, sent } = clientOn([answer, json(200, {})]);
