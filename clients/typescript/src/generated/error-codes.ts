@@ -28,6 +28,7 @@ export const errorCodes = [
   "unknown_category",
   "unknown_pet",
   "unsupported_media_type",
+  "uri_too_long",
   "validation_failed",
 ] as const;
 

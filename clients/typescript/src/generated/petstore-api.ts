@@ -13,7 +13,7 @@ export interface paths {
         };
         /**
          * List pets
-         * @description Pets in ascending id order, filtered by status, category or ids. `ids` replaces the deprecated `GET /pets/{petId}`.
+         * @description Pets in ascending id order (or as `sort` says), filtered by status, category, ids or the start of the name. `ids` replaces the deprecated `GET /pets/{petId}`.
          *
          *     Roles: `customer`, `staff`, `admin`.
          */
@@ -177,7 +177,7 @@ export interface paths {
         };
         /**
          * List orders
-         * @description A customer sees its own orders; staff and admins see every order.
+         * @description A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first.
          *
          *     Roles: `customer`, `staff`, `admin`.
          */
@@ -538,6 +538,12 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
+                /** @description Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`. */
+                sort?: "id" | "-id" | "name";
+                /** @description With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both) */
+                afterName?: string;
+                /** @description Only pets whose name starts with this text, ignoring case */
+                name?: string;
                 /** @description Only pets with one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
                 status?: components["schemas"]["PetStatus"][];
                 /** @description Only pets of this category */
@@ -616,6 +622,19 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -805,6 +824,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unsupported Media Type.
              *
              *     - `unsupported_media_type`: the body is not sent as `Content-Type: application/json`
@@ -940,6 +972,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Too Many Requests.
              *
              *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
@@ -1004,6 +1049,12 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
+                /** @description Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`. */
+                sort?: "id" | "-id" | "name";
+                /** @description With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both) */
+                afterName?: string;
+                /** @description Only pets whose name starts with this text, ignoring case */
+                name?: string;
                 /** @description Only pets with one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
                 status?: components["schemas"]["PetStatus"][];
                 /** @description Only pets of this category */
@@ -1063,6 +1114,13 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URI Too Long (see `GET /pets`); no body. */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -1248,6 +1306,19 @@ export interface operations {
                     Deprecation: components["headers"]["Deprecation"];
                     Sunset: components["headers"]["Sunset"];
                     Link: components["headers"]["Link-Successor"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1469,6 +1540,19 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1707,6 +1791,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Too Many Requests.
              *
              *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
@@ -1801,6 +1898,37 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not Found.
+             *
+             *     - `not_found`: nothing has this id (or, for a customer, the order is another key's)
+             */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -1979,6 +2107,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description URI Too Long (see `GET /pets/{petId}`); no body. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Too Many Requests (see `GET /pets/{petId}`); no body. */
             429: {
                 headers: {
@@ -2098,6 +2233,19 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2288,6 +2436,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unsupported Media Type.
              *
              *     - `unsupported_media_type`: the body is not sent as `Content-Type: application/json`
@@ -2422,6 +2583,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Too Many Requests.
              *
              *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
@@ -2539,6 +2713,13 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URI Too Long (see `GET /categories`); no body. */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2694,6 +2875,19 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -2922,6 +3116,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unsupported Media Type.
              *
              *     - `unsupported_media_type`: the body is not sent as `Content-Type: application/json`
@@ -3135,6 +3342,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Too Many Requests.
              *
              *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
@@ -3229,6 +3449,37 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not Found.
+             *
+             *     - `not_found`: nothing has this id (or, for a customer, the order is another key's)
+             */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3383,6 +3634,13 @@ export interface operations {
                 };
                 content?: never;
             };
+            /** @description URI Too Long (see `GET /categories/{categoryId}`); no body. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
             /** @description Too Many Requests (see `GET /categories/{categoryId}`); no body. */
             429: {
                 headers: {
@@ -3432,8 +3690,14 @@ export interface operations {
                 after?: number;
                 /** @description Only completed (true) or open (false) orders */
                 complete?: "true" | "false";
+                /** @description Only `open` or only `complete` orders (the same as `complete=false` or `complete=true`) */
+                state?: "open" | "complete";
                 /** @description Only orders for this pet */
                 petId?: number;
+                /** @description Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key */
+                placedBy?: number;
+                /** @description `id` (ascending, the default) or `-id` (newest first); `after` follows that order */
+                sort?: "id" | "-id";
             };
             header?: never;
             path?: never;
@@ -3506,6 +3770,19 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -3697,6 +3974,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unsupported Media Type.
              *
              *     - `unsupported_media_type`: the body is not sent as `Content-Type: application/json`
@@ -3832,6 +4122,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Too Many Requests.
              *
              *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
@@ -3898,8 +4201,14 @@ export interface operations {
                 after?: number;
                 /** @description Only completed (true) or open (false) orders */
                 complete?: "true" | "false";
+                /** @description Only `open` or only `complete` orders (the same as `complete=false` or `complete=true`) */
+                state?: "open" | "complete";
                 /** @description Only orders for this pet */
                 petId?: number;
+                /** @description Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key */
+                placedBy?: number;
+                /** @description `id` (ascending, the default) or `-id` (newest first); `after` follows that order */
+                sort?: "id" | "-id";
             };
             header?: never;
             path?: never;
@@ -3953,6 +4262,13 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URI Too Long (see `GET /store/orders`); no body. */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4108,6 +4424,19 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4310,6 +4639,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Too Many Requests.
              *
              *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
@@ -4404,6 +4746,37 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not Found.
+             *
+             *     - `not_found`: nothing has this id (or, for a customer, the order is another key's)
+             */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -4554,6 +4927,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URI Too Long (see `GET /store/orders/{orderId}`); no body. */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4762,6 +5142,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unsupported Media Type.
              *
              *     - `unsupported_media_type`: the body is not sent as `Content-Type: application/json`
@@ -4925,6 +5318,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Too Many Requests.
              *
              *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
@@ -5016,6 +5422,19 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5142,6 +5561,13 @@ export interface operations {
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "Retry-After": components["headers"]["Retry-After-If-Banned"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URI Too Long (see `GET /store/inventory`); no body. */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5297,6 +5723,19 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5507,6 +5946,19 @@ export interface operations {
                 };
             };
             /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
              * @description Unsupported Media Type.
              *
              *     - `unsupported_media_type`: the body is not sent as `Content-Type: application/json`
@@ -5619,6 +6071,37 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Not Found.
+             *
+             *     - `not_found`: nothing has this id (or, for a customer, the order is another key's)
+             */
+            404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content: {
@@ -5769,6 +6252,13 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URI Too Long (see `GET /store/inventory/{petId}`); no body. */
+            414: {
+                headers: {
                     [name: string]: unknown;
                 };
                 content?: never;
