@@ -15,6 +15,11 @@ export interface Metrics {
 export const createMetrics = (): Metrics => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
+  // prom-client names these gauges `_total`, which Prometheus keeps for counters (`promtool check metrics` refuses
+  // them). Their per-type twins stay: sum(nodejs_active_handles) is the same figure.
+  for (const name of ["nodejs_active_handles_total", "nodejs_active_requests_total", "nodejs_active_resources_total"]) {
+    registry.removeSingleMetric(name);
+  }
   const requests = new Histogram({
     name: "http_server_request_duration_seconds",
     help: "Duration of HTTP requests, by method, route template and status code",

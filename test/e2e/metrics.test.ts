@@ -1,4 +1,5 @@
 /** Prometheus metrics on PETSTORE_METRICS_PORT, scraped from a real service process after a few requests. */
+import { spawnSync } from "node:child_process";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freeLoopbackPort } from "../support/free-port.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/service-process.ts";
@@ -59,6 +60,18 @@ describe("metrics", () => {
     expect(scrape).toContain("# TYPE petstore_store_operation_errors_total counter");
     expect(series("process_cpu_user_seconds_total")).toHaveLength(1);
     expect(series("nodejs_heap_size_used_bytes")).toHaveLength(1);
+  });
+
+  it("passes `promtool check metrics` (Prometheus's own lint: names, types, suffixes, help)", () => {
+    // No skipping when it is missing: CI installs it (.ci/install-promtool.sh), and a lint that silently did not
+    // run would pass any scrape.
+    const lint = spawnSync("promtool", ["check", "metrics"], { input: scrape, encoding: "utf8" });
+    if (lint.error) throw new Error(`promtool is needed: install Debian's prometheus package (bash .ci/install-promtool.sh): ${lint.error.message}`);
+    expect(`${lint.stdout}${lint.stderr}`).toBe("");
+    expect(lint.status).toBe(0);
+    // The per-type gauges stand in for prom-client's `_total` gauges, which are dropped.
+    expect(scrape).toMatch(/^nodejs_active_handles\{type="/m);
+    expect(scrape).not.toMatch(/^nodejs_active_\w+_total/m);
   });
 
   it("serves only GET /metrics on its port", async () => {
