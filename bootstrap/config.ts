@@ -59,6 +59,9 @@ const environment = z.object({
   PETSTORE_EVENTS_HEARTBEAT_SECONDS: wholeNumber(1, 3_600).default(15),
   PETSTORE_RECOVERY_INTERVAL_SECONDS: wholeNumber(1, 3_600).default(10),
   PETSTORE_RECOVERY_GRACE_SECONDS: wholeNumber(1, 86_400).default(30),
+  PETSTORE_HEADERS_TIMEOUT_SECONDS: wholeNumber(1, 600).default(20),
+  PETSTORE_REQUEST_TIMEOUT_SECONDS: wholeNumber(1, 3_600).default(60),
+  PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS: wholeNumber(1, 600).default(5),
   PETSTORE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" }).default("info"),
 });
 
@@ -85,6 +88,17 @@ export interface Config {
   /** After SIGTERM: serve on with /readyz at 503 for `drainSeconds`, then finish in-flight work within `deadlineSeconds`. */
   shutdown: { drainSeconds: number; deadlineSeconds: number };
   webhooks: WebhookSettings;
+  connections: ConnectionSettings;
+}
+
+/** Node's HTTP server time-outs (slow clients): docs/operations.md, "Connection time-outs". */
+export interface ConnectionSettings {
+  /** From a request's first byte until its headers are complete; then 408 and close. */
+  headersTimeoutSeconds: number;
+  /** From a request's first byte until it is complete, body included; then 408 and close. */
+  requestTimeoutSeconds: number;
+  /** How long an idle keep-alive connection stays open after an answer. */
+  keepAliveTimeoutSeconds: number;
 }
 
 export interface WebhookSettings {
@@ -122,6 +136,10 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
   if (e.PETSTORE_METRICS_PORT !== undefined && e.PETSTORE_METRICS_PORT !== 0 && e.PETSTORE_METRICS_PORT === e.PORT) {
     fail("PETSTORE_METRICS_PORT", "must differ from PORT: metrics are never served on the API port", present.PETSTORE_METRICS_PORT);
   }
+  if (e.PETSTORE_HEADERS_TIMEOUT_SECONDS > e.PETSTORE_REQUEST_TIMEOUT_SECONDS) {
+    const limit = `cannot exceed PETSTORE_REQUEST_TIMEOUT_SECONDS (${e.PETSTORE_REQUEST_TIMEOUT_SECONDS}): the headers are part of the request`;
+    fail("PETSTORE_HEADERS_TIMEOUT_SECONDS", limit, present.PETSTORE_HEADERS_TIMEOUT_SECONDS);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -145,6 +163,11 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
       retryBaseMs: e.PETSTORE_WEBHOOK_RETRY_BASE_MS,
       timeoutMs: e.PETSTORE_WEBHOOK_TIMEOUT_MS,
       pollMs: e.PETSTORE_WEBHOOK_POLL_MS,
+    },
+    connections: {
+      headersTimeoutSeconds: e.PETSTORE_HEADERS_TIMEOUT_SECONDS,
+      requestTimeoutSeconds: e.PETSTORE_REQUEST_TIMEOUT_SECONDS,
+      keepAliveTimeoutSeconds: e.PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS,
     },
   };
 };

@@ -53,7 +53,20 @@ if (petstore.generatedAdminKey) {
 }
 
 precompressReferenceAssets();
-const server = serve(petstore.app, { port: config!.port, hostname: config!.host, silent: true, gracefulShutdown: false });
+const { headersTimeoutSeconds, requestTimeoutSeconds, keepAliveTimeoutSeconds } = config!.connections;
+const server = serve(petstore.app, {
+  port: config!.port,
+  hostname: config!.host,
+  silent: true,
+  gracefulShutdown: false,
+  node: {
+    headersTimeout: headersTimeoutSeconds * 1000,
+    requestTimeout: requestTimeoutSeconds * 1000,
+    keepAliveTimeout: keepAliveTimeoutSeconds * 1000,
+    // Node checks the two time-outs above every 30 s by default: a slow client would get up to 30 s more.
+    connectionsCheckingInterval: 1000,
+  },
+});
 guardNodeServer(server.node!.server as NodeServer, server.node!.handler as Parameters<typeof guardNodeServer>[1], logger);
 await server.ready().catch(async (error: unknown) => {
   await petstore.close().catch(() => undefined);

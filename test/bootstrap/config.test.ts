@@ -20,6 +20,7 @@ describe("configuration from the environment", () => {
       trustProxy: noTrustedProxies,
       metricsPort: undefined,
       shutdown: { drainSeconds: 0, deadlineSeconds: 10 },
+      connections: { headersTimeoutSeconds: 20, requestTimeoutSeconds: 60, keepAliveTimeoutSeconds: 5 },
       webhooks: { allowPrivateTargets: false, retryBaseMs: 5_000, timeoutMs: 10_000, pollMs: 500 },
     });
     expect(loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://db" }).store).toEqual({
@@ -57,6 +58,9 @@ describe("configuration from the environment", () => {
       PETSTORE_WEBHOOK_RETRY_BASE_MS: "20",
       PETSTORE_WEBHOOK_TIMEOUT_MS: "300",
       PETSTORE_WEBHOOK_POLL_MS: "25",
+      PETSTORE_HEADERS_TIMEOUT_SECONDS: "10",
+      PETSTORE_REQUEST_TIMEOUT_SECONDS: "30",
+      PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS: "65",
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -73,6 +77,7 @@ describe("configuration from the environment", () => {
       metricsPort: 9464,
       shutdown: { drainSeconds: 5, deadlineSeconds: 30 },
       webhooks: { allowPrivateTargets: true, retryBaseMs: 20, timeoutMs: 300, pollMs: 25 },
+      connections: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, keepAliveTimeoutSeconds: 65 },
     });
     expect([config.trustProxy.has("10.20.30.40"), config.trustProxy.has("::1"), config.trustProxy.has("192.168.0.1")]).toEqual([true, true, false]);
     expect(loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://x", PETSTORE_SEED_DEMO: "true" }).seedDemo).toBe(true);
@@ -116,6 +121,13 @@ describe("configuration from the environment", () => {
     ["PETSTORE_WEBHOOK_RETRY_BASE_MS", { PETSTORE_WEBHOOK_RETRY_BASE_MS: "0" }],
     ["PETSTORE_WEBHOOK_TIMEOUT_MS", { PETSTORE_WEBHOOK_TIMEOUT_MS: "50" }],
     ["PETSTORE_WEBHOOK_POLL_MS", { PETSTORE_WEBHOOK_POLL_MS: "1m" }],
+    ["PETSTORE_HEADERS_TIMEOUT_SECONDS", { PETSTORE_HEADERS_TIMEOUT_SECONDS: "0" }],
+    ["PETSTORE_HEADERS_TIMEOUT_SECONDS", { PETSTORE_HEADERS_TIMEOUT_SECONDS: "20s" }],
+    ["PETSTORE_HEADERS_TIMEOUT_SECONDS", { PETSTORE_HEADERS_TIMEOUT_SECONDS: "90", PETSTORE_REQUEST_TIMEOUT_SECONDS: "60" }],
+    ["PETSTORE_REQUEST_TIMEOUT_SECONDS", { PETSTORE_REQUEST_TIMEOUT_SECONDS: "0" }],
+    ["PETSTORE_REQUEST_TIMEOUT_SECONDS", { PETSTORE_REQUEST_TIMEOUT_SECONDS: "3601" }],
+    ["PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS", { PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS: "0" }],
+    ["PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS", { PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS: "forever" }],
   ])("refuses a bad %s with one line naming it", (variable, env) => {
     expect(() => loadConfig(env)).toThrow(new RegExp(`^Invalid setting ${variable}: [^\\n]+$`));
   });

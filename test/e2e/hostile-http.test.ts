@@ -325,6 +325,19 @@ describe("a request that does not arrive in time", () => {
   });
 });
 
+describe("the connection time-outs are settings", () => {
+  it("PETSTORE_HEADERS_TIMEOUT_SECONDS: headers that never end are answered 408 and closed after it, not after Node's minute", async () => {
+    const service = await startServiceProcess({ PETSTORE_HEADERS_TIMEOUT_SECONDS: "1", PETSTORE_REQUEST_TIMEOUT_SECONDS: "2" });
+    try {
+      const { port } = new URL(service.url);
+      // rawExchange gives up after 5 s: Node's default (60 s) would leave this unanswered.
+      expectErrorAnswer(await rawExchange(Number(port), "GET /pets HTTP/1.1\r\nHost: x\r\nX-Slow: "), 408, "request_timeout");
+    } finally {
+      service.child.kill("SIGKILL");
+    }
+  });
+});
+
 describe("start-up on a port already in use", () => {
   it("prints one line naming the port and exits 1", async () => {
     const occupier = createServer();
