@@ -1,4 +1,6 @@
+import type { EventLog } from "../events/event-log.port.ts";
 import type { Clock } from "../shared/clock.port.ts";
+import type { DomainEvent } from "../events/domain-event.ts";
 import type { EventFeed, PendingEvent } from "./event-feed.port.ts";
 import { isWebhookEventType, type WebhookEventType } from "./webhook-event.ts";
 import { messageIdOf, type WebhookMessage } from "./webhook-message.ts";
@@ -8,21 +10,26 @@ import type { WebhookSubscriptions } from "./webhook-subscriptions.port.ts";
 
 interface Ports {
   events: EventFeed;
+  eventLog: EventLog;
   webhooks: WebhookSubscriptions;
   webhookMessages: WebhookMessages;
   clock: Clock;
 }
 
-const BATCH = 100;
+/** Events per run: a batch costs the store about the same round trips whatever its size. */
+const BATCH = 200;
 
 /** The body every attempt of a message sends: `{ type, timestamp, data }`. */
 export const payloadOf = (event: PendingEvent): string =>
   JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
 
 /**
- * Fans pending events out into one message per matching subscription, then acknowledges them. Messages are stored
- * before the acknowledgement and keyed by event × subscription, so a crash in between (or two instances relaying the
- * same batch) stores each message once. A subscription only receives events that happened after it was created.
+ * Takes pending events off the documents they were recorded on: appends them to the event log, fans them out into
+ * one message per matching subscription, then acknowledges them. Both are stored before the acknowledgement and
+ * both are idempotent (the log by event id, messages keyed by event × subscription), so a crash in between, or two
+ * instances relaying the same batch, keeps each once. A subscription only receives events that happened after it
+ * was created. Fan-out reads the batch, not the log: the log may hold a reader back for its settle time, and
+ * deliveries should not wait on it.
  */
 export class RelayEvents {
   readonly #ports: Ports;
@@ -32,9 +39,13 @@ export class RelayEvents {
 
   /** How many events it relayed. */
   async execute(): Promise<number> {
-    const { events, webhooks, webhookMessages, clock } = this.#ports;
+    const { events, eventLog, webhooks, webhookMessages, clock } = this.#ports;
     const pending = await events.pending(BATCH);
     if (pending.length === 0) return 0;
+    // The outbox hands out the DomainEvents it stored; the feed's type only hides their shape from webhooks.
+    const logged = eventLog.append(pending as DomainEvent[]);
+    // Awaited with the messages; caught here so a rejection before then is not reported as unhandled.
+    logged.catch(() => undefined);
     const listeners = new Map<WebhookEventType, Promise<WebhookSubscription[]>>();
     const now = clock.now();
     const messages: WebhookMessage[] = [];
@@ -57,7 +68,7 @@ export class RelayEvents {
         });
       }
     }
-    if (messages.length > 0) await webhookMessages.enqueue(messages);
+    await Promise.all([logged, messages.length > 0 && webhookMessages.enqueue(messages)]);
     await events.acknowledge(pending.map((e) => e.id));
     return pending.length;
   }
