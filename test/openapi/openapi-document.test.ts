@@ -4,6 +4,7 @@ import { errorCodesOf, type OpenApiDocument } from "../../adapters/http/openapi/
 import { standaloneDocuments } from "../../adapters/http/openapi/standalone.ts";
 import { statusOfCode } from "../../adapters/http/problem.ts";
 import { route, type Route } from "../../adapters/http/route.ts";
+import { routeTable } from "../../adapters/http/route-table.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
 
 /** PRODUCT.md §4: every operation of the public API, with its success status. */
@@ -175,6 +176,25 @@ describe("the public OpenAPI document", () => {
       expect(op.responses["414"], key).toBeDefined();
     }
     for (const { key, op } of operationsOf(standaloneDocuments().admin, true)) expect(op.responses["414"], key).toBeDefined();
+  });
+
+  it("gives every request body an example that its own schema accepts (public and operators' documents)", () => {
+    const all = [...operationsOf(document), ...operationsOf(standaloneDocuments().admin)];
+    const withBodies = all.filter(({ op }) => op.requestBody);
+    expect(withBodies.length).toBeGreaterThanOrEqual(10);
+    for (const { key, op } of withBodies) {
+      const example = op.requestBody.content["application/json"].example;
+      expect(example, key).toBeDefined();
+      const route = routeTable.find((r) => r.operationId === op.operationId)!;
+      expect(route.input!.body!.safeParse(example).success, key).toBe(true);
+    }
+  });
+
+  it("marks the HEAD and OPTIONS twins for the docs page to leave out (x-docs-hidden), and nothing else", () => {
+    for (const { key, op } of operationsOf(document, true)) {
+      const twin = key.startsWith("HEAD ") || key.startsWith("OPTIONS ");
+      expect(op["x-docs-hidden"], key).toBe(twin ? true : undefined);
+    }
   });
 
   it("documents HEAD beside every GET (same statuses and headers, no bodies) and OPTIONS on every path (204 with Allow, no key)", () => {

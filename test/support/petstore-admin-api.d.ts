@@ -1853,6 +1853,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "label": "shop front",
+                 *       "role": "customer",
+                 *       "plan": "pro"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewApiKey"];
             };
         };
@@ -2880,6 +2887,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "plan": "business"
+                 *     }
+                 */
                 "application/json": components["schemas"]["ApiKeyUpdate"];
             };
         };
@@ -3567,6 +3579,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://warehouse.example/petstore",
+                 *       "events": [
+                 *         "order.placed",
+                 *         "order.cancelled"
+                 *       ],
+                 *       "description": "warehouse"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewWebhook"];
             };
         };

@@ -6,6 +6,7 @@ import { publicTags, type Access, type Callback, type DocTag, type Route } from 
 import { ErrorView, PAGE_SIZE } from "../schemas.ts";
 import { errorDocs, reasonPhrases } from "./error-examples.ts";
 import { SchemaComponents, type SchemaObject } from "./json-schema.ts";
+import { requestExamples } from "./request-examples.ts";
 
 export interface DocumentOptions {
   deprecation: { deprecatedAt: Date; sunsetAt: Date };
@@ -190,6 +191,9 @@ decides what it may do (each operation names the roles it allows). Missing, unkn
 **Errors.** Every error body is \`Error\` (\`code\`, \`message\`, \`status\`, and \`details\` for validation). Clients branch on \`code\`.
 An unknown path answers 404 \`not_found\`; a known path with another method answers 405 \`method_not_allowed\` with \`Allow\`.
 
+**HEAD and OPTIONS.** Every GET also answers HEAD (its headers, no body), and every path answers OPTIONS (204 with \`Allow\`,
+no key needed). This document describes them (marked \`x-docs-hidden\`); the /docs page leaves them out of its list.
+
 **Text.** Names (1–100) and descriptions (up to 500) are trimmed and counted in characters (Unicode code points); they
 must be well-formed Unicode (no lone surrogates). Request bodies are JSON in UTF-8 (\`Content-Type: application/json\`, no
 charset or \`charset=utf-8\`; any other charset is 415), at most 64 KiB, and refuse unknown properties. Invalid UTF-8 and a
@@ -270,6 +274,12 @@ export const errorCodesOf = (route: Route): ErrorCode[] => {
  * no caller is identified, so no window is described.
  */
 const beforeAdmission = (code: ErrorCode): boolean => code === "uri_too_long";
+
+/**
+ * On the HEAD and OPTIONS twins every path has: described for tools and clients, left out of the /docs page's rows
+ * (assets/docs.js), where they doubled the list a person scrolls through.
+ */
+const docsHidden = { "x-docs-hidden": true } as const;
 
 const pathParamNames = (path: string): string[] => [...path.matchAll(/\{(\w+)\}/g)].map((m) => m[1] as string);
 
@@ -359,7 +369,7 @@ class DocumentBuilder {
       description: descriptions.filter(Boolean).join("\n\n"),
       operationId: head ? `${route.operationId}Head` : route.operationId,
       ...(parameters.length ? { parameters } : {}),
-      ...(input.body && !head ? { requestBody: { required: true, content: { "application/json": { schema: this.components.convert(input.body) } } } } : {}),
+      ...(input.body && !head ? { requestBody: this.#requestBody(route.operationId, input.body) } : {}),
       responses,
       ...(isKeyed(access) ? {} : { security: [] }),
       ...(deprecated ? { deprecated: true, "x-sunset": sunset.toISOString() } : {}),
@@ -367,7 +377,13 @@ class DocumentBuilder {
       ...(badges.length ? { "x-badges": badges } : {}),
       ...(route.hideTryItPanel ? { "x-hideTryItPanel": true } : {}),
       ...(route.callbacks && !head ? { callbacks: this.#callbacks(route.operationId, route.callbacks) } : {}),
+      ...(head ? docsHidden : {}),
     };
+  }
+
+  #requestBody(operationId: string, body: z.ZodType): Record<string, unknown> {
+    const example = requestExamples[operationId];
+    return { required: true, content: { "application/json": { schema: this.components.convert(body), ...(example === undefined ? {} : { example }) } } };
   }
 
   /** OpenAPI 3.0.3 callbacks: the requests the service sends, each to the URL the request body named. */
@@ -429,6 +445,7 @@ class DocumentBuilder {
       ...(parameters.length ? { parameters } : {}),
       responses,
       security: [],
+      ...docsHidden,
     };
   }
 

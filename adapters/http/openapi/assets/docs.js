@@ -2,6 +2,7 @@
 // plus a plugin that honours the document's display extensions:
 //   x-hideTryItPanel: true  → no "Try it out" on that operation
 //   x-badges: [{ name, color }] → badges beside the operation's path (stability, deprecation)
+//   x-docs-hidden: true     → not listed: the HEAD and OPTIONS twins every path has stay in the document, not in the list
 (function () {
   "use strict";
 
@@ -14,7 +15,35 @@
       var method = operationProps.get("method");
       return system.specSelectors.specJson().getIn(["paths", path, method, name]);
     };
+    var listed = function (op) {
+      return op.getIn(["operation", "x-docs-hidden"]) !== true;
+    };
     return {
+      statePlugins: {
+        spec: {
+          wrapSelectors: {
+            // What the operation list renders: tag → { tagDetails, operations }. The selector may hand back a function
+            // of the system (Swagger UI calls it), so both forms are filtered.
+            taggedOperations: function (original) {
+              var unlisted = function (tagged) {
+                return tagged.map(function (tag) {
+                  return tag.update("operations", function (operations) {
+                    return operations.filter(listed);
+                  });
+                });
+              };
+              return function () {
+                var result = original.apply(null, arguments);
+                return typeof result === "function"
+                  ? function (system) {
+                      return unlisted(result(system));
+                    }
+                  : unlisted(result);
+              };
+            },
+          },
+        },
+      },
       wrapComponents: {
         operation: function (Original) {
           return function (props) {

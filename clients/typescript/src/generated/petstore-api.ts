@@ -711,6 +711,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Rex",
+                 *       "categoryId": 1
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewPet"];
             };
         };
@@ -1398,6 +1404,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Rex",
+                 *       "categoryId": 1,
+                 *       "status": "available"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewPet"];
             };
         };
@@ -2322,6 +2335,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Dogs",
+                 *       "description": "Loyal companions"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewCategory"];
             };
         };
@@ -2967,6 +2986,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "name": "Dogs",
+                 *       "description": "Loyal companions of every size"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewCategory"];
             };
         };
@@ -3859,6 +3884,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "petId": 1,
+                 *       "quantity": 2,
+                 *       "shipDate": "2026-12-01T10:00:00Z"
+                 *     }
+                 */
                 "application/json": components["schemas"]["NewOrder"];
             };
         };
@@ -4993,6 +5025,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "complete": true
+                 *     }
+                 */
                 "application/json": components["schemas"]["OrderUpdate"];
             };
         };
@@ -5815,6 +5852,11 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "quantity": 12
+                 *     }
+                 */
                 "application/json": components["schemas"]["InventoryUpdate"];
             };
         };
