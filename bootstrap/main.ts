@@ -1,6 +1,7 @@
 import type { Server as NodeServer } from "node:http";
 import { serve } from "h3";
 import { precompressReferenceAssets } from "../adapters/http/openapi/reference.ts";
+import { precompressConsoleAssets } from "../adapters/http/console/console.routes.ts";
 import { guardNodeServer } from "../adapters/http/node-server-errors.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { stopGracefully } from "./graceful-stop.ts";
@@ -53,6 +54,7 @@ if (petstore.generatedAdminKey) {
 }
 
 precompressReferenceAssets();
+precompressConsoleAssets();
 const { headersTimeoutSeconds, requestTimeoutSeconds, keepAliveTimeoutSeconds } = config!.connections;
 const server = serve(petstore.app, {
   port: config!.port,

@@ -1,3 +1,4 @@
+import { consoleRoutes } from "./console/console.routes.ts";
 import { referenceRoutes } from "./openapi/reference.ts";
 import type { Route } from "./route.ts";
 import { accountRoutes } from "./routes/account.routes.ts";
@@ -10,4 +11,4 @@ import { storeRoutes } from "./routes/store.routes.ts";
 import { webhookRoutes } from "./routes/webhook.routes.ts";
 
 /** Every operation the service answers: what the app serves and what the OpenAPI documents describe. */
-export const routeTable: readonly Route[] = [...petRoutes, ...categoryRoutes, ...storeRoutes, ...accountRoutes, ...eventRoutes, ...adminRoutes, ...webhookRoutes, ...referenceRoutes, ...probeRoutes];
+export const routeTable: readonly Route[] = [...petRoutes, ...categoryRoutes, ...storeRoutes, ...accountRoutes, ...eventRoutes, ...adminRoutes, ...webhookRoutes, ...referenceRoutes, ...consoleRoutes, ...probeRoutes];

@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+
+describe("GET /console", () => {
+  let t: TestPetstore;
+  beforeEach(async () => {
+    t = await startTestPetstore();
+  });
+  afterEach(() => t.close());
+
+  it("serves the page without a key, with its own CSP: scripts and styles from this origin only, nothing inline", async () => {
+    const res = await t.client.get("/console", { headers: { "accept-encoding": "identity" } });
+
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    const csp = res.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("style-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).not.toContain("unsafe-inline");
+    expect(res.body).toContain('<script type="module" src="/console/assets/console.js"></script>');
+    expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
+    expect(res.body).not.toMatch(/https?:\/\//);
+  });
+
+  it("serves every asset the page and its modules import, compressed and ETagged, 304 when current", async () => {
+    const page = (await t.client.get("/console", { headers: { "accept-encoding": "identity" } })).body as string;
+    const queue = [...page.matchAll(/(?:src|href)="(\/console\/assets\/[^"]+)"/g)].map((m) => m[1]!);
+    const seen = new Set<string>();
+    while (queue.length > 0) {
+      const path = queue.shift()!;
+      if (seen.has(path)) continue;
+      seen.add(path);
+      const res = await t.client.get(path, { headers: { "accept-encoding": "identity" } });
+      expect(res.status, path).toBe(200);
+      // Every import of a module is a path on this server: no bare name ("preact") a browser could not resolve.
+      for (const [, target] of (res.body as string).matchAll(/(?:^|[;\s}])import\s*(?:[\w{},*\s]+from\s*)?"([^"]+)"/g)) {
+        expect(target, `${path} imports ${target}`).toMatch(/^\.\//);
+        queue.push(`/console/assets/${target!.slice(2)}`);
+      }
+    }
+    expect([...seen].sort()).toEqual([
+      "/console/assets/console.css",
+      "/console/assets/console.js",
+      "/console/assets/hooks.mjs",
+      "/console/assets/htm.mjs",
+      "/console/assets/preact.mjs",
+    ]);
+
+    const br = await t.client.get("/console/assets/preact.mjs", { headers: { "accept-encoding": "br" } });
+    expect(br.headers.get("content-encoding")).toBe("br");
+    const etag = br.headers.get("etag")!;
+    expect(etag).toMatch(/^"[\w-]+-br"$/);
+    const again = await t.client.get("/console/assets/preact.mjs", { headers: { "accept-encoding": "br", "if-none-match": etag } });
+    expect(again.status).toBe(304);
+  });
+});
