@@ -592,6 +592,22 @@ describe("MongoDB adapters when the server does not answer", () => {
     await expect(guarded(() => Promise.reject(badValue))).rejects.toBe(badValue);
   });
 
+  it("maps what the test engine answers while its PostgreSQL restarts or recovers to an outage, and nothing else of code 1", () => {
+    for (const text of [
+      "the database system is in recovery mode",
+      "the database system is not yet accepting connections",
+      "the database system is starting up",
+      "terminating connection due to administrator command",
+      "write failed: write unix @->/var/run/postgresql/.s.PGSQL.5432: write: broken pipe",
+      "failed to connect to `user=postgres database=postgres`: dial error: dial unix /var/run/postgresql/.s.PGSQL.5432: connect: no such file or directory",
+      "unexpected EOF",
+    ]) {
+      expect(isStoreOutage(new MongoServerError({ code: 1, errmsg: text })), text).toBe(true);
+    }
+    expect(isStoreOutage(new MongoServerError({ code: 1, errmsg: 'duplicate key value violates unique constraint "collection_pk_4"' }))).toBe(false);
+    expect(isStoreOutage(new MongoServerError({ code: 2, errmsg: "the database system is starting up" }))).toBe(false);
+  });
+
   it("recognises duplicate keys as MongoDB and the test engine (FerretDB v2 on DocumentDB) report them", () => {
     expect(isDuplicateKeyError(new MongoServerError({ code: 11000, errmsg: "E11000 duplicate key error" }))).toBe(true);
     const primaryKey = 'duplicate key value violates unique constraint "collection_pk_4"';

@@ -199,6 +199,44 @@ describeWithDedicatedFerretDb("the service when its MongoDB store goes away and 
     expect(await s.unitsAccountedFor()).toBeLessThanOrEqual(s.stock);
   });
 
+  // Crashes the engine's PostgreSQL twice under load, as the OOM killer or an operator does: one backend killed (the
+  // postmaster ends every session and recovers: "terminating connection", "the database system is in recovery
+  // mode"), then an immediate restart ("the database system is starting up", "not yet accepting connections").
+  // Nothing here waits on a time: each step waits for its own outcome, each wait bounded.
+  it("its engine crashing and recovering under load: never a 500, every refusal a 503 with Retry-After; then it serves again", { timeout: 180_000 }, async () => {
+    const s = await startOn(db);
+    t = s.t;
+    const servesAgain = (what: string) =>
+      eventually(async () => (await s.t.client.post("/store/orders", { key: s.customer, body: { petId: s.petId, quantity: 1 } })).status === 201, 60_000, what);
+    const load = startLoad(s.operations, 6);
+    try {
+      await load.answersSince(0, 20, 30_000);
+      const backend = await db.exec(["sh", "-c", "pkill -KILL -o -f '^postgres: postgres postgres' && echo killed"]);
+      expect(backend.output, "a PostgreSQL backend to kill").toContain("killed");
+      await servesAgain("an order placed after the backend was killed");
+      const pgCtl = "/usr/lib/postgresql/18/bin/pg_ctl";
+      const restart = await db.exec([pgCtl, "-D", "/var/lib/postgresql/data", "-m", "immediate", "-w", "-t", "90", "-l", "/tmp/pg-restart.log", "restart"], "postgres");
+      expect(restart.exitCode, restart.output).toBe(0);
+      await servesAgain("an order placed after the immediate restart");
+      await load.answersSince(performance.now(), 12, 30_000);
+    } finally {
+      await load.stop();
+    }
+
+    const refused: Answer[] = [];
+    for (const answer of load.answers) {
+      expect(answer.response, `${answer.operation} hung`).not.toBe("no answer");
+      const res = answer.response as TestResponse;
+      if (res.status === s.operations.find((o) => o.name === answer.operation)!.ok) continue;
+      refused.push(answer);
+      expect(res.status, `${answer.operation}: ${JSON.stringify(res.body)}`).not.toBe(500);
+      expectError(res, 503, "service_unavailable");
+      expect(res.headers.get("retry-after"), answer.operation).toMatch(/^[1-9]\d*$/);
+    }
+    // The crashes were seen: sessions were cut under the load.
+    expect(refused.length).toBeGreaterThan(0);
+  });
+
   it("frozen (accepts connections, never answers): requests still answer 503 within the bound; thawed: serves again", { timeout: 60_000 }, async () => {
     const s = await startOn(db);
     t = s.t;

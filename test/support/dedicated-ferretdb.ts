@@ -61,6 +61,8 @@ export interface DedicatedFerretDb {
   unfreeze(): Promise<void>;
   /** Thaws or starts it if a test left it frozen or stopped, so one failure does not fail the tests after it. */
   ensureRunning(): Promise<void>;
+  /** Runs a command inside the container (e.g. to kill or restart its PostgreSQL); its exit code and output. */
+  exec(command: string[], user?: string): Promise<{ exitCode: number; output: string }>;
   /** Removes the container. */
   remove(): Promise<void>;
 }
@@ -110,6 +112,10 @@ export const startDedicatedFerretDb = async (unavailable: string): Promise<Dedic
       else if (!State.Running) await runtime.container.start(container);
       else return;
       await pingUntilAnswered(url, 30_000);
+    },
+    exec: async (command, user) => {
+      const result = await started.exec(command, user === undefined ? {} : { user });
+      return { exitCode: result.exitCode, output: result.output };
     },
     remove: async () => {
       await container.remove({ force: true, v: true });
