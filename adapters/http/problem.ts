@@ -30,6 +30,7 @@ export const statusOfCode: Readonly<Record<ErrorCode, number>> = {
   pet_has_open_orders: 409,
   pet_not_available: 409,
   insufficient_stock: 409,
+  stock_limit_exceeded: 409,
   category_name_taken: 409,
   category_in_use: 409,
   order_completed: 409,

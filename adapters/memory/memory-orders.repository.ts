@@ -1,6 +1,7 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
-import type { OrderRecord, OrderState } from "../../core/orders/order-record.ts";
+import type { OrderRecord } from "../../core/orders/order-record.ts";
 import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
+import type { PageRequest } from "../../core/shared/page.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
 
@@ -8,19 +9,29 @@ import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.t
  * An order as kept: its times in ms, not Dates. Orders are kept for good, and each is then one object instead of
  * three (every one of them passes young collections before it settles).
  */
-type KeptOrder = Omit<OrderRecord, "shipDate" | "createdAt"> & { readonly shipDate: number | undefined; readonly createdAt: number };
+type KeptOrder = Omit<OrderRecord, "shipDate" | "createdAt" | "settling"> & {
+  readonly shipDate: number | undefined;
+  readonly createdAt: number;
+  readonly settling?: number | undefined;
+};
 
 /** Replaced, never changed, by a write. */
 interface StoredOrder {
   order: KeptOrder;
 }
 
-const keptOf = (o: OrderRecord): KeptOrder => ({ ...o, shipDate: o.shipDate?.getTime(), createdAt: o.createdAt.getTime() });
+const keptOf = (o: OrderRecord): KeptOrder => ({
+  ...o,
+  shipDate: o.shipDate?.getTime(),
+  createdAt: o.createdAt.getTime(),
+  settling: o.settling?.getTime(),
+});
 
 const copyOrder = (o: KeptOrder): OrderRecord => ({
   ...o,
   shipDate: o.shipDate === undefined ? undefined : new Date(o.shipDate),
   createdAt: new Date(o.createdAt),
+  settling: o.settling === undefined ? undefined : new Date(o.settling),
 });
 
 const meets = (o: KeptOrder, c: OrderCondition): boolean =>
@@ -37,19 +48,29 @@ export class MemoryOrders implements Orders {
   readonly #all = new OrderedMap<StoredOrder>();
   readonly #ofPet = new Map<number, OrderedMap<StoredOrder>>();
   readonly #ofPlacer = new Map<number, OrderedMap<StoredOrder>>();
+  /** Orders whose pet side is not yet settled: recovery's work list. */
+  readonly #settling = new OrderedMap<StoredOrder>();
 
   async ofId(id: number): Promise<OrderRecord | undefined> {
     const stored = this.#orders.get(id);
     return stored && copyOrder(stored.order);
   }
 
-  async statesOf(ids: readonly number[]): Promise<Map<number, OrderState>> {
-    const states = new Map<number, OrderState>();
-    for (const id of ids) {
-      const stored = this.#orders.get(id);
-      if (stored) states.set(id, stored.order.state);
+  async settlingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]> {
+    const found: OrderRecord[] = [];
+    for (const { order } of this.#settling.valuesAfter(page.after)) {
+      if (found.length >= page.limit) break;
+      if (order.settling !== undefined && order.settling <= cutoff.getTime()) found.push(copyOrder(order));
     }
-    return states;
+    return found;
+  }
+
+  async settled(id: number): Promise<void> {
+    const stored = this.#orders.get(id);
+    if (stored?.order.settling === undefined) return;
+    stored.order = { ...stored.order, settling: undefined };
+    this.#settling.delete(id);
+    if (stored.order.state === "cancelled" && !this.#events.has(id)) this.#remove(id);
   }
 
   async list(query: OrderQuery): Promise<OrderRecord[]> {
@@ -71,6 +92,7 @@ export class MemoryOrders implements Orders {
   async insert(order: OrderRecord, events: readonly DomainEvent[] = []): Promise<boolean> {
     if (this.#orders.has(order.id)) return false;
     const stored: StoredOrder = { order: keptOf(order) };
+    if (order.settling !== undefined) this.#settling.set(order.id, stored);
     this.#orders.set(order.id, stored);
     this.#all.set(order.id, stored);
     indexIn(this.#ofPet, order.petId).set(order.id, stored);
@@ -86,8 +108,10 @@ export class MemoryOrders implements Orders {
       ...stored.order,
       ...(then.state !== undefined && { state: then.state }),
       ...(then.shipDate !== undefined && { shipDate: then.shipDate === "none" ? undefined : then.shipDate.getTime() }),
+      ...(then.settling !== undefined && { settling: then.settling.getTime() }),
       revision: stored.order.revision + 1,
     };
+    if (then.settling !== undefined) this.#settling.set(id, stored);
     this.#events.add(id, then.events ?? []);
     return copyOrder(stored.order);
   }
@@ -109,9 +133,12 @@ export class MemoryOrders implements Orders {
     return this.#events.oldest(limit);
   }
 
-  /** Removes these events (`handed` as `oldestEvents` gave them, `ids` by id); a cancelled order's tombstone goes with its last event. */
+  /** Removes these events (`handed` as `oldestEvents` gave them, `ids` by id); a settled cancelled order goes with its last event. */
   acknowledge(handed: readonly StoredEvent[], ids: readonly string[]): void {
-    for (const id of this.#events.acknowledge(handed, ids)) if (this.#orders.get(id)?.order.state === "cancelled") this.#remove(id);
+    for (const id of this.#events.acknowledge(handed, ids)) {
+      const order = this.#orders.get(id)?.order;
+      if (order?.state === "cancelled" && order.settling === undefined) this.#remove(id);
+    }
   }
 
   #remove(id: number): void {
@@ -119,6 +146,7 @@ export class MemoryOrders implements Orders {
     if (!stored) return;
     this.#orders.delete(id);
     this.#all.delete(id);
+    this.#settling.delete(id);
     unindex(this.#ofPet, stored.order.petId, id);
     unindex(this.#ofPlacer, stored.order.placedBy, id);
     this.#events.drop(id);

@@ -109,6 +109,11 @@ export class MemoryPendingEvents {
     return drained;
   }
 
+  /** Whether the document has events still pending. */
+  has(owner: number): boolean {
+    return this.#byOwner.has(owner);
+  }
+
   /** The document is gone, and its outbox with it. */
   drop(owner: number): void {
     const owned = this.#byOwner.get(owner);

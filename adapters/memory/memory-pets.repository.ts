@@ -1,87 +1,73 @@
-import type { Hold, ListedPet, PetRecord, WrittenPet } from "../../core/pets/pet-record.ts";
-import { namedOrders, type PetChange, type PetCondition, type PetQuery, type Pets, type PetVariant, type PetWrite } from "../../core/pets/pets.port.ts";
+import { fenceBucket, type Mark, type PetRecord } from "../../core/pets/pet-record.ts";
+import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { compareNameKeys, nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
 
-type PetFields = Omit<PetRecord, "holds">;
-
-/**
- * One pet: its fields, replaced (never changed) by a write, and its holds by order id, changed in place (a write adds
- * or drops one in O(1)). Only recovery's pages hand the holds out, copied (ofId, listings and writes leave them).
- */
+/** One pet, replaced (never changed in place) by a write: a reader's copy is the stored value at that instant. */
 export interface StoredPet {
-  pet: PetFields;
-  readonly holds: Map<number, StoredHold>;
+  pet: PetRecord;
 }
 
-/**
- * A hold as kept: its time in ms, not a Date. A popular pet keeps very many holds for as long as their orders are
- * open, and each is one object instead of two; every hold still passes young collections before it settles.
- */
-interface StoredHold {
-  readonly orderId: number;
-  readonly units: number;
-  readonly since: number | undefined;
-}
+const copyMark = (m: Mark): Mark => ({ ...m, since: new Date(m.since) });
 
-const storedHold = (h: Hold): StoredHold => ({ orderId: h.orderId, units: h.units, since: h.since?.getTime() });
-const copyHold = (h: StoredHold): Hold => ({ orderId: h.orderId, units: h.units, since: h.since === undefined ? undefined : new Date(h.since) });
-
-const copyFields = (p: PetFields): PetFields => ({ ...p, provisionalSince: p.provisionalSince && new Date(p.provisionalSince) });
-
-/** The pet as a listing gets it: a copy without its holds. */
-const listedOf = ({ pet }: StoredPet): ListedPet => ({
-  id: pet.id,
-  name: pet.name,
-  categoryId: pet.categoryId,
-  status: pet.status,
-  revision: pet.revision,
-  stock: pet.stock,
-  lifecycle: pet.lifecycle,
-  movingTo: pet.movingTo,
+/** A copy the caller may change: the record, its marks and fences. */
+const copyOf = ({ pet }: StoredPet): PetRecord => ({
+  ...pet,
+  marks: pet.marks.map(copyMark),
+  fences: { ...pet.fences },
   provisionalSince: pet.provisionalSince && new Date(pet.provisionalSince),
 });
-
-/** The pet with copies of its holds, in ascending order id (as MongoDB's adapter sorts them): recovery's pages. */
-const recordOf = (stored: StoredPet): PetRecord => {
-  const holds = Array.from(stored.holds.values(), copyHold);
-  return { ...listedOf(stored), holds: holds.sort((a, b) => a.orderId - b.orderId) };
-};
-
-/** The pet as a write leaves it: its holds' count, and copies of the holds of the orders named (not the others). */
-const writtenOf = (stored: StoredPet, named: readonly number[]): WrittenPet => {
-  const namedHolds: Hold[] = [];
-  for (const orderId of named) {
-    const hold = stored.holds.get(orderId);
-    if (hold) namedHolds.push(copyHold(hold));
-  }
-  return { ...listedOf(stored), holdCount: stored.holds.size, namedHolds };
-};
 
 const compare = (value: number, bound: { eq: number } | { gt: number }): boolean =>
   "eq" in bound ? value === bound.eq : value > bound.gt;
 
+const hasMark = (pet: PetRecord, orderId: number, kind: Mark["kind"], nonce?: string): boolean =>
+  pet.marks.some((m) => m.orderId === orderId && m.kind === kind && (nonce === undefined || m.nonce === nonce));
+
 /** The same semantics as the MongoDB filter the MongoDB adapter builds from a condition (contract-tested). */
-export const petMeets = ({ pet, holds }: StoredPet, c: PetCondition): boolean =>
+export const petMeets = ({ pet }: StoredPet, c: PetCondition): boolean =>
   (c.lifecycle === undefined || (c.lifecycle === "none" ? pet.lifecycle === undefined : pet.lifecycle === c.lifecycle)) &&
   (c.status === undefined || pet.status === c.status) &&
   (c.statusNot === undefined || pet.status !== c.statusNot) &&
+  (c.soldOut === undefined || (pet.pendingCause === "sold-out") === c.soldOut) &&
   (c.stock === undefined || compare(pet.stock, c.stock)) &&
-  (c.hold === undefined || holds.get(c.hold.orderId)?.units === c.hold.units) &&
-  (c.noHoldOf === undefined || !holds.has(c.noHoldOf)) &&
-  (c.holdCount === undefined || compare(holds.size, c.holdCount)) &&
+  (c.holdCount === undefined || compare(pet.holdCount, c.holdCount)) &&
+  (c.heldAtMost === undefined || pet.heldUnits <= c.heldAtMost) &&
+  (c.mark === undefined || hasMark(pet, c.mark.orderId, c.mark.kind, c.mark.nonce)) &&
+  (c.noMark === undefined || !hasMark(pet, c.noMark.orderId, c.noMark.kind)) &&
+  (c.fence === undefined || (pet.fences[fenceBucket(c.fence.orderId)] ?? 0) === c.fence.value) &&
   (c.revision === undefined || pet.revision === c.revision) &&
   (c.movingTo === undefined || (c.movingTo === "none" ? pet.movingTo === undefined : pet.movingTo === c.movingTo)) &&
   (c.provisionalSince === undefined || pet.provisionalSince?.getTime() === c.provisionalSince.getTime());
 
-const changedFields = (pet: PetFields, c: PetChange): PetFields => ({
+const byOrderThenKind = (a: Mark, b: Mark): number => a.orderId - b.orderId || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+
+const changedMarks = (marks: Mark[], c: PetChange): Mark[] => {
+  if (c.removeMark === undefined && c.addMark === undefined) return marks;
+  const { removeMark: removed, addMark: added } = c;
+  const kept = removed ? marks.filter((m) => !(m.orderId === removed.orderId && m.kind === removed.kind)) : [...marks];
+  if (added) kept.push(copyMark(added));
+  return kept.sort(byOrderThenKind);
+};
+
+const changedFences = (fences: Readonly<Record<number, number>>, orderId: number | undefined): Readonly<Record<number, number>> => {
+  if (orderId === undefined) return fences;
+  const bucket = fenceBucket(orderId);
+  return { ...fences, [bucket]: (fences[bucket] ?? 0) + 1 };
+};
+
+const changed = (pet: PetRecord, c: PetChange): PetRecord => ({
   ...pet,
   ...(c.name !== undefined && { name: c.name }),
   ...(c.categoryId !== undefined && { categoryId: c.categoryId }),
   ...(c.status !== undefined && { status: c.status }),
+  ...(c.pendingCause !== undefined && { pendingCause: c.pendingCause === "none" ? undefined : c.pendingCause }),
   ...(c.stock !== undefined && { stock: "to" in c.stock ? c.stock.to : pet.stock + c.stock.by }),
+  ...(c.held !== undefined && { holdCount: pet.holdCount + c.held.orders, heldUnits: pet.heldUnits + c.held.units }),
+  marks: changedMarks(pet.marks, c),
+  fences: changedFences(pet.fences, c.bumpFence),
   ...(c.lifecycle !== undefined && { lifecycle: c.lifecycle === "none" ? undefined : c.lifecycle }),
   ...(c.movingTo !== undefined && { movingTo: c.movingTo === "none" ? undefined : c.movingTo }),
   ...(c.provisionalSince !== undefined && {
@@ -90,21 +76,16 @@ const changedFields = (pet: PetFields, c: PetChange): PetFields => ({
   revision: pet.revision + 1,
 });
 
-const changeHolds = (holds: Map<number, StoredHold>, c: PetChange): void => {
-  if (c.removeHoldOf !== undefined) holds.delete(c.removeHoldOf);
-  if (c.addHold) holds.set(c.addHold.orderId, storedHold(c.addHold));
-};
-
 const isProvisional = ({ pet }: StoredPet): boolean => pet.lifecycle !== undefined || pet.movingTo !== undefined;
-const isHolding = ({ holds }: StoredPet): boolean => holds.size > 0;
+const isMarked = ({ pet }: StoredPet): boolean => pet.marks.length > 0;
 
-/** What the indexes go by, taken before a write changes the holds in place. */
+/** What the indexes go by, taken before a write replaces the pet. */
 interface IndexedAs {
-  pet: PetFields;
+  pet: PetRecord;
   provisional: boolean;
-  holding: boolean;
+  marked: boolean;
 }
-const indexedAs = (stored: StoredPet): IndexedAs => ({ pet: stored.pet, provisional: isProvisional(stored), holding: isHolding(stored) });
+const indexedAs = (stored: StoredPet): IndexedAs => ({ pet: stored.pet, provisional: isProvisional(stored), marked: isMarked(stored) });
 
 /**
  * Every write checks and changes one pet without awaiting in between: atomic within the process. Besides the pets
@@ -116,15 +97,15 @@ export class MemoryPets implements Pets {
   readonly #events = new MemoryPendingEvents();
   readonly #all = new OrderedMap<StoredPet>();
   readonly #provisional = new OrderedMap<StoredPet>();
-  readonly #holding = new OrderedMap<StoredPet>();
+  readonly #marked = new OrderedMap<StoredPet>();
   readonly #naming = new Map<number, number>();
 
-  async ofId(id: number): Promise<ListedPet | undefined> {
+  async ofId(id: number): Promise<PetRecord | undefined> {
     const stored = this.#pets.get(id);
-    return stored && listedOf(stored);
+    return stored && copyOf(stored);
   }
 
-  async list(query: PetQuery): Promise<ListedPet[]> {
+  async list(query: PetQuery): Promise<PetRecord[]> {
     const { statuses, categoryId, ids, after, namePrefix, sort = "id" } = query;
     const matches = ({ pet }: StoredPet) =>
       pet.lifecycle === undefined &&
@@ -135,14 +116,14 @@ export class MemoryPets implements Pets {
     const descending = sort === "-id";
     const candidates =
       ids === undefined ? (descending ? this.#all.valuesBefore(after) : this.#all.valuesAfter(after)) : this.#ofIds(ids, after, descending);
-    return pageOf(candidates, query.limit, listedOf, matches);
+    return pageOf(candidates, query.limit, copyOf, matches);
   }
 
   /**
    * The name order has no index here: the matching pets are sorted on each request. The memory store serves
    * development and tests, not catalogues of a size where that shows (MongoDB's has its index).
    */
-  #byName(query: PetQuery, matches: (stored: StoredPet) => boolean): ListedPet[] {
+  #byName(query: PetQuery, matches: (stored: StoredPet) => boolean): PetRecord[] {
     const { ids, after, afterName } = query;
     const keyed: { key: string; stored: StoredPet }[] = [];
     const candidates = ids === undefined ? this.#all.valuesAfter() : this.#ofIds(ids, undefined, false);
@@ -156,13 +137,12 @@ export class MemoryPets implements Pets {
       keyed.push({ key, stored });
     }
     keyed.sort((a, b) => compareNameKeys(a.key, b.key) || a.stored.pet.id - b.stored.pet.id);
-    return keyed.slice(0, query.limit).map(({ stored }) => listedOf(stored));
+    return keyed.slice(0, query.limit).map(({ stored }) => copyOf(stored));
   }
 
   async insert(pet: PetRecord): Promise<void> {
     if (this.#pets.has(pet.id)) throw new Error(`Pet ${pet.id} exists already`);
-    const { holds, ...fields } = pet;
-    const stored: StoredPet = { pet: copyFields(fields), holds: new Map(holds.map((h) => [h.orderId, storedHold(h)] as const)) };
+    const stored: StoredPet = { pet: copyOf({ pet }) };
     this.#pets.set(pet.id, stored);
     this.#all.set(pet.id, stored);
     this.#reindex(pet.id, undefined, stored);
@@ -172,14 +152,13 @@ export class MemoryPets implements Pets {
     const stored = this.#pets.get(id);
     if (!stored) return { applied: undefined, pet: undefined };
     const applied = variants.findIndex((v) => petMeets(stored, v.when));
-    if (applied === -1) return { applied: undefined, pet: writtenOf(stored, namedOrders(variants)) };
+    if (applied === -1) return { applied: undefined, pet: copyOf(stored) };
     const change = (variants[applied] as PetVariant).then;
     const before = indexedAs(stored);
-    stored.pet = changedFields(stored.pet, change);
-    changeHolds(stored.holds, change);
+    stored.pet = changed(stored.pet, change);
     this.#events.add(id, change.events ?? []);
     this.#reindex(id, before, stored);
-    return { applied, pet: writtenOf(stored, namedOrders(variants)) };
+    return { applied, pet: copyOf(stored) };
   }
 
   async removeIf(id: number, when: PetCondition): Promise<boolean> {
@@ -197,11 +176,11 @@ export class MemoryPets implements Pets {
   }
 
   async provisional(page: PageRequest): Promise<PetRecord[]> {
-    return pageOf(this.#provisional.valuesAfter(page.after), page.limit, recordOf);
+    return pageOf(this.#provisional.valuesAfter(page.after), page.limit, copyOf);
   }
 
-  async withHolds(page: PageRequest): Promise<PetRecord[]> {
-    return pageOf(this.#holding.valuesAfter(page.after), page.limit, recordOf);
+  async withMarks(page: PageRequest): Promise<PetRecord[]> {
+    return pageOf(this.#marked.valuesAfter(page.after), page.limit, copyOf);
   }
 
   /** `listener` is called after each write that records events on the pets (the outbox's, which wakes its relays). */
@@ -235,13 +214,13 @@ export class MemoryPets implements Pets {
   /** `was`: how the pet was indexed before the change (undefined: inserted); `now`: the pet after it (undefined: removed). */
   #reindex(id: number, was: IndexedAs | undefined, now: StoredPet | undefined): void {
     toggle(this.#provisional, id, now, was?.provisional ?? false, now !== undefined && isProvisional(now));
-    toggle(this.#holding, id, now, was?.holding ?? false, now !== undefined && isHolding(now));
+    toggle(this.#marked, id, now, was?.marked ?? false, now !== undefined && isMarked(now));
     if (was && now && was.pet.categoryId === now.pet.categoryId && was.pet.movingTo === now.pet.movingTo) return;
     if (was) this.#countNaming(was.pet, -1);
     if (now) this.#countNaming(now.pet, 1);
   }
 
-  #countNaming(pet: PetFields, by: number): void {
+  #countNaming(pet: PetRecord, by: number): void {
     for (const categoryId of pet.movingTo === undefined ? [pet.categoryId] : [pet.categoryId, pet.movingTo]) {
       const count = (this.#naming.get(categoryId) ?? 0) + by;
       if (count === 0) this.#naming.delete(categoryId);

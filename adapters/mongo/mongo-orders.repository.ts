@@ -6,6 +6,7 @@ import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
 import { guarded } from "./store-unavailable.ts";
+import type { PageRequest } from "../../core/shared/page.ts";
 
 export interface OrderDocument {
   _id: number;
@@ -16,6 +17,8 @@ export interface OrderDocument {
   placedBy: number;
   revision: number;
   createdAt: Date;
+  reservation?: string;
+  settling?: Date;
   outbox: DomainEvent[];
   hasEvents?: true;
   /** As on pets: the outbox key of the oldest pending event, or an earlier one (see MongoOutbox). */
@@ -31,6 +34,8 @@ const toDocument = (order: OrderRecord): OrderDocument => ({
   placedBy: order.placedBy,
   revision: order.revision,
   createdAt: order.createdAt,
+  ...(order.reservation !== undefined && { reservation: order.reservation }),
+  ...(order.settling !== undefined && { settling: order.settling }),
   outbox: [],
 });
 
@@ -43,6 +48,8 @@ const toOrder = (doc: Omit<OrderDocument, "outbox">): OrderRecord => ({
   placedBy: doc.placedBy,
   revision: doc.revision,
   createdAt: doc.createdAt,
+  reservation: doc.reservation,
+  settling: doc.settling,
 });
 
 const orderFilter = (id: number, c: OrderCondition): Filter<OrderDocument> => ({
@@ -55,6 +62,7 @@ const orderUpdate = (c: OrderChange): UpdateFilter<OrderDocument> => {
   const set: Document = {};
   if (c.state !== undefined) set.state = c.state;
   if (c.shipDate !== undefined && c.shipDate !== "none") set.shipDate = c.shipDate;
+  if (c.settling !== undefined) set.settling = c.settling;
   const events = c.events ?? [];
   if (events.length > 0) set.hasEvents = true;
   return {
@@ -74,6 +82,8 @@ export const createOrderIndexes = async (db: Db): Promise<void> => {
   const orders = db.collection("orders");
   await orders.createIndex({ petId: 1, _id: 1 });
   await orders.createIndex({ placedBy: 1, _id: 1 });
+  // Recovery's work list: only orders whose pet side is unsettled have the field.
+  await orders.createIndex({ settling: 1 });
   await orders.createIndex({ hasEvents: 1, eventsSince: 1, _id: 1 });
   await orders.createIndex({ "outbox.id": 1 });
 };
@@ -92,13 +102,25 @@ export class MongoOrders implements Orders {
     });
   }
 
-  statesOf(ids: readonly number[]): Promise<Map<number, OrderState>> {
+  settlingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]> {
+    return guarded(async () => (await findPage(this.#orders, { settling: { $lte: cutoff } }, page, undefined, withoutOutbox.projection)).map(toOrder));
+  }
+
+  settled(id: number): Promise<void> {
     return guarded(async () => {
-      if (ids.length === 0) return new Map();
-      const found = await this.#orders.find({ _id: { $in: [...ids] } }, { projection: { state: 1 } }).toArray();
-      return new Map(found.map((doc) => [doc._id, doc.state]));
+      const doc = await this.#orders.findOneAndUpdate(
+        { _id: id, settling: { $exists: true } },
+        { $unset: { settling: "" } },
+        { returnDocument: "after", projection: { state: 1, hasEvents: 1 } },
+      );
+      // A cancelled order whose events were all relayed has nothing left to keep (see outbox-documents.ts `settle`).
+      if (doc?.state === "cancelled" && !doc.hasEvents) {
+        await this.#orders.deleteOne({ _id: id, state: "cancelled", settling: { $exists: false }, outbox: { $size: 0 } });
+      }
     });
   }
+
+
 
   list(query: OrderQuery): Promise<OrderRecord[]> {
     return guarded(async () => {

@@ -1,15 +1,22 @@
 import type { Collection, Db, Document, Filter, UpdateFilter } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { PetStatus } from "../../core/pets/pet.ts";
-import type { Hold, ListedPet, PetRecord, WrittenPet } from "../../core/pets/pet-record.ts";
-import { namedOrders, type PetChange, type PetCondition, type PetQuery, type Pets, type PetVariant, type PetWrite } from "../../core/pets/pets.port.ts";
+import { fenceBucket, type Mark, type PendingCause, type PetRecord } from "../../core/pets/pet-record.ts";
+import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
 import { guarded } from "./store-unavailable.ts";
 
-/** The pet aggregate: stock, the holds of open orders ("o<orderId>": units) and the outbox live in the pet. */
+/** A move in flight as stored, under "r<orderId>" (reserve) or "s<orderId>" (settle). */
+interface MarkDocument {
+  u: number;
+  s: Date;
+  n?: string;
+}
+
+/** The pet aggregate; its size follows the moves in flight and the events not yet relayed, never its open orders. */
 export interface PetDocument {
   _id: number;
   name: string;
@@ -17,13 +24,15 @@ export interface PetDocument {
   nameKey: string;
   categoryId: number;
   status: PetStatus;
+  pendingCause?: PendingCause;
   revision: number;
   stock: number;
-  holds: Record<string, number>;
-  /** When each hold was taken, under the same keys. */
-  heldSince?: Record<string, Date>;
-  /** The number of keys of `holds`: conditions on "no hold" or "the last hold" need it. */
   holdCount: number;
+  heldUnits: number;
+  marks: Record<string, MarkDocument>;
+  /** The number of keys of `marks`: recovery finds marked pets through an index on it. */
+  markCount: number;
+  fences: Record<string, number>;
   lifecycle?: "creating" | "deleting";
   movingTo?: number;
   provisionalSince?: Date;
@@ -34,62 +43,58 @@ export interface PetDocument {
   eventsSince?: string;
 }
 
-const holdKey = (orderId: number): string => `o${orderId}`;
+const markKey = (orderId: number, kind: Mark["kind"]): string => `${kind === "reserve" ? "r" : "s"}${orderId}`;
 
+const markDocument = (m: Mark): MarkDocument => ({ u: m.units, s: m.since, ...(m.nonce !== undefined && { n: m.nonce }) });
+
+/** Every field of a pet in one place: a new field is mapped here and in `toRecord`. */
 const toDocument = (pet: PetRecord): PetDocument => ({
   _id: pet.id,
   name: pet.name,
   nameKey: nameKeyOf(pet.name),
   categoryId: pet.categoryId,
   status: pet.status,
+  ...(pet.pendingCause !== undefined && { pendingCause: pet.pendingCause }),
   revision: pet.revision,
   stock: pet.stock,
-  holds: Object.fromEntries(pet.holds.map((h) => [holdKey(h.orderId), h.units])),
-  heldSince: Object.fromEntries(pet.holds.flatMap((h) => (h.since ? [[holdKey(h.orderId), h.since]] : []))),
-  holdCount: pet.holds.length,
+  holdCount: pet.holdCount,
+  heldUnits: pet.heldUnits,
+  marks: Object.fromEntries(pet.marks.map((m) => [markKey(m.orderId, m.kind), markDocument(m)])),
+  markCount: pet.marks.length,
+  fences: Object.fromEntries(Object.entries(pet.fences).map(([bucket, value]) => [bucket, value])),
   ...(pet.lifecycle !== undefined && { lifecycle: pet.lifecycle }),
   ...(pet.movingTo !== undefined && { movingTo: pet.movingTo }),
   ...(pet.provisionalSince !== undefined && { provisionalSince: pet.provisionalSince }),
   outbox: [],
 });
 
-/** The pet as a listing reads it: what `withoutHolds` leaves. */
-const toListed = (doc: Omit<PetDocument, "outbox" | "holds" | "heldSince">): ListedPet => ({
+const toMarks = (marks: Record<string, MarkDocument> | undefined): Mark[] =>
+  Object.entries(marks ?? {})
+    .map(([key, m]): Mark => ({
+      orderId: Number(key.slice(1)),
+      kind: key.startsWith("r") ? "reserve" : "settle",
+      units: m.u,
+      since: m.s,
+      ...(m.n !== undefined && { nonce: m.n }),
+    }))
+    .sort((a, b) => a.orderId - b.orderId || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
+
+const toRecord = (doc: Omit<PetDocument, "outbox">): PetRecord => ({
   id: doc._id,
   name: doc.name,
   categoryId: doc.categoryId,
   status: doc.status,
+  pendingCause: doc.pendingCause,
   revision: doc.revision,
   stock: doc.stock,
+  holdCount: doc.holdCount,
+  heldUnits: doc.heldUnits,
+  marks: toMarks(doc.marks),
+  fences: Object.fromEntries(Object.entries(doc.fences ?? {}).map(([bucket, value]) => [Number(bucket), value])),
   lifecycle: doc.lifecycle,
   movingTo: doc.movingTo,
   provisionalSince: doc.provisionalSince,
 });
-
-const toPet = (doc: Omit<PetDocument, "outbox">): PetRecord => ({
-  ...toListed(doc),
-  holds: Object.entries(doc.holds)
-    .map(([key, units]) => ({ orderId: Number(key.slice(1)), units, since: doc.heldSince?.[key] }))
-    .sort((a, b) => a.orderId - b.orderId),
-});
-
-/** What a write's reply carries: the pet's fields and hold count, and the holds of the named orders only. */
-const writtenProjection = (named: readonly number[]): Document => {
-  const projection: Document = { name: 1, categoryId: 1, status: 1, revision: 1, stock: 1, holdCount: 1, lifecycle: 1, movingTo: 1, provisionalSince: 1 };
-  for (const orderId of named) projection[`holds.${holdKey(orderId)}`] = projection[`heldSince.${holdKey(orderId)}`] = 1;
-  return projection;
-};
-
-type WrittenDocument = Omit<PetDocument, "outbox" | "holds"> & { holds?: Record<string, number> };
-
-const toWritten = (doc: WrittenDocument, named: readonly number[]): WrittenPet => {
-  const namedHolds: Hold[] = [];
-  for (const orderId of named) {
-    const units = doc.holds?.[holdKey(orderId)];
-    if (units !== undefined) namedHolds.push({ orderId, units, since: doc.heldSince?.[holdKey(orderId)] });
-  }
-  return { ...toListed(doc), holdCount: doc.holdCount, namedHolds };
-};
 
 const bound = (b: { eq: number } | { gt: number }) => ("eq" in b ? b.eq : { $gt: b.gt });
 
@@ -99,10 +104,19 @@ export const petFilter = (id: number, c: PetCondition): Filter<PetDocument> => {
   if (c.lifecycle !== undefined) filter.lifecycle = c.lifecycle === "none" ? { $exists: false } : c.lifecycle;
   if (c.status !== undefined) filter.status = c.status;
   if (c.statusNot !== undefined) filter.status = { $ne: c.statusNot };
+  if (c.soldOut !== undefined) filter.pendingCause = c.soldOut ? "sold-out" : { $ne: "sold-out" };
   if (c.stock !== undefined) filter.stock = bound(c.stock);
-  if (c.hold !== undefined) filter[`holds.${holdKey(c.hold.orderId)}`] = c.hold.units;
-  if (c.noHoldOf !== undefined) filter[`holds.${holdKey(c.noHoldOf)}`] = { $exists: false };
   if (c.holdCount !== undefined) filter.holdCount = bound(c.holdCount);
+  if (c.heldAtMost !== undefined) filter.heldUnits = { $lte: c.heldAtMost };
+  if (c.mark !== undefined) {
+    const key = `marks.${markKey(c.mark.orderId, c.mark.kind)}`;
+    if (c.mark.nonce !== undefined) filter[`${key}.n`] = c.mark.nonce;
+    else filter[key] = { $exists: true };
+  }
+  if (c.noMark !== undefined) filter[`marks.${markKey(c.noMark.orderId, c.noMark.kind)}`] = { $exists: false };
+  if (c.fence !== undefined) {
+    filter[`fences.${fenceBucket(c.fence.orderId)}`] = c.fence.value === 0 ? { $exists: false } : c.fence.value;
+  }
   if (c.revision !== undefined) filter.revision = c.revision;
   if (c.movingTo !== undefined) filter.movingTo = c.movingTo === "none" ? { $exists: false } : c.movingTo;
   if (c.provisionalSince !== undefined) filter.provisionalSince = c.provisionalSince;
@@ -119,20 +133,25 @@ export const petUpdate = (c: PetChange): UpdateFilter<PetDocument> => {
   }
   if (c.categoryId !== undefined) set.categoryId = c.categoryId;
   if (c.status !== undefined) set.status = c.status;
+  if (c.pendingCause === "none") unset.pendingCause = "";
+  else if (c.pendingCause !== undefined) set.pendingCause = c.pendingCause;
   if (c.stock !== undefined) {
     if ("to" in c.stock) set.stock = c.stock.to;
     else inc.stock = c.stock.by;
   }
-  if (c.addHold !== undefined) {
-    set[`holds.${holdKey(c.addHold.orderId)}`] = c.addHold.units;
-    if (c.addHold.since) set[`heldSince.${holdKey(c.addHold.orderId)}`] = c.addHold.since;
-    inc.holdCount = (inc.holdCount ?? 0) + 1;
+  if (c.held !== undefined) {
+    inc.holdCount = c.held.orders;
+    inc.heldUnits = c.held.units;
   }
-  if (c.removeHoldOf !== undefined) {
-    unset[`holds.${holdKey(c.removeHoldOf)}`] = "";
-    unset[`heldSince.${holdKey(c.removeHoldOf)}`] = "";
-    inc.holdCount = (inc.holdCount ?? 0) - 1;
+  if (c.addMark !== undefined) {
+    set[`marks.${markKey(c.addMark.orderId, c.addMark.kind)}`] = markDocument(c.addMark);
+    inc.markCount = (inc.markCount ?? 0) + 1;
   }
+  if (c.removeMark !== undefined) {
+    unset[`marks.${markKey(c.removeMark.orderId, c.removeMark.kind)}`] = "";
+    inc.markCount = (inc.markCount ?? 0) - 1;
+  }
+  if (c.bumpFence !== undefined) inc[`fences.${fenceBucket(c.bumpFence)}`] = 1;
   for (const field of ["lifecycle", "movingTo", "provisionalSince"] as const) {
     const value = c[field];
     if (value === "none") unset[field] = "";
@@ -148,9 +167,8 @@ export const petUpdate = (c: PetChange): UpdateFilter<PetDocument> => {
   } as UpdateFilter<PetDocument>;
 };
 
-const withoutOutbox = { projection: { outbox: 0 } } as const;
-/** A look at a pet or a listing leaves the holds on the server too: a popular pet's open orders are not sent with every read. */
-const withoutHolds = { outbox: 0, holds: 0, heldSince: 0 } as const;
+/** Events not yet relayed stay on the server: a relay that falls behind must not make every read carry them. */
+const withoutOutbox = { outbox: 0 } as const;
 const visible = { lifecycle: { $exists: false } } as const;
 
 /** Listings by status or category walk the first two; recovery's and the category check's queries the next three; the outbox the last two. */
@@ -162,7 +180,7 @@ export const createPetIndexes = async (db: Db): Promise<void> => {
   await pets.createIndex({ categoryId: 1, _id: 1 });
   await pets.createIndex({ movingTo: 1 });
   await pets.createIndex({ lifecycle: 1 });
-  await pets.createIndex({ holdCount: 1, _id: 1 });
+  await pets.createIndex({ markCount: 1, _id: 1 });
   await pets.createIndex({ hasEvents: 1, eventsSince: 1, _id: 1 });
   await pets.createIndex({ "outbox.id": 1 });
   // Name search and the name order: a stored lower-cased key, since DocumentDB (FerretDB v2) has no collation indexes.
@@ -212,14 +230,14 @@ export class MongoPets implements Pets {
     this.#pets = db.collection<PetDocument>("pets");
   }
 
-  ofId(id: number): Promise<ListedPet | undefined> {
+  ofId(id: number): Promise<PetRecord | undefined> {
     return guarded(async () => {
-      const doc = await this.#pets.findOne({ _id: id }, { projection: withoutHolds });
-      return doc ? toListed(doc) : undefined;
+      const doc = await this.#pets.findOne({ _id: id }, { projection: withoutOutbox });
+      return doc ? toRecord(doc) : undefined;
     });
   }
 
-  list(query: PetQuery): Promise<ListedPet[]> {
+  list(query: PetQuery): Promise<PetRecord[]> {
     return guarded(async () => {
       const named = nameKeyFilter(query);
       const filter: Filter<PetDocument> = {
@@ -228,10 +246,10 @@ export class MongoPets implements Pets {
         ...(query.categoryId !== undefined && { categoryId: query.categoryId }),
         ...(named.length > 0 && { $and: named }),
       };
-      if (query.sort !== "name") return (await findPage(this.#pets, filter, query, query.ids, withoutHolds, query.sort === "-id")).map(toListed);
+      if (query.sort !== "name") return (await findPage(this.#pets, filter, query, query.ids, withoutOutbox, query.sort === "-id")).map(toRecord);
       const byName = query.ids === undefined ? filter : { ...filter, _id: { $in: [...query.ids] } };
-      const docs = await this.#pets.find(byName, { projection: withoutHolds }).sort({ nameKey: 1, _id: 1 }).limit(query.limit).toArray();
-      return docs.map(toListed);
+      const docs = await this.#pets.find(byName, { projection: withoutOutbox }).sort({ nameKey: 1, _id: 1 }).limit(query.limit).toArray();
+      return docs.map(toRecord);
     });
   }
 
@@ -243,16 +261,13 @@ export class MongoPets implements Pets {
 
   write(id: number, variants: readonly PetVariant[]): Promise<PetWrite> {
     return guarded(async () => {
-      // Neither the outbox (a relay that falls behind must not make every write carry the backlog back) nor the holds
-      // of other orders (a popular pet's open orders must not come back with every reservation).
-      const named = namedOrders(variants);
-      const projection = writtenProjection(named);
+      const projection = withoutOutbox;
       for (const [applied, variant] of variants.entries()) {
         const doc = await this.#pets.findOneAndUpdate(petFilter(id, variant.when), petUpdate(variant.then), { returnDocument: "after", projection });
-        if (doc) return { applied, pet: toWritten(doc as WrittenDocument, named) };
+        if (doc) return { applied, pet: toRecord(doc) };
       }
       const doc = await this.#pets.findOne({ _id: id }, { projection });
-      return { applied: undefined, pet: doc ? toWritten(doc as WrittenDocument, named) : undefined };
+      return { applied: undefined, pet: doc ? toRecord(doc) : undefined };
     });
   }
 
@@ -262,29 +277,28 @@ export class MongoPets implements Pets {
 
   anyNaming(categoryId: number): Promise<boolean> {
     return guarded(async () => {
-      const [named, moving] = await Promise.all([
-        this.#pets.findOne({ categoryId }, { projection: { _id: 1 } }),
-        this.#pets.findOne({ movingTo: categoryId }, { projection: { _id: 1 } }),
-      ]);
-      return named !== null || moving !== null;
+      // Moves first: a pet goes from movingTo = c to categoryId = c in one write, so a move finishing between the two
+      // reads is seen by the second; read the other way round (or at once), it could be missed by both.
+      if (await this.#pets.findOne({ movingTo: categoryId }, { projection: { _id: 1 } })) return true;
+      return (await this.#pets.findOne({ categoryId }, { projection: { _id: 1 } })) !== null;
     });
   }
 
   provisional(page: PageRequest): Promise<PetRecord[]> {
     return guarded(async () => {
       const [inLifecycle, moving] = await Promise.all([
-        findPage(this.#pets, { lifecycle: { $exists: true } }, page, undefined, withoutOutbox.projection),
-        findPage(this.#pets, { movingTo: { $exists: true } }, page, undefined, withoutOutbox.projection),
+        findPage(this.#pets, { lifecycle: { $exists: true } }, page, undefined, withoutOutbox),
+        findPage(this.#pets, { movingTo: { $exists: true } }, page, undefined, withoutOutbox),
       ]);
       const byId = new Map([...inLifecycle, ...moving].map((doc) => [doc._id, doc]));
       return [...byId.values()]
         .sort((a, b) => a._id - b._id)
         .slice(0, page.limit)
-        .map(toPet);
+        .map(toRecord);
     });
   }
 
-  withHolds(page: PageRequest): Promise<PetRecord[]> {
-    return guarded(async () => (await findPage(this.#pets, { holdCount: { $gt: 0 } }, page, undefined, withoutOutbox.projection)).map(toPet));
+  withMarks(page: PageRequest): Promise<PetRecord[]> {
+    return guarded(async () => (await findPage(this.#pets, { markCount: { $gt: 0 } }, page, undefined, withoutOutbox)).map(toRecord));
   }
 }

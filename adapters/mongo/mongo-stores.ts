@@ -8,6 +8,7 @@ import { createCounters, MongoIdAllocator } from "./mongo-id-allocator.ts";
 import { createIdempotencyIndexes, MongoIdempotencyRecords } from "./mongo-idempotency-records.ts";
 import { createOrderIndexes, MongoOrders } from "./mongo-orders.repository.ts";
 import { migrateOutboxKeys } from "./migrate-outbox-keys.ts";
+import { migrateHoldsToMarks } from "./migrate-holds-to-marks.ts";
 import { migrateToPetAggregate } from "./migrate-to-pet-aggregate.ts";
 import { MongoOutbox } from "./mongo-outbox.ts";
 import { createPetIndexes, migratePetNameKeys, MongoPets } from "./mongo-pets.repository.ts";
@@ -129,6 +130,7 @@ export const connectMongoStores = async (options: MongoStoresOptions): Promise<S
     await preparing.connect();
     await prepareMongoDatabase(preparing.db(options.dbName));
     await migrateToPetAggregate(preparing.db(options.dbName), new Date());
+    await migrateHoldsToMarks(preparing.db(options.dbName), new Date());
     await migrateOutboxKeys(preparing.db(options.dbName));
     await migratePetNameKeys(preparing.db(options.dbName));
     await preparing.close();

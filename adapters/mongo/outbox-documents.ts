@@ -14,9 +14,11 @@ export interface OutboxDocument {
   eventsSince?: string | null;
   /** Orders only. */
   state?: string;
+  /** Orders only: a cancelled order is kept while its pet side is unsettled, whatever its events. */
+  settling?: Date;
 }
 
-export const outboxProjection = { projection: { outbox: 1, eventsSince: 1, state: 1 } } as const;
+export const outboxProjection = { projection: { outbox: 1, eventsSince: 1, state: 1, settling: 1 } } as const;
 
 /** Pending events, and `eventsSince` is exactly the oldest one's key: nothing for `settle` to do. */
 export const isSettled = (doc: OutboxDocument): boolean => doc.outbox.length > 0 && doc.eventsSince === oldestKey(doc.outbox);
@@ -41,8 +43,9 @@ const unchangedSince = (doc: OutboxDocument): Filter<OutboxDocument> => ({
 export const settle = async (source: Collection<OutboxDocument>, doc: OutboxDocument, acknowledged: ReadonlySet<string>): Promise<boolean> => {
   const gone = doc.outbox.filter((e) => acknowledged.has(e.id));
   const kept = doc.outbox.filter((e) => !acknowledged.has(e.id));
-  const filter = unchangedSince(doc);
-  if (kept.length === 0 && doc.state === "cancelled") {
+  // A tombstone's settling as read is part of the condition: whichever of relay and settler goes last deletes it.
+  const filter = { ...unchangedSince(doc), ...(doc.state === "cancelled" && { settling: { $exists: doc.settling !== undefined } }) };
+  if (kept.length === 0 && doc.state === "cancelled" && doc.settling === undefined) {
     return (await source.deleteOne({ ...filter, state: "cancelled" })).deletedCount === 1;
   }
   const update = {

@@ -1,6 +1,6 @@
 import { isVisible } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { setStockVariants } from "../pets/stock-writes.ts";
+import { setStockVariants, stockLimitError } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { notFound, revisionMismatch } from "../shared/domain-error.ts";
 import { inventoryItemOf, type InventoryItem } from "./inventory-item.ts";
@@ -10,7 +10,7 @@ interface Ports {
   clock: Clock;
 }
 
-/** One write: the stock, and sold → available when restocked above 0, together. */
+/** One write: the stock, and the status change a restock causes, together. */
 export class SetInventory {
   readonly #ports: Ports;
   constructor(ports: Ports) {
@@ -24,6 +24,8 @@ export class SetInventory {
       if (result.applied !== undefined) return inventoryItemOf(result.pet);
       if (!isVisible(result.pet)) throw notFound("Pet", petId);
       if (expectedRevision !== undefined && result.pet.revision !== expectedRevision) throw revisionMismatch("Pet", petId);
+      const overLimit = stockLimitError(result.pet, quantity);
+      if (overLimit) throw overLimit;
     }
   }
 }

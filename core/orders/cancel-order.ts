@@ -1,10 +1,10 @@
 import type { Actor } from "../access/permissions.ts";
 import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { release } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { explainMissedWrite, orderCompleted, visibleOrder } from "./order-access.ts";
 import type { Orders } from "./orders.port.ts";
+import { readFence, settleOrder } from "./settle-order.ts";
 
 interface Ports {
   orders: Orders;
@@ -13,10 +13,8 @@ interface Ports {
 }
 
 /**
- * DELETE: cancels an open order and gives its units back to stock.
- * cancel order: 1 order open → cancelled (invisible tombstone) + order.cancelled   crash → recovery releases
- *                 the hold of a cancelled order
- *               2 release the hold (stock back; pending → available from stock 0)   idempotent by order id
+ * DELETE: cancels an open order and gives its units back to stock. Crash points: docs/consistency.md ("cancel order").
+ * 0 read the pet's fence · 1 open → cancelled + settling + order.cancelled (decisive) · 2–4 settleOrder
  */
 export class CancelOrder {
   readonly #ports: Ports;
@@ -28,9 +26,11 @@ export class CancelOrder {
     const { orders, pets, clock } = this.#ports;
     const current = await visibleOrder(orders, id, actor);
     if (current.state === "complete") throw orderCompleted(id);
-    const cancelled = stampEvent(clock.now(), "order.cancelled", orderData(current, false));
-    const written = await orders.write(id, { state: "open", revision: expectedRevision }, { state: "cancelled", events: [cancelled] });
+    const fence = await readFence(pets, current.petId, id);
+    const at = clock.now();
+    const cancelled = stampEvent(at, "order.cancelled", orderData(current, false));
+    const written = await orders.write(id, { state: "open", revision: expectedRevision }, { state: "cancelled", settling: at, events: [cancelled] });
     if (!written) return explainMissedWrite(orders, id, expectedRevision);
-    await release(pets, clock, written.petId, id, written.quantity);
+    await settleOrder(this.#ports, written, fence);
   }
 }

@@ -10,6 +10,10 @@ export type OrderState = "open" | "complete" | "cancelled" | "abandoned";
 export interface OrderRecord extends Omit<Order, "complete"> {
   state: OrderState;
   createdAt: Date;
+  /** The reservation (its attempt's nonce) whose units the order owns. */
+  reservation?: string | undefined;
+  /** Set when the order is cancelled or completed, until its pet records the units' return or departure. */
+  settling?: Date | undefined;
 }
 
 export const isVisibleOrder = (order: OrderRecord | undefined): order is OrderRecord =>

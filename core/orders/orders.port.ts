@@ -23,6 +23,8 @@ export interface OrderCondition {
 export interface OrderChange {
   state?: OrderState;
   shipDate?: Date | "none";
+  /** Set by a cancellation or completion: its pet side is still to be settled (settleOrder). */
+  settling?: Date;
   /** Appended to the order's outbox in the same write. */
   events?: readonly DomainEvent[];
 }
@@ -31,11 +33,10 @@ export interface OrderChange {
 export interface Orders {
   /** Any order, cancelled and abandoned ones included. */
   ofId(id: number): Promise<OrderRecord | undefined>;
-  /**
-   * The state of each of these orders that exists (recovery's question about the orders units are held for): states
-   * only, so that a pet with many open orders costs no copies of them, nor their transfer from the store.
-   */
-  statesOf(ids: readonly number[]): Promise<Map<number, OrderState>>;
+  /** Orders whose settling began at or before `cutoff`, ascending id after `after`: recovery's work list. */
+  settlingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]>;
+  /** Records that the order's pet side is settled; a cancelled order whose events were all relayed goes. */
+  settled(id: number): Promise<void>;
   /** Open and complete orders only, in the query's id order (ascending by default), at most `limit` items. */
   list(query: OrderQuery): Promise<OrderRecord[]>;
   /** False, and nothing written, when an order with this id exists already. */

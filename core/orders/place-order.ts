@@ -2,7 +2,8 @@ import type { Actor } from "../access/permissions.ts";
 import { notedId, type IdempotentAttempt } from "../idempotency/run-idempotently.ts";
 import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { foreseeReserve, release, reserveSeeing, type ReserveOutcome } from "../pets/stock-writes.ts";
+import { markOf } from "../pets/pet-record.ts";
+import { foreseeReserve, keepReservation, reserveSeeing, undoReservation, type ReserveOutcome } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
@@ -26,27 +27,11 @@ const refusal = (outcome: Exclude<ReserveOutcome, "reserved" | "already-held">, 
   })[outcome];
 
 /**
- * place order: 0 read the pet — skipped when this instance last saw it orderable with at least the units in stock
- *                (StockHints): one that plainly cannot be ordered is refused, nothing written
- *              1 allocate the id                              crash → nothing written (the id is skipped)
- *              2 reserve on the pet, keyed by the order id     crash → a hold without its order: recovery (after the
- *                (stock, hold, status in one write: decisive)  grace period) writes an `abandoned` order under the id
- *                                                              and releases the hold
- *              3 insert the order, open, + order.placed        crash after → done
- * A refused reservation writes nothing; its refusal is explained by the pet the failed write returns, the same rule
- * as step 0's. If recovery abandoned the id first (the request outlived the grace period), the insert finds the id
- * taken: the placer gives its hold back (idempotently) and answers service_unavailable.
- *
- * Under an Idempotency-Key (`attempt`), the id is written down in the key's record after step 1 (before any write
- * under it), and an attempt that took over a lost one's record reuses the lost one's id instead of allocating one:
- *   the order exists (the lost attempt died after step 3)  → it is the answer, nothing written
- *   a hold without the order (died after step 2)           → step 2 finds it held, step 3 writes the order
- *   nothing under the id (died before step 2)               → steps 2 and 3 as for a new order
- *   recovery abandoned the id (its hold undone)             → a new id, as for a new order
- * Two attempts racing under one id (a lost one that was only slow): one insert wins, the other finds that order and
- * answers it; units it took anew (the order was no longer open, its hold settled) go back. If recovery abandons the
- * id between the look and step 3, the insert finds the tombstone: released, service_unavailable, as without a key.
- * So a key places at most one order, whichever step a crash cut.
+ * place order (crash points and interleavings: docs/consistency.md, "place order"):
+ * 0 read the pet, unless this instance last saw it orderable with the units (StockHints) · 1 id · 2 reserve under
+ * this attempt's nonce, leaving a reserve mark (decisive) · 3 insert the order, owning that reservation · 4 the mark goes.
+ * Under an Idempotency-Key a retry reuses the lost attempt's id: it finds the order, or its reservation (already
+ * held), or nothing; a reservation no order owns is given back, so a key places at most one order.
  */
 export class PlaceOrder {
   readonly #ports: Ports;
@@ -61,13 +46,12 @@ export class PlaceOrder {
     const noted = notedId(attempt, "orderId");
     const found = noted === undefined ? undefined : await orders.ofId(noted);
     if (found && this.#isPlacedAs(found, input, actor)) return orderOf(found);
-    // Nothing written under the noted id yet, or a hold only: go on under it. Abandoned (or, impossibly, another's): a new id.
+    // Nothing written under the noted id yet, or a reservation only: go on under it. Abandoned (or another's): a new id.
     const earlier = found === undefined ? noted : undefined;
     let expectedStock = this.#hints.stockOf(input.petId);
-    // An earlier attempt's id may hold units already: the reservation tells (already-held), a look at the pet cannot.
+    // An earlier attempt's id may hold units already: the reservation tells (already-held).
     if (earlier === undefined && (expectedStock === undefined || expectedStock < input.quantity)) {
-      // Refuses early without writing (a rush on the last units then costs the hot pet document no writes); the
-      // reservation still decides. The order has no id yet, so no hold can be its: the holds are not looked at.
+      // Refuses early without writing (a rush on the last units costs the pet no writes); the reservation decides.
       const seen = await pets.ofId(input.petId);
       this.#hints.saw(input.petId, seen);
       const foreseen = foreseeReserve(seen, input.quantity);
@@ -76,9 +60,11 @@ export class PlaceOrder {
     }
     const id = earlier ?? (await ids.next("orders"));
     await attempt?.note({ orderId: id });
-    const { outcome, pet } = await reserveSeeing(pets, clock, input.petId, id, input.quantity, expectedStock);
+    const nonce = crypto.randomUUID();
+    const { outcome, pet } = await reserveSeeing(pets, clock, input.petId, id, input.quantity, nonce, expectedStock);
     this.#hints.saw(input.petId, pet);
     if (outcome !== "reserved" && outcome !== "already-held") throw refusal(outcome, input);
+    const owned = outcome === "reserved" ? nonce : markOf(pet, id, "reserve")?.nonce;
     const at = clock.now();
     const order: OrderRecord = {
       id,
@@ -89,19 +75,21 @@ export class PlaceOrder {
       state: "open",
       revision: 1,
       createdAt: at,
+      reservation: owned,
     };
-    if (!(await orders.insert(order, [stampEvent(at, "order.placed", orderData(order, false))]))) {
-      const placed = attempt ? await orders.ofId(id) : undefined;
-      if (placed && this.#isPlacedAs(placed, input, actor)) {
-        // Another attempt under the same key placed it. An open order owns the hold; units this attempt took anew
-        // because the order had settled its hold already (completed, cancelled) go back.
-        if (outcome === "reserved" && placed.state !== "open") await release(pets, clock, order.petId, id, order.quantity);
-        return orderOf(placed);
-      }
-      await release(pets, clock, order.petId, id, order.quantity);
-      throw new DomainError("service_unavailable", "The order took too long to place and was undone; place it again", 1);
+    if (await orders.insert(order, [stampEvent(at, "order.placed", orderData(order, false))])) {
+      if (owned !== undefined) await keepReservation(pets, order.petId, id, owned);
+      return orderOf(order);
     }
-    return orderOf(order);
+    // The id is taken: by another attempt under the same key, or by recovery's tombstone.
+    const placed = await orders.ofId(id);
+    const ours = outcome === "reserved" && placed?.reservation === nonce;
+    if (outcome === "reserved" && !ours) await undoReservation(pets, clock, order.petId, id, order.quantity, nonce);
+    if (placed && attempt && this.#isPlacedAs(placed, input, actor)) {
+      if (ours) await keepReservation(pets, order.petId, id, nonce);
+      return orderOf(placed);
+    }
+    throw new DomainError("service_unavailable", "The order took too long to place and was undone; place it again", 1);
   }
 
   /** Whether `order` is what an attempt of this same request placed (under the same Idempotency-Key). */

@@ -62,7 +62,12 @@ export class CreatePet {
       status: input.status ?? "available",
       revision: 1,
       stock: 0,
-      holds: [],
+      holdCount: 0,
+      heldUnits: 0,
+      // A pet created pending is on a staff hold.
+      pendingCause: input.status === "pending" ? "hold" : undefined,
+      marks: [],
+      fences: {},
       lifecycle: "creating",
       movingTo: undefined,
       provisionalSince: now,

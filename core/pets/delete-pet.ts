@@ -10,11 +10,11 @@ interface Ports {
 }
 
 /**
- * delete pet: 1 visible pet with no holds → deleting (invisible; no reservation matches it any more)
+ * delete pet: 1 visible pet no order holds units of → deleting (invisible; no reservation matches it any more)
  *               crash → recovery finishes 2–3
  *             2 delete every order naming the pet (completed ones too: no order names a deleted pet)
  *             3 delete the pet document
- * "No holds" is part of the condition of write 1, so an order can never slip in between check and delete.
+ * "No units held" is part of the condition of write 1, so an order can never slip in between check and delete.
  * A DELETE of a pet already being deleted finishes the job.
  */
 export class DeletePet {

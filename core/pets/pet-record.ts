@@ -1,22 +1,39 @@
 import type { Pet } from "./pet.ts";
 
-/** Units an open order has taken from the pet's stock; one per order (design §1). */
-export interface Hold {
+/**
+ * A stock move in flight on a pet, keyed by its order (docs/consistency.md, "Marks and fences"). A `reserve` mark
+ * lives from the reservation until the order is written; a `settle` mark from a cancellation's release or a
+ * completion's consumption until the order records that it was settled. Marks are the only per-order state a pet
+ * carries, so a pet's size follows the moves in flight, not its open orders.
+ */
+export interface Mark {
   orderId: number;
+  kind: "reserve" | "settle";
   units: number;
-  /** When the units were taken: a hold whose order never got written is released only after the grace period. */
-  since?: Date | undefined;
+  since: Date;
+  /** A reservation's attempt: the order names the one it owns, so a redundant one is given back, never kept. */
+  nonce?: string | undefined;
 }
 
+/** Why a pending pet is pending: it sold out while orders hold its units, or staff put it on hold (PRODUCT.md §4). */
+export type PendingCause = "sold-out" | "hold";
+
 /**
- * The whole pet aggregate as one stored document: the pet, its stock and the holds of its open orders, so every
- * stock change and the status change it causes are one write. `creating` and `deleting` pets are provisional:
- * invisible to reads and listings, visible to the reference check of a category's deletion.
+ * The pet aggregate as one stored document: the pet, its stock, how many open (or not yet settled) orders hold how
+ * many of its units, and the marks of moves in flight. `creating` and `deleting` pets are provisional: invisible to
+ * reads and listings, visible to the reference check of a category's deletion.
  */
 export interface PetRecord extends Pet {
   stock: number;
-  /** In ascending order id. */
-  holds: Hold[];
+  /** Orders whose units are taken and not yet released or consumed on the pet. */
+  holdCount: number;
+  heldUnits: number;
+  /** Set exactly while the status is pending. */
+  pendingCause: PendingCause | undefined;
+  /** In ascending order id, reserve before settle. */
+  marks: Mark[];
+  /** Per bucket of order ids: how many settle marks were removed (see `fenceOf`). */
+  fences: Readonly<Record<number, number>>;
   lifecycle: "creating" | "deleting" | undefined;
   /** A move to this category is under way; the pet still names `categoryId` until it is confirmed. */
   movingTo: number | undefined;
@@ -24,22 +41,17 @@ export interface PetRecord extends Pet {
   provisionalSince: Date | undefined;
 }
 
-/**
- * A pet as a listing reads it: the aggregate without its holds. A popular pet may hold units for thousands of open
- * orders; a page of pets must not read them all back.
- */
-export type ListedPet = Omit<PetRecord, "holds">;
+/** A pet as reads and writes give it back: the whole (bounded) aggregate. */
+export type ListedPet = PetRecord;
+export type WrittenPet = PetRecord;
 
-/**
- * A pet as a write leaves it: the aggregate with the number of its holds, and of the holds only those of the orders
- * the write's variants name (their `hold`, `noHoldOf`, `addHold`, `removeHoldOf`). A write on a popular pet must not
- * carry all its open orders back: the checks after a write ask about one order, or whether any hold is left.
- */
-export type WrittenPet = ListedPet & {
-  holdCount: number;
-  /** The holds of the orders the variants name, in ascending order id; never the pet's other holds. */
-  namedHolds: Hold[];
-};
+export const FENCE_BUCKETS = 32;
+export const fenceBucket = (orderId: number): number => orderId % FENCE_BUCKETS;
+/** The fence guarding settle writes of this order: it moves whenever a settle mark of its bucket is removed. */
+export const fenceOf = (pet: PetRecord | undefined, orderId: number): number => pet?.fences[fenceBucket(orderId)] ?? 0;
+
+export const markOf = (pet: PetRecord | undefined, orderId: number, kind: Mark["kind"]): Mark | undefined =>
+  pet?.marks.find((m) => m.orderId === orderId && m.kind === kind);
 
 export const isVisible = <P extends ListedPet>(pet: P | undefined): pet is P => pet !== undefined && pet.lifecycle === undefined;
 

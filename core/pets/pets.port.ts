@@ -1,7 +1,7 @@
 import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
 import type { PetStatus } from "./pet.ts";
-import type { Hold, ListedPet, PetRecord, WrittenPet } from "./pet-record.ts";
+import type { Mark, PendingCause, PetRecord } from "./pet-record.ts";
 
 /** The orders of a pet listing: ascending id, descending id, or by name (its lower-cased key, then id). */
 export const petSorts = ["id", "-id", "name"] as const;
@@ -29,12 +29,17 @@ export interface PetCondition {
   lifecycle?: "creating" | "deleting" | "none";
   status?: PetStatus;
   statusNot?: PetStatus;
+  /** Pending because it sold out (true), or anything else (false). */
+  soldOut?: boolean;
   stock?: { eq: number } | { gt: number };
-  /** This order holds exactly these units. */
-  hold?: Hold;
-  /** This order holds nothing. */
-  noHoldOf?: number;
   holdCount?: { eq: number } | { gt: number };
+  /** heldUnits is at most this. */
+  heldAtMost?: number;
+  /** This order has a mark of this kind (and this attempt's, when `nonce` is given). */
+  mark?: { orderId: number; kind: Mark["kind"]; nonce?: string | undefined };
+  noMark?: { orderId: number; kind: Mark["kind"] };
+  /** The fence of this order's bucket still has this value (fenceOf). */
+  fence?: { orderId: number; value: number };
   revision?: number;
   movingTo?: number | "none";
   /** Recovery's guard: the provisional state it inspected is still the same one. */
@@ -46,9 +51,14 @@ export interface PetChange {
   name?: string;
   categoryId?: number;
   status?: PetStatus;
+  pendingCause?: PendingCause | "none";
   stock?: { to: number } | { by: number };
-  addHold?: Hold;
-  removeHoldOf?: number;
+  /** Added to holdCount and heldUnits. */
+  held?: { orders: number; units: number };
+  addMark?: Mark;
+  removeMark?: { orderId: number; kind: Mark["kind"] };
+  /** Moves the fence of this order's bucket on by one. */
+  bumpFence?: number;
   lifecycle?: "creating" | "deleting" | "none";
   movingTo?: number | "none";
   provisionalSince?: Date | "none";
@@ -61,39 +71,22 @@ export interface PetVariant {
   then: PetChange;
 }
 
-/** The orders whose holds a write's variants name (conditions and changes), ascending: what its result carries. */
-export const namedOrders = (variants: readonly PetVariant[]): number[] => {
-  const ids = new Set<number>();
-  for (const { when, then } of variants) {
-    if (when.hold) ids.add(when.hold.orderId);
-    if (when.noHoldOf !== undefined) ids.add(when.noHoldOf);
-    if (then.addHold) ids.add(then.addHold.orderId);
-    if (then.removeHoldOf !== undefined) ids.add(then.removeHoldOf);
-  }
-  return [...ids].sort((a, b) => a - b);
-};
-
-/** The pet in a write's result: see WrittenPet (holdCount, and the holds of the orders the variants name only). */
 export type PetWrite =
-  | { applied: number; pet: WrittenPet }
+  | { applied: number; pet: PetRecord }
   /** No variant's condition held: the pet as it is now, or undefined when there is none. */
-  | { applied: undefined; pet: WrittenPet | undefined };
+  | { applied: undefined; pet: PetRecord | undefined };
 
 /**
- * The pet aggregate (pet, stock, holds, outbox), one document per pet. Every state change is ONE conditional
- * single-document write: `write` tries the variants in turn and applies the first whose condition holds, check
- * and change atomically. Variants must exclude each other, so whichever one applies was right at that instant.
+ * The pet aggregate (pet, stock, hold counters, marks of moves in flight, outbox), one bounded document per pet. Every
+ * state change is ONE conditional single-document write: `write` tries the variants in turn and applies the first
+ * whose condition holds, check and change atomically. Variants must exclude each other.
  */
 export interface Pets {
-  /**
-   * Any pet, provisional ones included, without its holds (a popular pet's open orders are not read back by every
-   * look at it: recovery's pages have them); undefined when there is none.
-   */
-  ofId(id: number): Promise<ListedPet | undefined>;
-  /** Visible pets only, in the query's order (ascending id by default), at most `limit` items; without their holds. */
-  list(query: PetQuery): Promise<ListedPet[]>;
+  /** Any pet, provisional ones included; undefined when there is none. */
+  ofId(id: number): Promise<PetRecord | undefined>;
+  /** Visible pets only, in the query's order (ascending id by default), at most `limit` items. */
+  list(query: PetQuery): Promise<PetRecord[]>;
   insert(pet: PetRecord): Promise<void>;
-  /** The result's pet has the holds of `namedOrders(variants)` only, and their count (WrittenPet). */
   write(id: number, variants: readonly PetVariant[]): Promise<PetWrite>;
   /** Deletes the pet only while the condition holds. */
   removeIf(id: number, when: PetCondition): Promise<boolean>;
@@ -101,6 +94,6 @@ export interface Pets {
   anyNaming(categoryId: number): Promise<boolean>;
   /** Pets with a lifecycle or a move under way (recovery's work list), ascending id. */
   provisional(page: PageRequest): Promise<PetRecord[]>;
-  /** Pets holding units for orders, ascending id after `after`. */
-  withHolds(page: PageRequest): Promise<PetRecord[]>;
+  /** Pets with marks (moves in flight), ascending id after `after`: recovery's other work list. */
+  withMarks(page: PageRequest): Promise<PetRecord[]>;
 }

@@ -95,10 +95,12 @@ export class UpdatePet {
     }
   }
 
+  /** A status staff set to pending is a hold (even on a pet that sold out); leaving pending ends either cause. */
   #changes(current: ListedPet, input: NewPet): PetChange {
     const status: PetStatus = input.status ?? current.status;
     const events =
       status === current.status ? [] : [stampEvent(this.#ports.clock.now(), "pet.status_changed", { petId: current.id, from: current.status, to: status })];
-    return { name: input.name, status, events };
+    const pendingCause = input.status === "pending" ? "hold" : status === "pending" ? undefined : "none";
+    return { name: input.name, status, ...(pendingCause && { pendingCause }), events };
   }
 }

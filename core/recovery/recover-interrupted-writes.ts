@@ -2,12 +2,13 @@ import type { Categories } from "../categories/categories.port.ts";
 import { decideCategoryDeletion } from "../categories/delete-category.ts";
 import type { OrderRecord } from "../orders/order-record.ts";
 import type { Orders } from "../orders/orders.port.ts";
+import { readFence, settleOrder } from "../orders/settle-order.ts";
 import { categoryAcceptsPets } from "../pets/category-check.ts";
 import { finishCreating } from "../pets/create-pet.ts";
 import { finishDeletingPet } from "../pets/delete-pet.ts";
-import type { Hold, PetRecord } from "../pets/pet-record.ts";
+import type { Mark, PetRecord } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { consume, release } from "../pets/stock-writes.ts";
+import { clearSettleMark, keepReservation, undoReservation } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import type { PageRequest } from "../shared/page.ts";
 
@@ -20,8 +21,10 @@ interface Ports {
 
 export interface RecoveryReport {
   abandonedPlacings: number;
-  releasedHolds: number;
-  consumedHolds: number;
+  undoneReservations: number;
+  keptReservations: number;
+  settledOrders: number;
+  clearedMarks: number;
   finishedPets: number;
   removedPets: number;
   undoneMoves: number;
@@ -30,20 +33,6 @@ export interface RecoveryReport {
 }
 
 const BATCH = 100;
-/** Held orders whose states one store call asks for: on MongoDB a `$in` of at most this many ids. */
-const STATES_BATCH = 1_000;
-
-/** The holds of a page of pets, each with its pet, in order. */
-function* heldIn(page: readonly PetRecord[]): Generator<{ pet: PetRecord; hold: Hold }> {
-  for (const pet of page) for (const hold of pet.holds) yield { pet, hold };
-}
-
-/** The next `count` items (fewer at the end). */
-const take = <T>(items: Iterator<T>, count: number): T[] => {
-  const taken: T[] = [];
-  for (let next = items.next(); !next.done; next = items.next()) if (taken.push(next.value) === count) break;
-  return taken;
-};
 
 /** Walks a work list page by page in id order (items handled may drop out of it: the walk goes by id). */
 const eachPage = async <T extends { id: number }>(
@@ -60,27 +49,26 @@ const eachPage = async <T extends { id: number }>(
 };
 
 /**
- * Finishes or undoes multi-step writes a crash (or a lost store answer) left half done (design §3). Every step is
- * a conditional, idempotent single-document write, so every instance may run it at any moment, also while the
- * interrupted request is still alive. Provisional documents are touched only once they are older than the grace
- * period, which is far longer than any request's store time-out.
+ * Finishes or undoes multi-step writes a crash (or a lost store answer) left half done (docs/consistency.md,
+ * "Recovery"). Its work lists are what is unfinished: pets with marks, orders still settling, provisional pets,
+ * undecided category deletions; never the open orders. Every step is conditional and idempotent, so every instance
+ * may run it at any moment; provisional work is touched only once older than the grace period.
  */
 export class RecoverInterruptedWrites {
   readonly #ports: Ports;
   readonly #graceMs: number;
-  readonly #statesBatch: number;
-  /** `statesBatch`: how many held orders' states one store call asks for (tests make it small). */
-  constructor(ports: Ports, graceMs: number, { statesBatch = STATES_BATCH }: { statesBatch?: number } = {}) {
+  constructor(ports: Ports, graceMs: number) {
     this.#ports = ports;
     this.#graceMs = graceMs;
-    this.#statesBatch = statesBatch;
   }
 
   async execute(): Promise<RecoveryReport> {
     const report: RecoveryReport = {
       abandonedPlacings: 0,
-      releasedHolds: 0,
-      consumedHolds: 0,
+      undoneReservations: 0,
+      keptReservations: 0,
+      settledOrders: 0,
+      clearedMarks: 0,
       finishedPets: 0,
       removedPets: 0,
       undoneMoves: 0,
@@ -88,59 +76,62 @@ export class RecoverInterruptedWrites {
       decidedCategories: 0,
     };
     const cutoff = new Date(this.#ports.clock.now().getTime() - this.#graceMs);
-    await this.#settleHolds(cutoff, report);
+    await eachPage(
+      (page) => this.#ports.pets.withMarks(page),
+      async (pet) => {
+        for (const mark of pet.marks) if (mark.since <= cutoff) await this.#settleMark(pet, mark, report);
+      },
+    );
+    await eachPage((page) => this.#ports.orders.settlingBefore(cutoff, page), (order) => this.#settleOrder(order, report));
     await this.#provisionalPets(cutoff, report);
     await this.#categoryDeletions(cutoff, report);
     return report;
   }
 
   /**
-   * A hold is taken before its order is written, and an order is never re-created, so a hold whose order is
-   * cancelled is left over from a cancellation (release it), one whose order is complete from a completion
-   * (consume it), and one without an order, once older than the grace period, from a placing that died: recovery
-   * takes the order's id with an `abandoned` tombstone (the slow placer, if alive, can then no longer insert its
-   * order) and releases the hold. A younger hold without an order belongs to a placing in progress.
+   * A reserve mark whose order owns it goes; one no order owns (the placing died before writing its order: recovery
+   * takes the id with an `abandoned` tombstone first, so a slow placer can no longer write it) is undone. A settle
+   * mark means the pet side applied: the order records it, then the mark goes.
    */
-  async #settleHolds(cutoff: Date, report: RecoveryReport): Promise<void> {
+  async #settleMark(pet: PetRecord, mark: Mark, report: RecoveryReport): Promise<void> {
     const { orders, pets, clock } = this.#ports;
-    let after: number | undefined;
-    for (;;) {
-      const page: PetRecord[] = await pets.withHolds({ limit: BATCH, after });
-      if (page.length === 0) return;
-      // The held orders' states, a bounded number at a time (a popular pet may hold units for very many open orders).
-      // The chunks are taken as they are needed: a pair for each of a popular pet's holds, all at once, would live
-      // through the whole pass and be promoted by V8's young collections for nothing.
-      const held = heldIn(page);
-      for (let chunk = take(held, this.#statesBatch); chunk.length > 0; chunk = take(held, this.#statesBatch)) {
-        const states = await orders.statesOf(chunk.map(({ hold }) => hold.orderId));
-        for (const { pet, hold } of chunk) {
-          let state = states.get(hold.orderId);
-          if (state === undefined) {
-            if (hold.since && hold.since > cutoff) continue;
-            const abandoned: OrderRecord = {
-              id: hold.orderId,
-              petId: pet.id,
-              quantity: hold.units,
-              shipDate: undefined,
-              placedBy: 0,
-              state: "abandoned",
-              revision: 1,
-              createdAt: clock.now(),
-            };
-            if (await orders.insert(abandoned)) {
-              state = "abandoned";
-              report.abandonedPlacings += 1;
-            } else state = (await orders.ofId(hold.orderId))?.state;
-          }
-          if (state === undefined || state === "cancelled" || state === "abandoned") {
-            if (await release(pets, clock, pet.id, hold.orderId, hold.units)) report.releasedHolds += 1;
-          } else if (state === "complete") {
-            if (await consume(pets, clock, pet.id, hold.orderId, hold.units)) report.consumedHolds += 1;
-          }
-        }
-      }
-      after = page.at(-1)?.id;
+    let order = await orders.ofId(mark.orderId);
+    if (mark.kind === "settle") {
+      if (order?.settling) await orders.settled(order.id);
+      await clearSettleMark(pets, pet.id, mark.orderId);
+      report.clearedMarks += 1;
+      return;
     }
+    if (order === undefined) {
+      const abandoned: OrderRecord = {
+        id: mark.orderId,
+        petId: pet.id,
+        quantity: mark.units,
+        shipDate: undefined,
+        placedBy: 0,
+        state: "abandoned",
+        revision: 1,
+        createdAt: clock.now(),
+      };
+      if (await orders.insert(abandoned)) {
+        order = abandoned;
+        report.abandonedPlacings += 1;
+      } else order = await orders.ofId(mark.orderId);
+    }
+    if (order && order.state !== "abandoned" && order.reservation === mark.nonce && mark.nonce !== undefined) {
+      if (await keepReservation(pets, pet.id, mark.orderId, mark.nonce)) report.keptReservations += 1;
+    } else if (await undoReservation(pets, clock, pet.id, mark.orderId, mark.units, mark.nonce)) {
+      report.undoneReservations += 1;
+    }
+  }
+
+  /** A cancellation or completion that died before its pet side was settled: the fence first, then the order again. */
+  async #settleOrder(seen: OrderRecord, report: RecoveryReport): Promise<void> {
+    const fence = await readFence(this.#ports.pets, seen.petId, seen.id);
+    const order = await this.#ports.orders.ofId(seen.id);
+    if (!order?.settling) return;
+    await settleOrder(this.#ports, order, fence);
+    report.settledOrders += 1;
   }
 
   async #provisionalPets(cutoff: Date, report: RecoveryReport): Promise<void> {

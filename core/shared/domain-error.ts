@@ -9,6 +9,7 @@ export type DomainErrorCode =
   | "pet_has_open_orders"
   | "pet_not_available"
   | "insufficient_stock"
+  | "stock_limit_exceeded"
   | "category_name_taken"
   | "category_in_use"
   | "order_completed"

@@ -7,7 +7,7 @@ import type { WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
 /** Millisecond precision on purpose: every store must give dates back exactly. */
 export const at = (iso: string): Date => new Date(iso);
 
-/** A visible pet with no stock and no holds. */
+/** A visible pet with no stock, no orders holding units and no marks. */
 export const aPet = (overrides: Partial<PetRecord> = {}): PetRecord => ({
   id: 1,
   name: "Rex",
@@ -15,7 +15,11 @@ export const aPet = (overrides: Partial<PetRecord> = {}): PetRecord => ({
   status: "available",
   revision: 1,
   stock: 0,
-  holds: [],
+  holdCount: 0,
+  heldUnits: 0,
+  pendingCause: undefined,
+  marks: [],
+  fences: {},
   lifecycle: undefined,
   movingTo: undefined,
   provisionalSince: undefined,

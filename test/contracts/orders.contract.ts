@@ -58,21 +58,29 @@ export const ordersContract = (harness: ContractHarness): void => {
       expect(await orders().ofId(1)).toEqual(anOrder({ id: 1 }));
     });
 
-    it("gives the states of several orders at once, any state, skipping unknown ones", async () => {
-      await orders().insert(anOrder({ id: 1, state: "abandoned" }));
+    it("lists the orders still settling since a cutoff, ascending id, and forgets one once settled", async () => {
+      await orders().insert(anOrder({ id: 1, state: "complete", settling: at("2026-11-21T12:00:00.000Z") }));
       await orders().insert(anOrder({ id: 2 }));
-      await orders().insert(anOrder({ id: 3, state: "cancelled" }));
-      await orders().insert(anOrder({ id: 4, state: "complete" }));
+      await orders().insert(anOrder({ id: 3, state: "complete", settling: at("2026-11-21T12:10:00.000Z") }));
+      expect(await orders().write(2, { state: "open" }, { state: "cancelled", settling: at("2026-11-21T12:05:00.000Z") })).toMatchObject({
+        settling: at("2026-11-21T12:05:00.000Z"),
+      });
 
-      expect(await orders().statesOf([3, 1, 9, 2, 4])).toEqual(
-        new Map([
-          [1, "abandoned"],
-          [2, "open"],
-          [3, "cancelled"],
-          [4, "complete"],
-        ]),
-      );
-      expect(await orders().statesOf([])).toEqual(new Map());
+      const cutoff = at("2026-11-21T12:05:00.000Z");
+      expect((await orders().settlingBefore(cutoff, { limit: 10 })).map((o) => o.id)).toEqual([1, 2]);
+      expect((await orders().settlingBefore(cutoff, { limit: 1, after: 1 })).map((o) => o.id)).toEqual([2]);
+
+      await orders().settled(1);
+      await orders().settled(1);
+      expect(await orders().ofId(1)).toMatchObject({ state: "complete", settling: undefined });
+      expect((await orders().settlingBefore(at("2026-11-21T13:00:00.000Z"), { limit: 10 })).map((o) => o.id)).toEqual([2, 3]);
+    });
+
+    it("removes a settled cancelled order once its events are relayed, and keeps it while it is settling", async () => {
+      await orders().insert(anOrder({ id: 1 }));
+      await orders().write(1, { state: "open" }, { state: "cancelled", settling: at("2026-11-21T12:00:00.000Z") });
+      await orders().settled(1);
+      expect(await orders().ofId(1)).toBeUndefined();
     });
 
     describe("list", () => {
@@ -168,7 +176,8 @@ export const ordersContract = (harness: ContractHarness): void => {
 
       await orders().removeAllOfPet(10);
 
-      expect([...(await orders().statesOf([1, 2, 3, 4])).keys()].sort()).toEqual([2, 3]);
+      const left = await Promise.all([1, 2, 3, 4].map((id) => orders().ofId(id)));
+      expect(left.map((o) => o?.id)).toEqual([undefined, 2, 3, undefined]);
       await expect(orders().removeAllOfPet(10)).resolves.toBeUndefined();
     });
   });

@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
-import type { PetRecord, WrittenPet } from "../../core/pets/pet-record.ts";
+import type { Mark } from "../../core/pets/pet-record.ts";
 import type { PetCondition, PetVariant } from "../../core/pets/pets.port.ts";
-import { consume, release, reserve, setStockVariants } from "../../core/pets/stock-writes.ts";
+import {
+  applySettlement,
+  clearSettleMark,
+  keepReservation,
+  MAX_STOCK,
+  reserveSeeing,
+  setStockVariants,
+  undoReservation,
+} from "../../core/pets/stock-writes.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { freshStoresPerTest, type ContractHarness } from "./harness.ts";
 import { aPet, at, everything } from "./mothers.ts";
-import { holdsOf, petWithHolds } from "../support/holds.ts";
 
 export const petsContract = (harness: ContractHarness): void => {
   describe(`Pets contract (${harness.name})`, () => {
@@ -15,73 +22,53 @@ export const petsContract = (harness: ContractHarness): void => {
     const idsOf = (list: { id: number }[]) => list.map((p) => p.id);
     const since = at("2026-11-21T11:59:59.321Z");
     const eventTypes = async () => (await stores().outbox.pending(1000)).map((e) => e.type);
-    /** The pet as a write gives it back: its hold count, and the holds of the orders named only. */
-    const written = ({ holds, ...rest }: PetRecord, named: number[] = []): WrittenPet => ({
-      ...rest,
-      holdCount: holds.length,
-      namedHolds: holds.filter((h) => named.includes(h.orderId)),
-    });
+    const mark = (orderId: number, kind: Mark["kind"], units = 1, nonce?: string): Mark => ({ orderId, kind, units, since, ...(nonce && { nonce }) });
+    const reserve = async (petId: number, orderId: number, units: number, nonce = `n${orderId}`) =>
+      (await reserveSeeing(pets(), clock, petId, orderId, units, nonce)).outcome;
+    const order = (id: number, quantity: number, petId = 1) => ({ id, petId, quantity });
 
-    it("gives back what was inserted, holds and dates included, and undefined for an unknown id", async () => {
-      const pet = aPet({ id: 7, name: "Rex", categoryId: 3, status: "pending", revision: 4, stock: 2, holds: [{ orderId: 3, units: 1 }, { orderId: 11, units: 5 }] });
-      const provisional = aPet({ id: 8, lifecycle: "creating", movingTo: 9, provisionalSince: since });
+    it("gives back what was inserted, marks, fences and dates included, and undefined for an unknown id", async () => {
+      const pet = aPet({
+        id: 7,
+        name: "Rex",
+        categoryId: 3,
+        status: "pending",
+        pendingCause: "sold-out",
+        revision: 4,
+        stock: 2,
+        holdCount: 2,
+        heldUnits: 6,
+        marks: [mark(3, "reserve", 1, "abc"), mark(3, "settle", 1), mark(11, "settle", 5)],
+        fences: { 3: 2, 11: 1 },
+      });
+      const provisional = aPet({ id: 8, lifecycle: "creating", movingTo: 9, provisionalSince: since, pendingCause: "hold", status: "pending" });
       await pets().insert(pet);
       await pets().insert(provisional);
 
-      expect(await petWithHolds(pets(), 7)).toEqual(pet);
-      expect(await petWithHolds(pets(), 8)).toEqual(provisional);
-      expect(await petWithHolds(pets(), 9)).toBeUndefined();
+      expect(await pets().ofId(7)).toEqual(pet);
+      expect(await pets().ofId(8)).toEqual(provisional);
+      expect(await pets().ofId(9)).toBeUndefined();
     });
 
     it("refuses a second insert of the same id", async () => {
       await pets().insert(aPet({ id: 1 }));
       await expect(pets().insert(aPet({ id: 1, name: "Other" }))).rejects.toThrow();
-      expect((await petWithHolds(pets(), 1))?.name).toBe("Rex");
+      expect((await pets().ofId(1))?.name).toBe("Rex");
     });
 
     it("stores and returns copies", async () => {
-      const inserted = aPet({ id: 1, holds: [{ orderId: 1, units: 1 }], provisionalSince: since, movingTo: 2 });
+      const inserted = aPet({ id: 1, marks: [mark(1, "reserve", 1, "x")], fences: { 1: 1 }, provisionalSince: since, movingTo: 2 });
       await pets().insert(inserted);
-      inserted.holds[0]!.units = 9;
-      const read = await petWithHolds(pets(), 1);
-      read!.holds.push({ orderId: 2, units: 2 });
+      inserted.marks[0]!.units = 9;
+      const read = await pets().ofId(1);
+      read!.marks.push(mark(2, "settle"));
       read!.provisionalSince!.setUTCFullYear(2000);
-      (await pets().ofId(1))!.provisionalSince!.setUTCFullYear(2001);
-
-      expect(await petWithHolds(pets(), 1)).toEqual(aPet({ id: 1, holds: [{ orderId: 1, units: 1 }], provisionalSince: since, movingTo: 2 }));
-    });
-
-    it("reads a pet without its holds: a look at a popular pet does not carry its open orders back", async () => {
-      const holds = Array.from({ length: 40 }, (_, i) => ({ orderId: i + 1, units: 1 }));
-      const { holds: _, ...withoutHolds } = aPet({ id: 1, holds });
-      await pets().insert(aPet({ id: 1, holds }));
-
-      expect(await pets().ofId(1)).toEqual(withoutHolds);
-      expect(await holdsOf(pets(), 1)).toEqual(holds);
-    });
-
-    it("returns copies of a pet with many holds too", async () => {
-      const holds = Array.from({ length: 40 }, (_, i) => ({ orderId: i + 1, units: 1 }));
-      await pets().insert(aPet({ id: 1, holds }));
-      const read = await petWithHolds(pets(), 1);
-      read!.holds.push({ orderId: 99, units: 9 });
-      read!.holds[0]!.units = 7;
+      (read!.fences as Record<number, number>)[1] = 5;
+      (await pets().ofId(1))!.marks[0]!.since.setUTCFullYear(2001);
       const listed = await pets().list({ limit: 10 });
       listed[0]!.stock = 99;
 
-      expect(await holdsOf(pets(), 1)).toEqual(holds);
-      expect((await pets().ofId(1))!.stock).toBe(aPet({ id: 1 }).stock);
-      expect(read!.holds).toHaveLength(41);
-    });
-
-    it("lists a pet without its holds: a page does not carry a popular pet's open orders", async () => {
-      const holds = Array.from({ length: 40 }, (_, i) => ({ orderId: i + 1, units: 1, since: new Date(1_700_000_000_000 + i) }));
-      await pets().insert(aPet({ id: 1, stock: 3, holds, movingTo: 2, provisionalSince: new Date(1_700_000_000_000) }));
-      const [listed] = await pets().list({ limit: 10, ids: [1] });
-      const { holds: _holds, ...rest } = aPet({ id: 1, stock: 3, movingTo: 2, provisionalSince: new Date(1_700_000_000_000) });
-
-      expect(listed).toStrictEqual(rest);
-      expect(Object.keys(listed!)).not.toContain("holds");
+      expect(await pets().ofId(1)).toEqual(aPet({ id: 1, marks: [mark(1, "reserve", 1, "x")], fences: { 1: 1 }, provisionalSince: since, movingTo: 2 }));
     });
 
     describe("list", () => {
@@ -176,44 +163,31 @@ export const petsContract = (harness: ContractHarness): void => {
           { when: { stock: { eq: 5 } }, then: { name: "Max", stock: { by: -2 } } },
         ];
 
-        expect(await pets().write(1, variants)).toEqual({ applied: 1, pet: written(aPet({ id: 1, name: "Max", stock: 3, revision: 2 })) });
-        expect(await petWithHolds(pets(), 1)).toEqual(aPet({ id: 1, name: "Max", stock: 3, revision: 2 }));
+        expect(await pets().write(1, variants)).toEqual({ applied: 1, pet: aPet({ id: 1, name: "Max", stock: 3, revision: 2 }) });
+        expect(await pets().ofId(1)).toEqual(aPet({ id: 1, name: "Max", stock: 3, revision: 2 }));
       });
 
       it("applies nothing when no condition holds, and says how the pet is; undefined for a missing pet", async () => {
         await pets().insert(aPet({ id: 1, stock: 5 }));
 
-        expect(await pets().write(1, [{ when: { stock: { gt: 5 } }, then: { name: "never" } }])).toEqual({ applied: undefined, pet: written(aPet({ id: 1, stock: 5 })) });
+        expect(await pets().write(1, [{ when: { stock: { gt: 5 } }, then: { name: "never" } }])).toEqual({ applied: undefined, pet: aPet({ id: 1, stock: 5 }) });
         expect(await pets().write(2, [{ when: {}, then: { name: "never" } }])).toEqual({ applied: undefined, pet: undefined });
-        expect(await petWithHolds(pets(), 2)).toBeUndefined();
+        expect(await pets().ofId(2)).toBeUndefined();
       });
 
-      it("gives back the hold count and the holds of the orders its variants name, not a popular pet's others", async () => {
-        const t = (n: number) => new Date(1_700_000_000_000 + n);
-        const holds = Array.from({ length: 40 }, (_, i) => ({ orderId: 2 * (i + 1), units: 1, since: t(i) }));
-        await pets().insert(aPet({ id: 1, stock: 10, holds }));
-
-        // Named by a condition (hold, noHoldOf) and by a change (addHold, removeHoldOf), applied or not.
-        const applied = await pets().write(1, [
-          { when: { hold: { orderId: 4, units: 2 } }, then: { name: "never" } },
-          { when: { noHoldOf: 3 }, then: { addHold: { orderId: 3, units: 2, since: t(99) }, removeHoldOf: 6, stock: { by: -2 } } },
-        ]);
-        expect(applied).toEqual({
-          applied: 1,
-          pet: {
-            ...written(aPet({ id: 1, stock: 8, revision: 2 })),
-            holdCount: 40,
-            namedHolds: [{ orderId: 3, units: 2, since: t(99) }, { orderId: 4, units: 1, since: t(1) }],
-          },
-        });
-        const refused = await pets().write(1, [{ when: { noHoldOf: 8 }, then: { name: "never" } }]);
-        expect(refused).toEqual({ applied: undefined, pet: { ...written(aPet({ id: 1, stock: 8, revision: 2 })), holdCount: 40, namedHolds: [holds[3]] } });
-        expect((await pets().write(1, [{ when: {}, then: { name: "Max" } }])).pet).toMatchObject({ holdCount: 40, namedHolds: [] });
-        // The store still has every hold.
-        expect(await holdsOf(pets(), 1)).toHaveLength(40);
+      const subject = aPet({
+        id: 1,
+        status: "pending",
+        pendingCause: "sold-out",
+        stock: 3,
+        revision: 4,
+        holdCount: 1,
+        heldUnits: 2,
+        marks: [mark(7, "reserve", 2, "n7"), mark(8, "settle", 1)],
+        fences: { 8: 3 },
+        movingTo: 9,
+        provisionalSince: since,
       });
-
-      const subject = aPet({ id: 1, status: "pending", stock: 3, revision: 4, holds: [{ orderId: 7, units: 2 }], movingTo: 9, provisionalSince: since });
       it.each<[string, PetCondition, boolean]>([
         ["lifecycle none", { lifecycle: "none" }, true],
         ["lifecycle creating", { lifecycle: "creating" }, false],
@@ -221,19 +195,32 @@ export const petsContract = (harness: ContractHarness): void => {
         ["other status", { status: "available" }, false],
         ["statusNot other", { statusNot: "sold" }, true],
         ["statusNot own", { statusNot: "pending" }, false],
+        ["sold out", { soldOut: true }, true],
+        ["not sold out", { soldOut: false }, false],
         ["stock eq", { stock: { eq: 3 } }, true],
         ["stock eq other", { stock: { eq: 2 } }, false],
         ["stock gt below", { stock: { gt: 2 } }, true],
         ["stock gt equal", { stock: { gt: 3 } }, false],
-        ["hold with its units", { hold: { orderId: 7, units: 2 } }, true],
-        ["hold with other units", { hold: { orderId: 7, units: 1 } }, false],
-        ["hold of another order", { hold: { orderId: 8, units: 2 } }, false],
-        ["no hold of another order", { noHoldOf: 8 }, true],
-        ["no hold of a holding order", { noHoldOf: 7 }, false],
         ["holdCount eq", { holdCount: { eq: 1 } }, true],
         ["holdCount eq 0", { holdCount: { eq: 0 } }, false],
         ["holdCount gt 0", { holdCount: { gt: 0 } }, true],
         ["holdCount gt 1", { holdCount: { gt: 1 } }, false],
+        ["held at most its units", { heldAtMost: 2 }, true],
+        ["held at most fewer", { heldAtMost: 1 }, false],
+        ["reserve mark", { mark: { orderId: 7, kind: "reserve" } }, true],
+        ["reserve mark with its nonce", { mark: { orderId: 7, kind: "reserve", nonce: "n7" } }, true],
+        ["reserve mark with another nonce", { mark: { orderId: 7, kind: "reserve", nonce: "n8" } }, false],
+        ["settle mark where there is a reserve mark", { mark: { orderId: 7, kind: "settle" } }, false],
+        ["settle mark", { mark: { orderId: 8, kind: "settle" } }, true],
+        ["mark of another order", { mark: { orderId: 9, kind: "reserve" } }, false],
+        ["no mark of another order", { noMark: { orderId: 9, kind: "reserve" } }, true],
+        ["no settle mark of a reserving order", { noMark: { orderId: 7, kind: "settle" } }, true],
+        ["no reserve mark of a reserving order", { noMark: { orderId: 7, kind: "reserve" } }, false],
+        ["fence as it is", { fence: { orderId: 8, value: 3 } }, true],
+        ["fence of the same bucket", { fence: { orderId: 40, value: 3 } }, true],
+        ["fence as it was", { fence: { orderId: 8, value: 2 } }, false],
+        ["fence never moved", { fence: { orderId: 9, value: 0 } }, true],
+        ["fence never moved, other value", { fence: { orderId: 9, value: 1 } }, false],
         ["revision", { revision: 4 }, true],
         ["other revision", { revision: 3 }, false],
         ["movingTo", { movingTo: 9 }, true],
@@ -248,19 +235,61 @@ export const petsContract = (harness: ContractHarness): void => {
         const result = await pets().write(1, [{ when, then: { name: "written" } }]);
 
         expect(result.applied).toBe(holds ? 0 : undefined);
-        expect((await petWithHolds(pets(), 1))?.name).toBe(holds ? "written" : "Rex");
+        expect((await pets().ofId(1))?.name).toBe(holds ? "written" : "Rex");
       });
 
       it("changes every field a change names and nothing else", async () => {
-        await pets().insert(aPet({ id: 1, stock: 4, holds: [{ orderId: 2, units: 1 }, { orderId: 5, units: 3 }] }));
+        await pets().insert(aPet({ id: 1, stock: 4, holdCount: 2, heldUnits: 4, marks: [mark(2, "settle"), mark(5, "reserve", 3, "n5")] }));
 
-        await pets().write(1, [{ when: {}, then: { name: "Max", categoryId: 3, status: "pending", stock: { to: 9 }, addHold: { orderId: 4, units: 2 }, removeHoldOf: 2, lifecycle: "deleting", movingTo: 8, provisionalSince: since } }]);
-        expect(await petWithHolds(pets(), 1)).toEqual(
-          aPet({ id: 1, name: "Max", categoryId: 3, status: "pending", stock: 9, revision: 2, holds: [{ orderId: 4, units: 2 }, { orderId: 5, units: 3 }], lifecycle: "deleting", movingTo: 8, provisionalSince: since }),
+        await pets().write(1, [
+          {
+            when: {},
+            then: {
+              name: "Max",
+              categoryId: 3,
+              status: "pending",
+              pendingCause: "hold",
+              stock: { to: 9 },
+              held: { orders: 1, units: 2 },
+              addMark: mark(4, "reserve", 2, "n4"),
+              removeMark: { orderId: 2, kind: "settle" },
+              bumpFence: 2,
+              lifecycle: "deleting",
+              movingTo: 8,
+              provisionalSince: since,
+            },
+          },
+        ]);
+        expect(await pets().ofId(1)).toEqual(
+          aPet({
+            id: 1,
+            name: "Max",
+            categoryId: 3,
+            status: "pending",
+            pendingCause: "hold",
+            stock: 9,
+            revision: 2,
+            holdCount: 3,
+            heldUnits: 6,
+            marks: [mark(4, "reserve", 2, "n4"), mark(5, "reserve", 3, "n5")],
+            fences: { 2: 1 },
+            lifecycle: "deleting",
+            movingTo: 8,
+            provisionalSince: since,
+          }),
         );
-        await pets().write(1, [{ when: {}, then: { stock: { by: -4 }, lifecycle: "none", movingTo: "none", provisionalSince: "none", removeHoldOf: 4 } }]);
-        expect(await petWithHolds(pets(), 1)).toEqual(aPet({ id: 1, name: "Max", categoryId: 3, status: "pending", stock: 5, revision: 3, holds: [{ orderId: 5, units: 3 }] }));
-        expect((await pets().write(1, [{ when: { holdCount: { eq: 1 } }, then: {} }])).applied).toBe(0);
+        await pets().write(1, [
+          {
+            when: {},
+            then: { stock: { by: -4 }, pendingCause: "none", lifecycle: "none", movingTo: "none", provisionalSince: "none", removeMark: { orderId: 4, kind: "reserve" }, bumpFence: 34 },
+          },
+        ]);
+        expect(await pets().ofId(1)).toEqual(
+          aPet({ id: 1, name: "Max", categoryId: 3, status: "pending", stock: 5, revision: 3, holdCount: 3, heldUnits: 6, marks: [mark(5, "reserve", 3, "n5")], fences: { 2: 2 } }),
+        );
+        expect(idsOf(await pets().withMarks(everything))).toEqual([1]);
+        await pets().write(1, [{ when: {}, then: { removeMark: { orderId: 5, kind: "reserve" } } }]);
+        expect(idsOf(await pets().withMarks(everything))).toEqual([]);
       });
 
       it("lets exactly one of many concurrent writes conditional on one revision win", async () => {
@@ -269,113 +298,116 @@ export const petsContract = (harness: ContractHarness): void => {
         const results = await Promise.all(Array.from({ length: 10 }, (_, i) => pets().write(1, [{ when: { revision: 1 }, then: { name: `Rex ${i}` } }])));
 
         expect(results.filter((r) => r.applied !== undefined)).toHaveLength(1);
-        expect((await petWithHolds(pets(), 1))?.revision).toBe(2);
+        expect((await pets().ofId(1))?.revision).toBe(2);
       });
     });
 
     describe("stock moves (core/pets/stock-writes.ts over this port)", () => {
-      it("reserve takes units and holds them for the order; the last unit makes the pet pending in the same write", async () => {
+      it("reserve takes units and marks the reservation; the last unit makes the pet pending, sold out, in the same write", async () => {
         await pets().insert(aPet({ id: 1, stock: 3 }));
 
-        expect(await reserve(pets(), clock, 1, 10, 2)).toBe("reserved");
-        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 1, status: "available", holds: [{ orderId: 10, units: 2 }], revision: 2 });
-        expect(await reserve(pets(), clock, 1, 11, 1)).toBe("reserved");
-        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 0, status: "pending", holds: [{ orderId: 10, units: 2 }, { orderId: 11, units: 1 }], revision: 3 });
+        expect(await reserve(1, 10, 2)).toBe("reserved");
+        expect(await pets().ofId(1)).toMatchObject({ stock: 1, status: "available", holdCount: 1, heldUnits: 2, marks: [{ orderId: 10, kind: "reserve", units: 2, nonce: "n10" }], revision: 2 });
+        expect(await reserve(1, 11, 1)).toBe("reserved");
+        expect(await pets().ofId(1)).toMatchObject({ stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 2, heldUnits: 3, revision: 3 });
         expect(await eventTypes()).toEqual(["inventory.changed", "inventory.changed", "pet.status_changed"]);
       });
 
-      it("reserve is idempotent by order id and explains every refusal", async () => {
+      it("reserve is idempotent by order id while its mark is there, and explains every refusal", async () => {
         await pets().insert(aPet({ id: 1, stock: 3 }));
-        await pets().insert(aPet({ id: 2, stock: 3, status: "pending" }));
+        await pets().insert(aPet({ id: 2, stock: 3, status: "pending", pendingCause: "hold" }));
         await pets().insert(aPet({ id: 3, stock: 3, lifecycle: "deleting", provisionalSince: since }));
         await pets().insert(aPet({ id: 4, stock: 3, lifecycle: "creating", provisionalSince: since }));
-        await reserve(pets(), clock, 1, 10, 1);
+        await reserve(1, 10, 1);
 
-        expect(await reserve(pets(), clock, 1, 10, 1)).toBe("already-held");
-        expect(await reserve(pets(), clock, 1, 11, 3)).toBe("insufficient-stock");
-        expect(await reserve(pets(), clock, 2, 12, 1)).toBe("not-available");
-        expect(await reserve(pets(), clock, 3, 13, 1)).toBe("unknown-pet");
-        expect(await reserve(pets(), clock, 4, 14, 1)).toBe("unknown-pet");
-        expect(await reserve(pets(), clock, 5, 15, 1)).toBe("unknown-pet");
-        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 2, holds: [{ orderId: 10, units: 1 }], revision: 2 });
-        expect((await petWithHolds(pets(), 2))?.revision).toBe(1);
+        expect(await reserve(1, 10, 1, "other attempt")).toBe("already-held");
+        expect(await reserve(1, 11, 3)).toBe("insufficient-stock");
+        expect(await reserve(2, 12, 1)).toBe("not-available");
+        expect(await reserve(3, 13, 1)).toBe("unknown-pet");
+        expect(await reserve(4, 14, 1)).toBe("unknown-pet");
+        expect(await reserve(5, 15, 1)).toBe("unknown-pet");
+        expect(await pets().ofId(1)).toMatchObject({ stock: 2, holdCount: 1, marks: [{ orderId: 10, nonce: "n10" }], revision: 2 });
+        expect((await pets().ofId(2))?.revision).toBe(1);
       });
 
       it("reserve is atomic: 200 concurrent single-unit orders for 50 in stock, exactly 50 held, pending once", async () => {
         await pets().insert(aPet({ id: 1, stock: 50 }));
 
-        const outcomes = await Promise.all(Array.from({ length: 200 }, (_, i) => reserve(pets(), clock, 1, 100 + i, 1)));
+        const outcomes = await Promise.all(Array.from({ length: 200 }, (_, i) => reserve(1, 100 + i, 1)));
 
         expect(outcomes.filter((o) => o === "reserved")).toHaveLength(50);
         expect(outcomes.every((o) => ["reserved", "insufficient-stock", "not-available"].includes(o))).toBe(true);
-        const pet = await petWithHolds(pets(), 1);
-        expect(pet).toMatchObject({ stock: 0, status: "pending", revision: 51 });
-        expect(pet?.holds).toHaveLength(50);
+        expect(await pets().ofId(1)).toMatchObject({ stock: 0, status: "pending", holdCount: 50, heldUnits: 50, revision: 51 });
         expect((await eventTypes()).filter((t) => t === "pet.status_changed")).toHaveLength(1);
       });
 
-      it("release gives a hold back once; from stock 0 a pending pet is available again in the same write", async () => {
+      it("a kept reservation loses its mark only for its own attempt's nonce; an undone one gives its units back once", async () => {
         await pets().insert(aPet({ id: 1, stock: 2 }));
-        await reserve(pets(), clock, 1, 10, 2);
+        await reserve(1, 10, 2);
 
-        expect(await release(pets(), clock, 1, 10, 2)).toBe(true);
-        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 2, status: "available", holds: [] });
-        expect(await release(pets(), clock, 1, 10, 2)).toBe(false);
-        expect(await release(pets(), clock, 9, 10, 2)).toBe(false);
-        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 2, revision: 3 });
+        expect(await keepReservation(pets(), 1, 10, "someone else")).toBe(false);
+        expect(await undoReservation(pets(), clock, 1, 10, 2, "someone else")).toBe(false);
+        expect(await undoReservation(pets(), clock, 1, 10, 2, "n10")).toBe(true);
+        expect(await undoReservation(pets(), clock, 1, 10, 2, "n10")).toBe(false);
+        expect(await pets().ofId(1)).toMatchObject({ stock: 2, status: "available", pendingCause: undefined, holdCount: 0, heldUnits: 0, marks: [] });
+
+        await reserve(1, 11, 1);
+        expect(await keepReservation(pets(), 1, 11, "n11")).toBe(true);
+        expect(await keepReservation(pets(), 1, 11, "n11")).toBe(false);
+        expect(await pets().ofId(1)).toMatchObject({ stock: 1, holdCount: 1, heldUnits: 1, marks: [] });
       });
 
-      it("release from stock 0 keeps a sold pet sold and a pet with stock left as it is", async () => {
-        await pets().insert(aPet({ id: 1, stock: 0, status: "sold", holds: [{ orderId: 10, units: 1 }] }));
-        await pets().insert(aPet({ id: 2, stock: 1, status: "pending", holds: [{ orderId: 11, units: 1 }] }));
+      it("a release applies once while its fence holds, leaves a settle mark, and a sold-out pet is available again", async () => {
+        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 2, heldUnits: 3 }));
 
-        await release(pets(), clock, 1, 10, 1);
-        await release(pets(), clock, 2, 11, 1);
+        expect((await applySettlement(pets(), clock, "release", order(10, 2), 1)).outcome).toBe("fence-moved");
+        expect((await applySettlement(pets(), clock, "release", order(10, 2), 0)).outcome).toBe("applied");
+        expect((await applySettlement(pets(), clock, "release", order(10, 2), 0)).outcome).toBe("applied");
+        expect(await pets().ofId(1)).toMatchObject({ stock: 2, status: "available", pendingCause: undefined, holdCount: 1, heldUnits: 1, marks: [{ orderId: 10, kind: "settle" }] });
+        expect((await applySettlement(pets(), clock, "release", order(10, 2, 9), 0)).outcome).toBe("no-pet");
 
-        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 1, status: "sold", holds: [] });
-        expect(await petWithHolds(pets(), 2)).toMatchObject({ stock: 2, status: "pending", holds: [] });
+        await clearSettleMark(pets(), 1, 10);
+        // The mark is gone, and with it the fence the late actor read: it cannot apply a second time.
+        expect((await applySettlement(pets(), clock, "release", order(10, 2), 0)).outcome).toBe("fence-moved");
+        expect(await pets().ofId(1)).toMatchObject({ stock: 2, holdCount: 1, marks: [], fences: { 10: 1 } });
       });
 
-      it("concurrent releases of many holds count every unit, each once", async () => {
-        const holds = Array.from({ length: 30 }, (_, i) => ({ orderId: i + 1, units: 2 }));
-        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", holds }));
+      it("a release keeps a staff hold, and a consumption of the last holding order at stock 0 makes a sold-out pet sold", async () => {
+        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", pendingCause: "hold", holdCount: 1, heldUnits: 1 }));
+        await pets().insert(aPet({ id: 2, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 2, heldUnits: 3 }));
 
-        const results = await Promise.all([...holds, ...holds].map((h) => release(pets(), clock, 1, h.orderId, h.units)));
+        await applySettlement(pets(), clock, "release", order(10, 1, 1), 0);
+        expect(await pets().ofId(1)).toMatchObject({ stock: 1, status: "pending", pendingCause: "hold", holdCount: 0 });
 
-        expect(results.filter(Boolean)).toHaveLength(30);
-        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 60, status: "available", holds: [] });
+        await applySettlement(pets(), clock, "consume", order(11, 1, 2), 0);
+        expect(await pets().ofId(2)).toMatchObject({ stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 1, heldUnits: 2 });
+        await applySettlement(pets(), clock, "consume", order(12, 2, 2), 0);
+        expect(await pets().ofId(2)).toMatchObject({ stock: 0, status: "sold", pendingCause: undefined, holdCount: 0, heldUnits: 0 });
+        expect((await eventTypes()).filter((t) => t === "pet.status_changed")).toHaveLength(1);
       });
 
-      it("consume drops a hold once; the last one at stock 0 makes a pending pet sold in the same write", async () => {
-        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", holds: [{ orderId: 10, units: 1 }, { orderId: 11, units: 2 }] }));
+      it("concurrent settlements of many orders count every unit, each once", async () => {
+        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 30, heldUnits: 60 }));
+        const orders = Array.from({ length: 30 }, (_, i) => order(i + 1, 2));
 
-        expect(await consume(pets(), clock, 1, 10, 1)).toBe(true);
-        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 0, status: "pending", holds: [{ orderId: 11, units: 2 }] });
-        expect(await consume(pets(), clock, 1, 10, 1)).toBe(false);
-        expect(await consume(pets(), clock, 1, 11, 2)).toBe(true);
-        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 0, status: "sold", holds: [] });
-        expect(await eventTypes()).toEqual(["pet.status_changed"]);
+        const results = await Promise.all([...orders, ...orders].map((o) => applySettlement(pets(), clock, "release", o, 0)));
+
+        expect(results.every((r) => r.outcome === "applied")).toBe(true);
+        expect(await pets().ofId(1)).toMatchObject({ stock: 60, status: "available", holdCount: 0, heldUnits: 0 });
+        expect((await pets().ofId(1))?.marks).toHaveLength(30);
       });
 
-      it("consume of the last hold leaves a pet with stock, or not pending, as it is", async () => {
-        await pets().insert(aPet({ id: 1, stock: 1, status: "pending", holds: [{ orderId: 10, units: 1 }] }));
-        await pets().insert(aPet({ id: 2, stock: 0, status: "available", holds: [{ orderId: 11, units: 1 }] }));
-
-        await consume(pets(), clock, 1, 10, 1);
-        await consume(pets(), clock, 2, 11, 1);
-
-        expect(await petWithHolds(pets(), 1)).toMatchObject({ stock: 1, status: "pending", holds: [] });
-        expect(await petWithHolds(pets(), 2)).toMatchObject({ stock: 0, status: "available", holds: [] });
-      });
-
-      it("set stock: restocking a sold pet above 0 makes it available in the same write; revision checked", async () => {
+      it("set stock: above 0 a sold or sold-out pet is available again, a staff hold stays; revision and limit checked", async () => {
         await pets().insert(aPet({ id: 1, status: "sold" }));
-        await pets().insert(aPet({ id: 2, status: "pending", revision: 3 }));
+        await pets().insert(aPet({ id: 2, status: "pending", pendingCause: "hold", revision: 3 }));
+        await pets().insert(aPet({ id: 3, status: "pending", pendingCause: "sold-out", holdCount: 1, heldUnits: 4 }));
 
         expect((await pets().write(1, setStockVariants(clock, 1, 0))).pet).toMatchObject({ stock: 0, status: "sold" });
         expect((await pets().write(1, setStockVariants(clock, 1, 4))).pet).toMatchObject({ stock: 4, status: "available" });
         expect((await pets().write(2, setStockVariants(clock, 2, 4, 2))).applied).toBeUndefined();
-        expect((await pets().write(2, setStockVariants(clock, 2, 4, 3))).pet).toMatchObject({ stock: 4, status: "pending", revision: 4 });
+        expect((await pets().write(2, setStockVariants(clock, 2, 4, 3))).pet).toMatchObject({ stock: 4, status: "pending", pendingCause: "hold", revision: 4 });
+        expect((await pets().write(3, setStockVariants(clock, 3, MAX_STOCK - 3))).applied).toBeUndefined();
+        expect((await pets().write(3, setStockVariants(clock, 3, MAX_STOCK - 4))).pet).toMatchObject({ stock: MAX_STOCK - 4, status: "available", pendingCause: undefined });
       });
     });
 
@@ -385,9 +417,9 @@ export const petsContract = (harness: ContractHarness): void => {
 
       expect(await pets().removeIf(1, { lifecycle: "creating" })).toBe(false);
       expect(await pets().removeIf(1, { lifecycle: "deleting" })).toBe(true);
-      expect(await petWithHolds(pets(), 1)).toBeUndefined();
+      expect(await pets().ofId(1)).toBeUndefined();
       expect(await pets().removeIf(1, { lifecycle: "deleting" })).toBe(false);
-      expect(await petWithHolds(pets(), 2)).toBeDefined();
+      expect(await pets().ofId(2)).toBeDefined();
     });
 
     it("tells whether any pet, provisional or moving in, names a category", async () => {
@@ -401,18 +433,18 @@ export const petsContract = (harness: ContractHarness): void => {
       expect(await pets().anyNaming(40)).toBe(false);
     });
 
-    it("lists recovery's work: provisional pets and pets with holds, ascending id, paged", async () => {
-      await pets().insert(aPet({ id: 1 }));
+    it("lists recovery's work: provisional pets and pets with marks, ascending id, paged", async () => {
+      await pets().insert(aPet({ id: 1, holdCount: 5, heldUnits: 5 }));
       await pets().insert(aPet({ id: 2, lifecycle: "creating", provisionalSince: since }));
-      await pets().insert(aPet({ id: 3, movingTo: 5, provisionalSince: since, holds: [{ orderId: 1, units: 1 }] }));
+      await pets().insert(aPet({ id: 3, movingTo: 5, provisionalSince: since, marks: [mark(1, "reserve", 1, "a")] }));
       await pets().insert(aPet({ id: 4, lifecycle: "deleting", provisionalSince: since }));
-      await pets().insert(aPet({ id: 5, holds: [{ orderId: 2, units: 1 }] }));
+      await pets().insert(aPet({ id: 5, marks: [mark(2, "settle")] }));
 
       expect(idsOf(await pets().provisional(everything))).toEqual([2, 3, 4]);
       expect(idsOf(await pets().provisional({ limit: 2 }))).toEqual([2, 3]);
       expect(idsOf(await pets().provisional({ limit: 2, after: 3 }))).toEqual([4]);
-      expect(idsOf(await pets().withHolds(everything))).toEqual([3, 5]);
-      expect(idsOf(await pets().withHolds({ limit: 1, after: 3 }))).toEqual([5]);
+      expect(idsOf(await pets().withMarks(everything))).toEqual([3, 5]);
+      expect(idsOf(await pets().withMarks({ limit: 1, after: 3 }))).toEqual([5]);
     });
   });
 };

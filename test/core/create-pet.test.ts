@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { aPet } from "../contracts/mothers.ts";
 import { GetInventoryItem } from "../../core/inventory/get-inventory-item.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
 import type { AttemptNote } from "../../core/idempotency/idempotency-records.port.ts";
@@ -51,18 +52,8 @@ const keyed = (previous: AttemptNote | undefined, owns = true) => {
 };
 
 describe("CreatePet under an Idempotency-Key", () => {
-  const creating = (world: World, id: number, categoryId: number): PetRecord => ({
-    id,
-    name: "Rex",
-    categoryId,
-    status: "available",
-    revision: 1,
-    stock: 0,
-    holds: [],
-    lifecycle: "creating",
-    movingTo: undefined,
-    provisionalSince: world.clock.now(),
-  });
+  const creating = (world: World, id: number, categoryId: number): PetRecord =>
+    aPet({ id, name: "Rex", categoryId, lifecycle: "creating", provisionalSince: world.clock.now() });
 
   it("notes the pet's id before inserting it and confirms the key before making it visible", async () => {
     const world = aWorld();

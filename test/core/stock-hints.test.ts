@@ -1,20 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { StockHints } from "../../core/orders/stock-hints.ts";
+import { aPet } from "../contracts/mothers.ts";
 import type { PetRecord } from "../../core/pets/pet-record.ts";
 
-const pet = (id: number, change: Partial<PetRecord> = {}): PetRecord => ({
-  id,
-  name: "Rex",
-  categoryId: 1,
-  status: "available",
-  revision: 1,
-  stock: 4,
-  holds: [],
-  lifecycle: undefined,
-  movingTo: undefined,
-  provisionalSince: undefined,
-  ...change,
-});
+const pet = (id: number, change: Partial<PetRecord> = {}): PetRecord => aPet({ id, stock: 4, ...change });
 
 describe("StockHints", () => {
   it("keeps the stock of a pet seen orderable, and drops it when the pet is seen otherwise", () => {

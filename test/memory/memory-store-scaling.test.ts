@@ -1,13 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
-import type { Hold, PetRecord } from "../../core/pets/pet-record.ts";
 import type { WebhookMessage } from "../../core/webhooks/webhook-message.ts";
-import { consumeVariants, releaseVariants, reserveVariants } from "../../core/pets/stock-writes.ts";
+import { applySettlement, clearSettleMark, keepReservation, reserveSeeing } from "../../core/pets/stock-writes.ts";
 import { aCategory, anOrder, aPet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { workOf, type Work } from "../support/work-meter.ts";
-import { holdsOf, petWithHolds } from "../support/holds.ts";
 
 /**
  * A request that touches one pet, one page or a few events must cost the same in a store of any size: these tests
@@ -36,51 +34,28 @@ const aTimedEvent = (n: number, id = `evt_${String(n).padStart(6, "0")}`): Domai
 const eventsOf = (events: DomainEvent[]) => ({ events });
 
 describe("memory store: per-request work independent of the store's size", () => {
-  it("reads and writes a pet with 50,000 holds without copying, sorting or walking them", async () => {
+  it("reserves, settles and reads a pet 50,000 open orders hold units of, its work the same as for one", async () => {
     const stores = createMemoryStores();
-    const holds: Hold[] = Array.from({ length: MANY }, (_, i) => ({ orderId: 2 * (i + 1), units: 1, since: new Date(start + i) }));
-    await stores.pets.insert(aPet({ id: 1, stock: 10, holds }));
-    const reserving = reserveVariants(clock, 1, 3, 1);
-    const releasing = releaseVariants(clock, 1, 4, 1);
-    const consuming = consumeVariants(clock, 1, 6, 1);
-    let reserved: Awaited<ReturnType<typeof stores.pets.write>> | undefined;
+    await stores.pets.insert(aPet({ id: 1, stock: 10, holdCount: MANY, heldUnits: MANY }));
 
     const work = await workOf(async () => {
       await stores.pets.ofId(1);
-      reserved = await stores.pets.write(1, reserving);
-      await stores.pets.write(1, releasing);
-      await stores.pets.write(1, consuming);
-      await stores.pets.write(1, consuming);
+      await reserveSeeing(stores.pets, clock, 1, 3, 1, "n3");
+      await keepReservation(stores.pets, 1, 3, "n3");
+      await applySettlement(stores.pets, clock, "release", { id: 4, petId: 1, quantity: 1 }, 0);
+      await clearSettleMark(stores.pets, 1, 4);
+      await applySettlement(stores.pets, clock, "consume", { id: 6, petId: 1, quantity: 1 }, 0);
     });
 
     expectLittle(work);
-    const after = await petWithHolds(stores.pets, 1);
-    expect(after).toMatchObject({ stock: 10, revision: 4 });
-    expect(after?.holds).toHaveLength(MANY - 1);
-    expect(after?.holds.slice(0, 3)).toEqual([holds[0], { orderId: 3, units: 1, since: clock.now() }, holds[3]]);
-    // What a write gave back is the pet as that write left it, later writes notwithstanding: its hold count, and of
-    // its holds only the one of the order it named.
-    expect(reserved?.pet).toMatchObject({ holdCount: MANY + 1, namedHolds: [{ orderId: 3, units: 1, since: clock.now() }] });
-  });
-
-  it("counts the copies of a recovery page, which hands the holds out (the control: the meter sees them), the caller's to change", async () => {
-    const stores = createMemoryStores();
-    await stores.pets.insert(aPet({ id: 1, holds: Array.from({ length: MANY }, (_, i) => ({ orderId: i + 1, units: 1, since: new Date(start) })) }));
-    let pet: PetRecord | undefined;
-
-    const work = await workOf(async () => ([pet] = await stores.pets.withHolds({ limit: 1 })));
-    pet?.holds.splice(0, 10);
-    pet?.holds[0]?.since?.setTime(0);
-
-    expect(work.dates).toBeGreaterThanOrEqual(MANY);
-    expect((await holdsOf(stores.pets, 1)).slice(0, 11).map((h) => h.orderId)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]);
-    expect((await holdsOf(stores.pets, 1))[10]?.since).toEqual(new Date(start));
+    expect(await stores.pets.ofId(1)).toMatchObject({ stock: 10, holdCount: MANY - 1, heldUnits: MANY - 1, revision: 6, marks: [{ orderId: 6 }] });
   });
 
   it("pages through 50,000 pets looking at the page only, by ids, statuses or index", async () => {
     const stores = createMemoryStores();
     for (let id = MANY; id >= 1; id--) {
-      await stores.pets.insert(aPet({ id, status: id % 2 ? "available" : "sold", holds: id === 40_000 ? [{ orderId: 1, units: 1 }] : [] }));
+      const marks = id === 40_000 ? [{ orderId: 1, kind: "reserve" as const, units: 1, since: new Date(start), nonce: "n" }] : [];
+      await stores.pets.insert(aPet({ id, status: id % 2 ? "available" : "sold", holdCount: 1, marks }));
     }
     await stores.pets.insert(aPet({ id: MANY + 1, lifecycle: "creating", provisionalSince: new Date(start) }));
     const found: number[][] = [];
@@ -90,7 +65,7 @@ describe("memory store: per-request work independent of the store's size", () =>
       ids(await stores.pets.list({ limit: 10, ids: [49_999, 7, 3, 7] }));
       ids(await stores.pets.list({ limit: 3, after: 25_000, statuses: ["available"] }));
       ids(await stores.pets.list({ limit: 2 }));
-      ids(await stores.pets.withHolds({ limit: 10 }));
+      ids(await stores.pets.withMarks({ limit: 10 }));
       ids(await stores.pets.provisional({ limit: 10 }));
       found.push([Number(await stores.pets.anyNaming(2))]);
     });

@@ -49,6 +49,10 @@ export const errorDocs: Readonly<Record<ErrorCode, ErrorDoc>> = {
   },
   pet_not_available: { when: "the pet's status is not `available`", message: "Pet 1 is pending, not available" },
   insufficient_stock: { when: "the stock is lower than the quantity ordered", message: "Pet 1 has fewer than 3 units in stock" },
+  stock_limit_exceeded: {
+    when: "the stock plus the units open orders hold would exceed 1,000,000",
+    message: "Pet 1 has 3 units held by orders; its stock can be set to at most 999997",
+  },
   category_name_taken: {
     when: "another category has this name (case-insensitive)",
     message: "A category named Dogs already exists",

@@ -140,9 +140,13 @@ export const storeRoutes = [
     operationId: "setInventory",
     tag: "Store",
     summary: "Set a pet's stock",
-    description: "Sets the stock count. Restocking a `sold` pet (quantity above 0) makes it `available` again.",
+    description:
+      "Sets the stock count. Above 0, a `sold` pet, or one `pending` because it sold out, is `available` again; a staff hold stays. " +
+      "The stock plus the units open orders hold never exceeds 1,000,000: a setting beyond that is refused (409 `stock_limit_exceeded`), " +
+      "so a cancellation can always return its units.",
     access: "inventory:write",
     input: { path: PetIdParam, body: InventoryBody },
+    errors: ["stock_limit_exceeded"],
     output: { status: 200, description: "The inventory item, updated.", body: InventoryItemView },
     stability: "beta",
     versioned: versionedItem,
