@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
-import { createCategory, createPet, makeKeys, setStock, type Keys } from "../support/http-fixtures.ts";
+import { createCategory, createPet, makeKeys, petStatus, placeOrder, setStock, stockOf, type Keys } from "../support/http-fixtures.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
 
 describe("inventory", () => {
@@ -74,6 +74,33 @@ describe("inventory", () => {
   });
 
   describe("PUT /store/inventory/{petId}", () => {
+    it("makes a pet pending because it sold out available again above 0, and it takes orders; a staff hold stays", async () => {
+      const sold = await placeOrder(t, k.customer, { petId: 1, quantity: 4 });
+      expect(await petStatus(t, 1)).toBe("pending");
+
+      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 5 } })).body).toMatchObject({ quantity: 5, status: "available" });
+      await placeOrder(t, k.customer, { petId: 1, quantity: 1 });
+      expect((await t.client.delete(`/store/orders/${sold.id}`, { key: k.customer })).status).toBe(204);
+      expect({ stock: await stockOf(t, 1), status: await petStatus(t, 1) }).toEqual({ stock: 8, status: "available" });
+
+      expect((await t.client.put("/store/inventory/2", { key: k.staff, body: { quantity: 5 } })).body).toMatchObject({ quantity: 5, status: "pending" });
+      expectError(await t.client.post("/store/orders", { key: k.customer, body: { petId: 2, quantity: 1 } }), 409, "pet_not_available");
+    });
+
+    it("refuses a stock that, with the units open orders hold, would exceed 1,000,000, so a cancellation stays within it", async () => {
+      const order = await placeOrder(t, k.customer, { petId: 1, quantity: 3 });
+
+      const refused = await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 1_000_000 } });
+      expectError(refused, 409, "stock_limit_exceeded");
+      expect(refused.body.message).toContain("999997");
+      expect(await stockOf(t, 1)).toBe(1);
+      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 999_997 } })).status).toBe(200);
+      await t.client.delete(`/store/orders/${order.id}`, { key: k.customer });
+      const item = await t.client.get("/store/inventory/1", { key: k.staff });
+      expect(item.body).toMatchObject({ quantity: 1_000_000 });
+      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: item.body.quantity } })).status).toBe(200);
+    });
+
     it("sets the stock and answers the item", async () => {
       const res = await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 7 } });
       expect(res.status).toBe(200);

@@ -100,6 +100,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       expect(await mongo.db.collection<{ _id: number }>("pets").findOne({ _id: 1 })).toEqual({
         _id: 1,
         name: "Rex",
+        nameKey: "rex",
         categoryId: 1,
         status: "available",
         revision: 1,
