@@ -24,6 +24,7 @@ export const errorCodes = [
   "precondition_failed",
   "rate_limited",
   "service_unavailable",
+  "stock_limit_exceeded",
   "unauthorized",
   "unknown_category",
   "unknown_pet",

@@ -298,7 +298,7 @@ export interface paths {
         get: operations["getInventoryItem"];
         /**
          * Set a pet's stock
-         * @description Sets the stock count. Restocking a `sold` pet (quantity above 0) makes it `available` again.
+         * @description Sets the stock count. Above 0, a `sold` pet, or one `pending` because it sold out, is `available` again; a staff hold stays. The stock plus the units open orders hold never exceeds 1,000,000: a setting beyond that is refused (409 `stock_limit_exceeded`), so a cancellation can always return its units.
          *
          *     Roles: `staff`, `admin`.
          *
@@ -5939,6 +5939,24 @@ export interface operations {
              *     - `not_found`: nothing has this id (or, for a customer, the order is another key's)
              */
             404: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Conflict.
+             *
+             *     - `stock_limit_exceeded`: the stock plus the units open orders hold would exceed 1,000,000
+             */
+            409: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
