@@ -115,8 +115,9 @@ const fillOpenOrders = async (db: Db, petId: number, placedBy: number, target: n
   const orders = db.collection<{ _id: number }>("orders");
   const open = await orders.countDocuments({ petId, state: "open" });
   let missing = target - open;
-  const pet = await db.collection("pets").findOne({ _id: petId as never }, { projection: { holdCount: 1 } });
-  const holdsOnPet = pet !== null && "holdCount" in pet;
+  const pet = await db.collection("pets").findOne({ _id: petId as never }, { projection: { holds: 1 } });
+  // Two layouts: a hold per open order on the pet (before), or counters only (docs/consistency.md, "Marks and fences").
+  const holdsOnPet = pet !== null && "holds" in pet;
   const createdAt = new Date();
   while (missing > 0) {
     const batch = Math.min(missing, 10_000);
@@ -135,7 +136,7 @@ const fillOpenOrders = async (db: Db, petId: number, placedBy: number, target: n
       const holds = Object.fromEntries(ids.map((id) => [`holds.o${id}`, 1]));
       await db.collection("pets").updateOne({ _id: petId as never }, { $set: holds, $inc: { holdCount: batch, stock: -batch, revision: 1 } });
     } else {
-      await db.collection("pets").updateOne({ _id: petId as never }, { $inc: { stock: -batch, revision: 1 } });
+      await db.collection("pets").updateOne({ _id: petId as never }, { $inc: { holdCount: batch, heldUnits: batch, stock: -batch, revision: 1 } });
     }
     missing -= batch;
   }
