@@ -1,11 +1,12 @@
 import type { ServiceIdentifier } from "inversify";
 import type { H3 } from "h3";
 import type { ApiKeys } from "../core/access/api-keys.port.ts";
+import type { BanPolicy } from "../core/rate-limiting/ban-policy.ts";
 import type { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
 import type { Secrets } from "../core/access/secrets.port.ts";
 import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
-import type { UseCases } from "../adapters/http/use-cases.ts";
+import { useCaseFactories, type UseCases } from "../adapters/http/use-cases.ts";
 import type { Config } from "./config.ts";
 import type { Lifecycle } from "./lifecycle.ts";
 import type { Logger } from "./logger.ts";
@@ -35,42 +36,9 @@ export const ports: { readonly [K in keyof Ports]-?: ServiceIdentifier<Ports[K]>
   deliveryAttempts: token("DeliveryAttempts"),
 };
 
-/** One token per use case the HTTP adapter drives: the names and types are the adapter's `UseCases`. */
-export const useCaseTokens: { readonly [K in keyof UseCases]-?: ServiceIdentifier<UseCases[K]> } = {
-  listPets: token("ListPets"),
-  getPet: token("GetPet"),
-  createPet: token("CreatePet"),
-  updatePet: token("UpdatePet"),
-  deletePet: token("DeletePet"),
-  listCategories: token("ListCategories"),
-  getCategory: token("GetCategory"),
-  createCategory: token("CreateCategory"),
-  updateCategory: token("UpdateCategory"),
-  deleteCategory: token("DeleteCategory"),
-  placeOrder: token("PlaceOrder"),
-  listOrders: token("ListOrders"),
-  getOrder: token("GetOrder"),
-  updateOrder: token("UpdateOrder"),
-  cancelOrder: token("CancelOrder"),
-  listInventory: token("ListInventory"),
-  getInventoryItem: token("GetInventoryItem"),
-  setInventory: token("SetInventory"),
-  createApiKey: token("CreateApiKey"),
-  listApiKeys: token("ListApiKeys"),
-  getApiKey: token("GetApiKey"),
-  getMe: token("GetMe"),
-  followEvents: token("FollowEvents"),
-  updateApiKey: token("UpdateApiKey"),
-  revokeApiKey: token("RevokeApiKey"),
-  unbanApiKey: token("UnbanApiKey"),
-  admitRequest: token("AdmitRequest"),
-  createWebhookSubscription: token("CreateWebhookSubscription"),
-  listWebhookSubscriptions: token("ListWebhookSubscriptions"),
-  getWebhookSubscription: token("GetWebhookSubscription"),
-  deleteWebhookSubscription: token("DeleteWebhookSubscription"),
-  rotateWebhookSecret: token("RotateWebhookSecret"),
-  listWebhookDeliveries: token("ListWebhookDeliveries"),
-  runIdempotently: token("RunIdempotently"),
+/** One token per use case the HTTP adapter drives, named after its entry in `useCaseFactories`. */
+export const useCaseTokens = Object.fromEntries(Object.keys(useCaseFactories).map((name) => [name, token(name)])) as {
+  readonly [K in keyof UseCases]: ServiceIdentifier<UseCases[K]>;
 };
 
 /** Every service the container knows, typed. */
@@ -83,6 +51,8 @@ export const tokens = {
   /** API keys as use cases read them: through a short-lived cache (revocation takes effect within its bound). */
   cachedApiKeys: token<ApiKeys>("CachedApiKeys"),
   ensureAdminKey: token<EnsureAdminKey>("EnsureAdminKey"),
+  banPolicy: token<BanPolicy>("BanPolicy"),
+  webhookTargets: token<{ allowPrivateTargets: boolean }>("WebhookTargets"),
   /** All of `useCaseTokens`, as the one object the HTTP adapter takes. */
   useCases: token<UseCases>("UseCases"),
   httpApp: token<H3>("HttpApp"),
