@@ -24,7 +24,7 @@ log() { echo "[build-test-mongo-image] $*" >&2; }
 fail() { log "$*"; exit 1; }
 
 hash="$(cat "${BASH_SOURCE[0]}" "$SRC/main.go" "$SRC/go.mod" "$SRC/go.sum" "$SRC/Dockerfile" \
-  "$SRC/entrypoint.sh" "$SRC/init.sh" | sha256sum | cut -c1-16)"
+  "$SRC/entrypoint.sh" "$SRC/init.sh" "$SRC/healthcheck.sh" | sha256sum | cut -c1-16)"
 TAG="$REPO:$hash"
 
 current="$(docker image inspect --format "{{ index .Config.Labels \"$LABEL\" }}" "$TAG" 2>/dev/null || true)"
@@ -99,7 +99,7 @@ base="$REPO-rootfs:$hash"
 log "docker import -> $base"
 tar -C "$rootfs" --numeric-owner -c . | docker import - "$base" >/dev/null
 rm -rf "$rootfs"
-cp "$SRC/Dockerfile" "$SRC/entrypoint.sh" "$SRC/init.sh" "$WORK/context/"
+cp "$SRC/Dockerfile" "$SRC/entrypoint.sh" "$SRC/init.sh" "$SRC/healthcheck.sh" "$WORK/context/"
 log "docker build (initdb, CREATE EXTENSION documentdb)"
 DOCKER_BUILDKIT=0 docker build --network host --build-arg "BASE=$base" --label "$LABEL=$hash" \
   -t "$TAG" -t "$REPO:latest" "$WORK/context" >"$WORK/docker-build.log" 2>&1 \
