@@ -10,7 +10,10 @@ declare module "autocannon" {
     body?: string;
     /** Total requests to send instead of a duration. */
     amount?: number;
-    requests?: Array<{ setupRequest?: (request: { headers: Record<string, string> }) => { headers: Record<string, string> } }>;
+    requests?: Array<{
+      setupRequest?: (request: { headers: Record<string, string> }) => { headers: Record<string, string> };
+      onResponse?: (status: number, body: string) => void;
+    }>;
   }
   interface Histogram {
     p50: number;

@@ -6,6 +6,12 @@
  * the real HTTP sender). Orders are placed one at a time at irregular intervals, so the worker's polling phase is
  * sampled evenly. Printed per poll interval: median, p95 and max over the orders. With --mongo: MONGODB_URL, or the
  * test engine started as the tests start it.
+ *
+ * With --mongo it then measures under load: the service as a child process on an engine container of its own (as
+ * bench/scaling.ts runs them), one subscription to `order.placed` on a loopback receiver, and BENCH_HOT_CLIENTS (12)
+ * clients placing orders on one pet as fast as the engine takes them for BENCH_LOAD_SECONDS (20), at the default
+ * poll interval. Per order: from its 201 (autocannon's reply) to its webhook's arrival; then p50, p95 and max, the
+ * orders' rate, and how long the last webhook took after the load stopped. `--load-only` runs only that.
  */
 import { randomBytes } from "node:crypto";
 import { MongoClient, type CommandStartedEvent } from "mongodb";
@@ -15,7 +21,12 @@ import type { Stores } from "../core/stores.ts";
 import { loadConfig } from "../bootstrap/config.ts";
 import { createLogger } from "../bootstrap/logger.ts";
 import { composePetstore } from "../bootstrap/petstore.ts";
+import autocannon from "autocannon";
+import { fileURLToPath } from "node:url";
 import startTestEngine from "../test/support/mongo-global-setup.ts";
+import { freeLoopbackPort } from "../test/support/free-port.ts";
+import { SERVICE_NODE_ARGS, startChildServer } from "./child-server.ts";
+import { startEngineContainer } from "./engine-container.ts";
 import { ADMIN_KEY, TestClient } from "../test/support/test-petstore.ts";
 import { startWebhookReceiver } from "../test/support/webhook-receiver.ts";
 
@@ -121,6 +132,84 @@ const webhookRoundTrips = async (url: string): Promise<void> => {
   }
 };
 
+/** Delivery delay while orders are placed as fast as the engine takes them (see the file's comment). */
+const underLoad = async (): Promise<void> => {
+  const seconds = Number(process.env.BENCH_LOAD_SECONDS ?? 20);
+  const clients = Number(process.env.BENCH_HOT_CLIENTS ?? 12);
+  const engine = await startEngineContainer("4g");
+  const receiver = await startWebhookReceiver([204]);
+  const adminKey = randomBytes(24).toString("base64url");
+  const service = await startChildServer(
+    fileURLToPath(new URL("./service-server.ts", import.meta.url)),
+    await freeLoopbackPort(),
+    {
+      PETSTORE_ADMIN_KEY: adminKey,
+      PETSTORE_LOG_LEVEL: "info",
+      PETSTORE_STORE: "mongo",
+      MONGODB_URL: engine.url,
+      MONGODB_DB: "bench_webhook_load",
+      PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
+    },
+    { prefix: [], nodeArgs: SERVICE_NODE_ARGS },
+  );
+  try {
+    const call = async (method: string, path: string, key: string, body: unknown) => {
+      const res = await fetch(`${service.url}${path}`, { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const json = (await res.json()) as Record<string, unknown>;
+      if (res.status >= 300) throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
+    const key = async (role: string) => (await call("POST", "/admin/api-keys", adminKey, { label: role, role, plan: "enterprise", limits })).key as string;
+    const staff = await key("staff");
+    const customer = await key("customer");
+    await call("POST", "/admin/webhooks", adminKey, { url: receiver.url, events: ["order.placed"] });
+    const category = await call("POST", "/categories", staff, { name: "Dogs" });
+    const pet = await call("POST", "/pets", staff, { name: "Rex", categoryId: category.id });
+    await call("PUT", `/store/inventory/${pet.id as number}`, staff, { quantity: 1_000_000 });
+    const answeredAt = new Map<number, number>();
+    const result = await autocannon({
+      url: `${service.url}/store/orders`,
+      method: "POST",
+      connections: clients,
+      duration: seconds,
+      sampleInt: 100,
+      headers: { "x-api-key": customer, "content-type": "application/json" },
+      body: JSON.stringify({ petId: pet.id, quantity: 1 }),
+      requests: [
+        {
+          onResponse: (status, body) => {
+            if (status === 201) answeredAt.set((JSON.parse(body) as { id: number }).id, Date.now());
+          },
+        },
+      ],
+    });
+    const stoppedAt = Date.now();
+    const received = await receiver.waitFor(answeredAt.size, 180_000).catch(() => receiver.received);
+    const delays = received
+      .map((w) => (JSON.parse(w.body) as { data: { id: number } }).data.id)
+      .flatMap((id, i) => (answeredAt.has(id) ? [received[i]!.receivedAt - answeredAt.get(id)!] : []))
+      .sort((a, b) => a - b);
+    const lastAfterStop = Math.max(0, (received.at(-1)?.receivedAt ?? stoppedAt) - stoppedAt);
+    out(
+      `\nMongoDB under load (engine container, service as a child process, poll ${500} ms): ${clients} clients for ${seconds} s, ` +
+        `${answeredAt.size} orders (${(answeredAt.size / result.duration).toFixed(1)}/s, ${result.non2xx} not 201), ` +
+        `${delays.length} webhooks received`,
+    );
+    out("| from the 201 to the webhook | median | p95 | max | last one after the load stopped |");
+    out("|---|---|---|---|---|");
+    out(`| order.placed, one subscription | ${quantile(delays, 0.5)} ms | ${quantile(delays, 0.95)} ms | ${delays.at(-1)} ms | ${lastAfterStop} ms |`);
+  } finally {
+    await service.stop();
+    await receiver.close();
+    await engine.remove();
+  }
+};
+
+if (process.argv.includes("--load-only")) {
+  await underLoad();
+  process.exit(0);
+}
 out("| store, poll | orders | median | p95 | max |");
 out("|---|---|---|---|---|");
 if (process.argv.includes("--mongo")) {
@@ -147,6 +236,7 @@ if (process.argv.includes("--mongo")) {
     await client.close();
     await stopEngine?.();
   }
+  await underLoad();
 } else {
   for (const pollMs of [500, 50]) report(`memory, ${pollMs} ms`, await measure(createMemoryStores(), pollMs));
 }

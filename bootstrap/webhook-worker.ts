@@ -40,7 +40,8 @@ export const createWebhookWorker = ({ stores, events, sender, signer, clock, log
     // also how long a message waits after its sender died mid-delivery (35 s at the default time-out).
     leaseMs: settings.timeoutMs * 3 + 5_000,
     retryBaseMs: settings.retryBaseMs,
-    batch: 20,
+    // As many as a relay run makes of one subscription's events: delivery keeps up with what the relay adds.
+    batch: 100,
     random: Math.random,
   });
   let timer: NodeJS.Timeout | undefined;

@@ -48,8 +48,9 @@ export const createWebhookMessageIndexes = async (db: Db): Promise<void> => {
 };
 
 /**
- * One document per message. A claim is one `findOneAndUpdate` whose filter holds only while the message is due and
- * unleased, so two instances never both get it; settling is conditional on still holding the lease.
+ * One document per message. A claim is three round trips whatever its size: the due candidates, one `updateMany`
+ * whose filter holds per document only while it is due and unleased (so two instances never both get one), and a
+ * read of what this claim got; settling is conditional on still holding the lease.
  */
 export class MongoWebhookMessages implements WebhookMessages {
   readonly #messages: Collection<WebhookMessageDocument>;
@@ -84,17 +85,15 @@ export class MongoWebhookMessages implements WebhookMessages {
 
   claimDue(now: Date, lease: Lease, limit: number): Promise<WebhookMessage[]> {
     return guarded(async () => {
-      const claimed: WebhookMessage[] = [];
-      while (claimed.length < limit) {
-        const doc = await this.#messages.findOneAndUpdate(
-          { state: "pending", nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } },
-          { $set: { leaseOwner: lease.owner, leaseUntil: lease.until } },
-          { sort: { nextAttemptAt: 1 }, returnDocument: "after" },
-        );
-        if (!doc) break;
-        claimed.push(toMessage(doc));
-      }
-      return claimed;
+      const due = { state: "pending" as const, nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } };
+      const candidates = await this.#messages.find(due, { sort: { nextAttemptAt: 1 }, limit, projection: { _id: 1 } }).toArray();
+      if (candidates.length === 0) return [];
+      const ids = candidates.map((c) => c._id);
+      // Each document is claimed atomically, and only while still due and unleased: of several instances claiming
+      // the same candidates, each message goes to one. This claim's documents are those with its owner and end.
+      await this.#messages.updateMany({ _id: { $in: ids }, ...due }, { $set: { leaseOwner: lease.owner, leaseUntil: lease.until } });
+      const claimed = await this.#messages.find({ _id: { $in: ids }, leaseOwner: lease.owner, leaseUntil: lease.until }).toArray();
+      return claimed.sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime()).map(toMessage);
     });
   }
 

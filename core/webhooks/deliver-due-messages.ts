@@ -49,13 +49,18 @@ export class DeliverDueMessages {
     const { owner, leaseMs, batch } = this.#options;
     const now = clock.now();
     const claimed = await webhookMessages.claimDue(now, { owner, until: new Date(now.getTime() + leaseMs) }, batch);
-    await Promise.all(claimed.map((message) => this.#deliver(message)));
+    // One read per subscription a run sends to, not one per message.
+    const subscriptions = new Map<number, Promise<WebhookSubscription | undefined>>();
+    const subscriptionOf = (id: number) => {
+      if (!subscriptions.has(id)) subscriptions.set(id, this.#ports.webhooks.ofId(id));
+      return subscriptions.get(id)!;
+    };
+    await Promise.all(claimed.map(async (message) => this.#deliver(message, await subscriptionOf(message.subscriptionId))));
     return claimed.length;
   }
 
-  async #deliver(message: WebhookMessage): Promise<void> {
-    const { webhooks, webhookMessages } = this.#ports;
-    const subscription = await webhooks.ofId(message.subscriptionId);
+  async #deliver(message: WebhookMessage, subscription: WebhookSubscription | undefined): Promise<void> {
+    const { webhookMessages } = this.#ports;
     if (!subscription) {
       await webhookMessages.settle(message.id, this.#options.owner, { state: "failed", attempts: message.attempts });
       return;

@@ -10,6 +10,9 @@ import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo
 import { loadConfig } from "../../bootstrap/config.ts";
 import { createLogger } from "../../bootstrap/logger.ts";
 import { composePetstore, type Petstore } from "../../bootstrap/petstore.ts";
+import { HmacWebhookSigner } from "../../adapters/crypto/hmac-webhook-signer.ts";
+import type { Stores } from "../../core/stores.ts";
+import { DeliverDueMessages } from "../../core/webhooks/deliver-due-messages.ts";
 import { RelayEvents } from "../../core/webhooks/relay-events.ts";
 import { describeMongo, emptyMongoDatabase, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
 import { ADMIN_KEY, TestClient } from "../support/test-petstore.ts";
@@ -21,6 +24,7 @@ describeMongo("relaying on MongoDB: store round trips", () => {
   let petstore: Petstore;
   let http: TestClient;
   let relay: RelayEvents;
+  let stores: Stores;
 
   beforeAll(async () => {
     mongo = await freshMongoDatabase("relay_round_trips");
@@ -42,7 +46,7 @@ describeMongo("relaying on MongoDB: store round trips", () => {
     await petstore?.close();
     await emptyMongoDatabase(mongo.db);
     await prepareMongoDatabase(mongo.db);
-    const stores = mongoStoresFor(monitored.db(mongo.db.databaseName), async () => {});
+    stores = mongoStoresFor(monitored.db(mongo.db.databaseName), async () => {});
     const config = loadConfig({ PETSTORE_ADMIN_KEY: ADMIN_KEY, PETSTORE_SEED_DEMO: "false", PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true" });
     petstore = await composePetstore(config, createLogger("silent"), { stores });
     http = new TestClient(petstore.app);
@@ -90,5 +94,25 @@ describeMongo("relaying on MongoDB: store round trips", () => {
     const log = await petstore.stores.eventLog.readAfter(0, 1_000);
     expect(log.events.filter((e) => e.type === "order.placed")).toHaveLength(20);
   });
-});
 
+  it("delivers a run's messages with 4 round trips plus 2 per message (its attempt and its settlement)", async () => {
+    await relayRunAfter(20);
+    const sent: string[] = [];
+    const deliver = new DeliverDueMessages(
+      { ...stores, signer: new HmacWebhookSigner(), clock: { now: () => new Date() }, sender: { send: async (w) => (sent.push(w.headers["webhook-id"]!), { kind: "answered", status: 204, body: "" }) } },
+      { owner: "instance-1", leaseMs: 60_000, retryBaseMs: 1_000, batch: 100, random: () => 0.5 },
+    );
+    commands = [];
+
+    // Both event types of twenty orders, and the set-up's restock: 41 messages to the one subscription.
+    expect(await deliver.execute()).toBe(41);
+
+    expect(new Set(sent).size).toBe(41);
+    const count = (command: string) => commands.filter((c) => c === command).length;
+    expect(commands.length).toBe(4 + 2 * 41);
+    expect(count("find webhook_messages")).toBe(2); // the due candidates, then what this claim got
+    expect(count("update webhook_messages")).toBe(1 + 41); // the claim, then each settlement
+    expect(count("find webhook_subscriptions")).toBe(1);
+    expect(count("insert webhook_attempts")).toBe(41);
+  });
+});
