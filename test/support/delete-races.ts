@@ -4,7 +4,7 @@ import type { TestClient, TestResponse } from "./test-petstore.ts";
 /**
  * Rounds of a delete racing the writes that would make it wrong, sent through one or more service instances
  * (`clients`) at once: DELETE pet against concurrent orders for it, DELETE category against concurrent pet
- * creations in it. Each round records what the service acknowledged, so the invariant check afterwards knows the
+ * creations in it, DELETE category against a PUT moving a pet into it. Each round records what the service acknowledged, so the invariant check afterwards knows the
  * stock it gave and what was deleted, and the round itself can tell an acknowledged write that was lost.
  */
 
@@ -14,12 +14,12 @@ export interface RaceKeys {
 }
 
 export interface RoundOutcome {
-  kind: "pet" | "category";
+  kind: "pet" | "category" | "move";
   round: number;
   /** The pet or category the round deletes. */
   targetId: number;
   deleted: boolean;
-  /** Orders (pet rounds) or pets (category rounds) the service answered 201 for. */
+  /** Orders (pet rounds), pets (category rounds) the service answered 201 for, or the pet moved in (move rounds, 200). */
   acknowledged: number[];
   /** Answers no interleaving allows (a 5xx, a status outside the contract, a 204 beside an acknowledged write). */
   anomalies: string[];
@@ -160,6 +160,44 @@ export const categoryDeleteRound = async (ctx: RoundContext, round: number, crea
   // no invariant suffers, so it is counted, not refused.
   outcome.bothRefused = deletion!.status === 409 && outcome.acknowledged.length === 0;
   for (const id of outcome.acknowledged) ledger.stockGiven.set(id, 0);
+  if (outcome.deleted) ledger.deletedCategories.add(category.id);
+  ledger.outcomes.push(outcome);
+  return outcome;
+};
+
+/**
+ * A category and a pet in another one, then DELETE /categories/{id} racing a PUT that moves the pet into it, through
+ * different instances: both may fail, never both succeed (the pet would name a deleted category).
+ */
+export const categoryMoveRound = async (ctx: RoundContext, round: number, homeId: number): Promise<RoundOutcome> => {
+  const { clients, keys, ledger, random } = ctx;
+  const via = (i: number) => clients[i % clients.length]!;
+  const category = expect201(await via(round).post("/categories", { key: keys.staff, body: { name: `Move race ${round}` } }), "create category") as { id: number };
+  const pet = expect201(await via(round + 1).post("/pets", { key: keys.staff, body: { name: `Mover ${round}`, categoryId: homeId } }), "create pet") as { id: number };
+  ledger.stockGiven.set(pet.id, 0);
+
+  const [deletion, move] = await race(
+    [
+      () => via(round).delete(`/categories/${category.id}`, { key: keys.staff }),
+      () => via(round + 1).put(`/pets/${pet.id}`, { key: keys.staff, body: { name: `Mover ${round}`, categoryId: category.id } }),
+    ],
+    random,
+    round,
+  );
+  const outcome: RoundOutcome = {
+    kind: "move",
+    round,
+    targetId: category.id,
+    deleted: deletion!.status === 204,
+    acknowledged: move!.status === 200 ? [pet.id] : [],
+    anomalies: [],
+  };
+  if (deletion!.status !== 204 && !(deletion!.status === 409 && deletion!.body.code === "category_in_use")) {
+    outcome.anomalies.push(`DELETE category answered ${describe(deletion!)}`);
+  }
+  if (move!.status !== 200 && describe(move!) !== "422 unknown_category") outcome.anomalies.push(`the move answered ${describe(move!)}`);
+  if (outcome.deleted && outcome.acknowledged.length > 0) outcome.anomalies.push(`DELETE category answered 204 although pet ${pet.id} was moved into it`);
+  outcome.bothRefused = deletion!.status === 409 && outcome.acknowledged.length === 0;
   if (outcome.deleted) ledger.deletedCategories.add(category.id);
   ledger.outcomes.push(outcome);
   return outcome;
