@@ -24,7 +24,8 @@ export const sseMessage = (event: LoggedEvent): string =>
 /**
  * The body of `GET /events`: events after `from` as they reach the shared log, heartbeats while nothing happens,
  * ended when the process starts draining (clients reconnect elsewhere, after `retry`, with Last-Event-ID) or when
- * the log cannot be read. Reads wait while the client is slow to take what was sent (backpressure).
+ * the log cannot be read. Pulled: the log is read again only once the client has taken the previous page, so a
+ * slow client is never buffered for, and a reader that is behind catches up page after page without waiting.
  */
 export const eventStream = (
   follow: FollowEvents,
@@ -42,48 +43,49 @@ export const eventStream = (
         resolve();
       };
     });
+  let position = from;
+  let quietSince = Date.now();
   return new ReadableStream<Uint8Array<ArrayBuffer>>(
     {
-      async start(controller) {
+      start(controller) {
+        controller.enqueue(encoder.encode(`retry: ${settings.retryMs}\n: connected\n\n`));
+      },
+      async pull(controller) {
         const send = (text: string) => controller.enqueue(encoder.encode(text));
-        send(`retry: ${settings.retryMs}\n: connected\n\n`);
-        let position = from;
-        let quietSince = Date.now();
-        // The loop runs beside the stream's consumer; `start` does not wait for it.
-        void (async () => {
+        while (!stopped) {
+          if (draining()) {
+            send(": the server is stopping; reconnect with Last-Event-ID\n\n");
+            controller.close();
+            return;
+          }
+          let page;
           try {
-            while (!stopped && !draining()) {
-              if ((controller.desiredSize ?? 1) <= 0) {
-                await pause(settings.pollMs);
-                continue;
-              }
-              const page = await follow.read(position, PAGE);
-              if (stopped) return;
-              for (const event of page.events) send(sseMessage(event));
-              position = page.last;
-              if (page.events.length > 0) quietSince = Date.now();
-              if (page.events.length === PAGE) continue;
-              if (Date.now() - quietSince >= settings.heartbeatMs) {
-                send(": heartbeat\n\n");
-                quietSince = Date.now();
-              }
-              await pause(settings.pollMs);
-            }
-            if (!stopped) {
-              send(": the server is stopping; reconnect with Last-Event-ID\n\n");
-              controller.close();
-            }
+            page = await follow.read(position, PAGE);
           } catch {
             // The log could not be read (the store is away): end the stream; the client resumes after `retry`.
             if (!stopped) controller.close();
+            return;
           }
-        })();
+          if (stopped) return;
+          position = page.last;
+          if (page.events.length > 0) {
+            send(page.events.map(sseMessage).join(""));
+            quietSince = Date.now();
+            return;
+          }
+          if (Date.now() - quietSince >= settings.heartbeatMs) {
+            send(": heartbeat\n\n");
+            quietSince = Date.now();
+            return;
+          }
+          await pause(settings.pollMs);
+        }
       },
       cancel() {
         stopped = true;
         wake?.();
       },
     },
-    { highWaterMark: 64 },
+    { highWaterMark: 1 },
   );
 };
