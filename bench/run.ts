@@ -204,6 +204,13 @@ if (!only) {
   judge(`RSS after ${thousands(memoryLoads.addresses)} addresses (over HTTP) ≤ 250 MiB`, mib(addressesHttp.after.rss), addressesHttp.after.rss <= 250);
 }
 
+if (!only) {
+  const { measureEventStream, eventStreamTable } = await import("./events-stream.ts");
+  out("\nGET /events on the memory store (bench/events-stream.ts; --mongo there for MongoDB): 201 → message delay, and events/s on one stream:");
+  const figures = await measureEventStream("memory", {}, smoke ? { orders: 3, burstSeconds: 0.5 } : { orders: 40, burstSeconds: 3 });
+  for (const line of eventStreamTable([figures])) out(line);
+}
+
 if (args.has("--mongo")) {
   const { mongoRoundTrips } = await import("./mongo-round-trips.ts");
   out(`\nMongoDB: store round trips per operation (driver command monitoring):`);
