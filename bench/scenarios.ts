@@ -55,7 +55,20 @@ export const prepareService = async (url: string, adminKey: string): Promise<Pre
   const nextRound = async () => {
     keys.customer = await newKey("customer");
     keys.staff = await newKey("staff");
-    await call("PUT", "/store/inventory/1", keys.staff, { quantity: 1_000_000 });
+    await restock(1);
+  };
+  // As much stock as the units earlier rounds' open orders hold leave room for (stock plus held units ≤ 1,000,000).
+  const restock = async (petId: number) => {
+    const res = await fetch(`${url}/store/inventory/${petId}`, {
+      method: "PUT",
+      headers: { "x-api-key": keys.staff, "content-type": "application/json" },
+      body: JSON.stringify({ quantity: 1_000_000 }),
+    });
+    if (res.status === 200) return;
+    const refusal = (await res.json()) as { code?: string; message?: string };
+    const most = /at most (\d+)/.exec(refusal.message ?? "")?.[1];
+    if (refusal.code !== "stock_limit_exceeded" || most === undefined) throw new Error(`setup PUT /store/inventory/${petId}: ${res.status} ${JSON.stringify(refusal)}`);
+    await call("PUT", `/store/inventory/${petId}`, keys.staff, { quantity: Number(most) });
   };
   await nextRound();
   return { keys, nextRound };

@@ -81,12 +81,15 @@ export class MongoOutbox implements Outbox {
           const gone = ids.filter((id) => holders.get(id)?.source === index);
           if (gone.length === 0) return;
           // Tombstones first: deleted only once all their events are acknowledged, so a crash between the two writes
-          // leaves nothing that no later poll would find.
+          // leaves nothing that no later poll would find. One still settling stays (recovery's work list); whichever of
+          // this and its settlement comes last removes it, hence the second delete.
           const tombstones = [...new Set(gone.filter((id) => holders.get(id)!.cancelled).map((id) => holders.get(id)!.doc))];
+          const settledTombstones = { _id: { $in: tombstones }, state: "cancelled", settling: { $exists: false } };
           if (tombstones.length > 0) {
-            await source.deleteMany({ _id: { $in: tombstones }, state: "cancelled", outbox: { $not: { $elemMatch: { id: { $nin: gone } } } } });
+            await source.deleteMany({ ...settledTombstones, outbox: { $not: { $elemMatch: { id: { $nin: gone } } } } });
           }
           await retryingDeadlocks(() => source.updateMany({ "outbox.id": { $in: gone } }, withoutEvents(gone)));
+          if (tombstones.length > 0) await source.deleteMany({ ...settledTombstones, outbox: { $size: 0 } });
         }),
       );
     });

@@ -63,6 +63,31 @@ export const outboxContract = (harness: ContractHarness): void => {
       expect(await stores().orders.ofId(2)).toMatchObject({ state: "complete" });
     });
 
+    it("keeps a cancelled order still settling, its events relayed or not, and removes it once settled", async () => {
+      const settling = new Date("2026-11-21T12:00:01.000Z");
+      for (const id of [1, 2]) {
+        await stores().orders.insert(anOrder({ id }));
+        await stores().orders.write(id, { state: "open" }, { state: "cancelled", settling, events: [orderEvent(`evt_${id}`, "2026-11-21T12:00:01.000Z")] });
+      }
+
+      await outbox().pending(10);
+      await outbox().acknowledge(["evt_1", "evt_2"]);
+
+      // Recovery's work list still has them: their units are not back on the pet yet.
+      expect((await stores().orders.settlingBefore(settling, { limit: 10 })).map((o) => o.id)).toEqual([1, 2]);
+      await stores().orders.settled(1);
+      expect(await stores().orders.ofId(1)).toBeUndefined();
+      // Settled before its event is relayed: the relay's acknowledgement removes it.
+      await stores().orders.insert(anOrder({ id: 3 }));
+      await stores().orders.write(3, { state: "open" }, { state: "cancelled", settling, events: [orderEvent("evt_3", "2026-11-21T12:00:03.000Z")] });
+      await stores().orders.settled(3);
+      expect(await stores().orders.ofId(3)).toMatchObject({ state: "cancelled", settling: undefined });
+      await outbox().pending(10);
+      await outbox().acknowledge(["evt_3"]);
+      expect(await stores().orders.ofId(3)).toBeUndefined();
+      expect(await stores().orders.ofId(2)).toMatchObject({ state: "cancelled" });
+    });
+
     it("keeps its events from callers: changing an event given to a write, or one handed out, changes nothing pending", async () => {
       await stores().pets.insert(aPet({ id: 1 }));
       const written = stockEvent("evt_1", "2026-11-21T12:00:01.000Z");
