@@ -374,7 +374,8 @@ describe("hostile URLs and headers (property-based)", () => {
         const segment = url.pathname.startsWith(prefix) && url.pathname.endsWith(suffix) ? url.pathname.slice(prefix.length, url.pathname.length - suffix.length) : undefined;
         const routed = segment !== undefined && segment.length > 0 && !segment.includes("/") && url.search === "";
         const value = routed ? decoded(segment) : undefined;
-        const valid = value !== undefined && isInt64(value);
+        // A path id has one spelling: a leading zero (`02`, `-0`, `00`) is refused, not an alias.
+        const valid = value !== undefined && /^(?:0|-?[1-9]\d*)$/.test(value) && isInt64(value);
         // Never revoke or change the keys sending the requests.
         fc.pre(!(route.admin && route.method !== "GET" && valid && store.protectedKeyIds.has(Number(value))));
 
