@@ -50,7 +50,7 @@ if (kind === "idempotency") {
   for (let i = 0; i < count; i++) {
     // As the service forms it: a flat address string (the socket's) behind "address:".
     const address = [10, (i >> 16) & 255, (i >> 8) & 255, i & 255].join(".");
-    await limiter.consume(`address:${address}`, minute, day);
+    await limiter.consume(`address:${address}`, { minute, day });
   }
 } else {
   throw new Error(`unknown probe ${kind}`);

@@ -4,6 +4,7 @@ import { presentApiKey } from "../adapters/http/presenters.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { plans, type ApiKey, type ApiKeyDraft } from "../core/access/api-key.ts";
 import { roles } from "../core/access/permissions.ts";
+import { rateWindows, windowNames, type RateLimits } from "../core/rate-limiting/windows.ts";
 import type { Clock } from "../core/shared/clock.port.ts";
 
 /** A command line that cannot run as written: exit 2, with this one-line message. */
@@ -11,7 +12,7 @@ export class UsageError extends Error {}
 
 export const adminUsage = [
   "usage: npm run admin -- <command>",
-  "  create-key --label L --role customer|staff|admin --plan free|pro|business|enterprise [--per-minute N --per-day N]",
+  `  create-key --label L --role customer|staff|admin --plan free|pro|business|enterprise [${windowNames.map((name) => `--per-${name} N`).join(" ")}]`,
   "  list-keys",
   "  revoke-key ID",
   "  unban ID",
@@ -29,15 +30,20 @@ const positive = (name: string) =>
     .string({ error: `--${name} needs a value` })
     .regex(/^[1-9]\d{0,9}$/, `--${name} must be a positive whole number`)
     .transform(Number);
+/** `per-minute`, `per-day`, …: one option per rate-limit window. */
+const limitOptions = windowNames.map((name) => `per-${name}`);
+
 const createOptions = z
   .object({
     label: z.string({ error: "--label is required" }).trim().min(1, "--label must not be empty").max(100, "--label is at most 100 characters"),
     role: z.enum(roles, { error: `--role must be one of ${roles.join(", ")}` }),
     plan: z.enum(plans, { error: `--plan must be one of ${plans.join(", ")}` }),
-    "per-minute": positive("per-minute").optional(),
-    "per-day": positive("per-day").optional(),
+    ...Object.fromEntries(limitOptions.map((option) => [option, positive(option).optional()])),
   })
-  .refine((o) => (o["per-minute"] === undefined) === (o["per-day"] === undefined), "--per-minute and --per-day go together");
+  .refine(
+    (o: Record<string, unknown>) => new Set(limitOptions.map((option) => o[option] === undefined)).size === 1,
+    `${limitOptions.map((option) => `--${option}`).join(" and ")} go together`,
+  );
 
 const keyId = (value: string | undefined): number => {
   if (value === undefined || !/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`expected a key id (a positive whole number), got ${JSON.stringify(value ?? "")}`);
@@ -67,13 +73,22 @@ export const parseAdminCommand = (argv: string[]): AdminCommand => {
           args,
           strict: true,
           allowPositionals: true,
-          options: { label: { type: "string" }, role: { type: "string" }, plan: { type: "string" }, "per-minute": { type: "string" }, "per-day": { type: "string" } },
+          options: {
+            label: { type: "string" },
+            role: { type: "string" },
+            plan: { type: "string" },
+            ...Object.fromEntries(limitOptions.map((option) => [option, { type: "string" as const }])),
+          },
         });
         if (positionals.length > 0) throw new UsageError(`create-key takes options only, not ${JSON.stringify(positionals[0])}`);
         const parsed = createOptions.safeParse(values);
         if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? "invalid options");
         const o = parsed.data;
-        const limits = o["per-minute"] === undefined ? undefined : { perMinute: o["per-minute"], perDay: o["per-day"] ?? 0 };
+        const given = o as unknown as Record<string, number | undefined>;
+        const limits =
+          given[limitOptions[0]!] === undefined
+            ? undefined
+            : (Object.fromEntries(windowNames.map((name) => [rateWindows[name].limitField, given[`per-${name}`] ?? 0])) as RateLimits);
         return { name: command, draft: { label: o.label, role: o.role, plan: o.plan, limits } };
       }
       case "list-keys":

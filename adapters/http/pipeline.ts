@@ -4,6 +4,7 @@ import { authorize, type Actor } from "../../core/access/permissions.ts";
 import type { Admission, AdmitRequest, Quota } from "../../core/rate-limiting/admit-request.ts";
 import type { RunIdempotently } from "../../core/idempotency/run-idempotently.ts";
 import { planLimits } from "../../core/rate-limiting/plans.ts";
+import { rateWindows, windowNames } from "../../core/rate-limiting/windows.ts";
 import type { Clock } from "../../core/shared/clock.port.ts";
 import { isDomainError } from "../../core/shared/domain-error.ts";
 import { respondWithAsset } from "./compressed-asset.ts";
@@ -68,7 +69,8 @@ const readBody = async (event: H3Event, details: ProblemDetail[]): Promise<unkno
 
 /** When the quota cannot be read: the free plan's limit, nothing remaining, reset when the client may retry. */
 const unknownQuota = (now: Date, retryAfterSeconds = 60): Quota => ({
-  limit: planLimits.free.perMinute,
+  window: windowNames[0]!,
+  limit: planLimits.free[rateWindows[windowNames[0]!].limitField],
   remaining: 0,
   resetsAt: new Date(now.getTime() + retryAfterSeconds * 1000),
   limits: planLimits.free,

@@ -1,13 +1,13 @@
-import type { RateLimits } from "../../core/access/api-key.ts";
+import { rateWindows, sameLimits, windowNames, type RateLimits } from "../../core/rate-limiting/windows.ts";
 import type { Quota } from "../../core/rate-limiting/admit-request.ts";
 
 /** The policy of a key's limits, written once while the key is remembered (and again if its limits ever changed). */
-const policies = new WeakMap<RateLimits, { perMinute: number; perDay: number; text: string }>();
+const policies = new WeakMap<RateLimits, { limits: RateLimits; text: string }>();
 const policyOf = (limits: RateLimits): string => {
   const known = policies.get(limits);
-  if (known && known.perMinute === limits.perMinute && known.perDay === limits.perDay) return known.text;
-  const text = `"minute";q=${limits.perMinute};w=60, "day";q=${limits.perDay};w=86400`;
-  policies.set(limits, { perMinute: limits.perMinute, perDay: limits.perDay, text });
+  if (known && sameLimits(known.limits, limits)) return known.text;
+  const text = windowNames.map((name) => `"${name}";q=${limits[rateWindows[name].limitField]};w=${rateWindows[name].ms / 1000}`).join(", ");
+  policies.set(limits, { limits: { ...limits }, text });
   return text;
 };
 
@@ -20,7 +20,6 @@ export const setRateLimitHeaders = (headers: Record<string, string>, quota: Quot
   headers["x-ratelimit-remaining"] = String(quota.remaining);
   headers["x-ratelimit-reset"] = String(reset);
   headers["ratelimit-policy"] = policyOf(quota.limits);
-  const window = quota.limit === quota.limits.perDay && quota.limit !== quota.limits.perMinute ? "day" : "minute";
   const secondsLeft = Math.max(0, reset - Math.floor(now.getTime() / 1000));
-  headers.ratelimit = `"${window}";r=${quota.remaining};t=${secondsLeft}`;
+  headers.ratelimit = `"${quota.window}";r=${quota.remaining};t=${secondsLeft}`;
 };

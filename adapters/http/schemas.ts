@@ -5,6 +5,7 @@
 import { z } from "zod";
 import { roles } from "../../core/access/permissions.ts";
 import { plans } from "../../core/access/api-key.ts";
+import { rateWindows, windowNames } from "../../core/rate-limiting/windows.ts";
 import { petStatuses } from "../../core/pets/pet.ts";
 import { petSorts } from "../../core/pets/pets.port.ts";
 import { orderSorts } from "../../core/orders/orders.port.ts";
@@ -210,11 +211,16 @@ export const ErrorView = z
 // --- Admin -------------------------------------------------------------------------------------------------
 
 const RateLimitsBody = z
-  .strictObject({
-    perMinute: z.number().int().min(1).max(1_000_000),
-    perDay: z.number().int().min(1).max(1_000_000_000),
-  })
+  .strictObject(
+    Object.fromEntries(windowNames.map((name) => [rateWindows[name].limitField, z.number().int().min(1).max(rateWindows[name].maxLimit)])) as Record<
+      (typeof rateWindows)[keyof typeof rateWindows]["limitField"],
+      z.ZodNumber
+    >,
+  )
   .meta({ id: "RateLimits" });
+
+const perWindow = <T extends z.ZodType>(field: (name: string) => string, schema: (name: string) => T) =>
+  Object.fromEntries(windowNames.map((name) => [field(name), schema(name)])) as Record<string, T>;
 
 export const ApiKeyBody = z
   .strictObject({
@@ -443,13 +449,16 @@ export const MeView = z
     label: z.string(),
     role: z.enum(roles),
     plan: z.enum(plans),
-    limits: z.object({ perMinute: z.number().int(), perDay: z.number().int() }).meta({ description: "Requests allowed per UTC minute and per UTC day" }),
+    limits: z
+      .object(perWindow((name) => rateWindows[name as keyof typeof rateWindows].limitField, () => z.number().int()))
+      .meta({ description: `Requests allowed ${windowNames.map((name) => `per UTC ${name}`).join(" and ")}` }),
     usage: z
       .object({
-        minute: z.number().int().min(0).meta({ format: "int32", description: "Requests counted in the current UTC minute, this one included" }),
-        day: z.number().int().min(0).meta({ format: "int32", description: "Requests counted today (UTC), this one included" }),
-        minuteResetsAt: z.string().meta({ format: "date-time" }),
-        dayResetsAt: z.string().meta({ format: "date-time" }),
+        ...perWindow(
+          (name) => name,
+          (name) => z.number().int().min(0).meta({ format: "int32", description: `Requests counted in the current UTC ${name}, this one included` }),
+        ),
+        ...perWindow((name) => `${name}ResetsAt`, () => z.string().meta({ format: "date-time" })),
       })
       .meta({ description: "Today's usage of the plan's limits" }),
     bannedUntil: z.string().optional().meta({ format: "date-time" }),

@@ -2,6 +2,7 @@ import type { ApiKey, ApiKeySettings } from "../../core/access/api-key.ts";
 import type { ApiKeys } from "../../core/access/api-keys.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { pageOf } from "./memory-paging.ts";
+import { sameLimits } from "../../core/rate-limiting/windows.ts";
 
 /** A copy that shares nothing mutable with the original (cheaper than structuredClone on the hot path). */
 const copyOf = (k: ApiKey): ApiKey => ({
@@ -17,8 +18,7 @@ const sameSettings = (a: ApiKeySettings, b: ApiKeySettings): boolean =>
   a.label === b.label &&
   a.role === b.role &&
   a.plan === b.plan &&
-  a.limits?.perMinute === b.limits?.perMinute &&
-  a.limits?.perDay === b.limits?.perDay;
+  sameLimits(a.limits, b.limits);
 
 export class MemoryApiKeys implements ApiKeys {
   readonly #keys = new Map<number, ApiKey>();

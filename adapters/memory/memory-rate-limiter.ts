@@ -1,4 +1,5 @@
-import type { Consumption, RateLimiter, Usage, WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
+import type { Consumption, RateLimiter } from "../../core/rate-limiting/rate-limiter.port.ts";
+import type { WindowCounts, Windows, WindowSpec } from "../../core/rate-limiting/windows.ts";
 
 /**
  * One subject's counters within one day window: the day's count, and its current and previous minute windows (a
@@ -40,7 +41,7 @@ export class MemoryRateLimiter implements RateLimiter {
   #current: DayGeneration = { resetsAt: Number.NEGATIVE_INFINITY, subjects: new Map() };
   #previous: DayGeneration | undefined;
 
-  async consume(subject: string, minute: WindowSpec, day: WindowSpec): Promise<Consumption> {
+  async consume(subject: string, { minute, day }: Windows): Promise<Consumption> {
     const counters = this.#countersOf(subject, minute, day);
     const minuteName = day.resetsAt.getTime() - minute.resetsAt.getTime();
     if (counters.minute === NONE || minuteName < counters.minute) {
@@ -60,36 +61,36 @@ export class MemoryRateLimiter implements RateLimiter {
 
     if (counters.count >= day.limit) {
       counters.strikes += 1;
-      return { admitted: false, minuteCount, dayCount: counters.count, strikes: counters.strikes };
+      return { admitted: false, counts: { minute: minuteCount, day: counters.count }, strikes: counters.strikes };
     }
     if (minuteCount >= minute.limit) {
       const strikes = current ? ++counters.minuteStrikes : ++counters.previousMinuteStrikes;
-      return { admitted: false, minuteCount, dayCount: counters.count, strikes };
+      return { admitted: false, counts: { minute: minuteCount, day: counters.count }, strikes };
     }
     counters.count += 1;
     if (current) counters.minuteCount += 1;
     else counters.previousMinuteCount += 1;
-    return { admitted: true, minuteCount: minuteCount + 1, dayCount: counters.count, strikes: 0 };
+    return { admitted: true, counts: { minute: minuteCount + 1, day: counters.count }, strikes: 0 };
   }
 
-  async usage(subject: string, minute: WindowSpec, day: WindowSpec): Promise<Usage> {
+  async usage(subject: string, { minute, day }: Windows): Promise<WindowCounts> {
     const dayResetsAt = day.resetsAt.getTime();
     const generation = dayResetsAt === this.#current.resetsAt ? this.#current : dayResetsAt === this.#previous?.resetsAt ? this.#previous : undefined;
     const counters = generation?.subjects.get(subject);
-    if (!counters) return { minuteCount: 0, dayCount: 0 };
+    if (!counters) return { minute: 0, day: 0 };
     const minuteName = dayResetsAt - minute.resetsAt.getTime();
     const minuteCount =
       minuteName === counters.minute ? counters.minuteCount : minuteName === counters.previousMinute ? counters.previousMinuteCount : 0;
-    return { minuteCount, dayCount: counters.count };
+    return { minute: minuteCount, day: counters.count };
   }
 
   #consumeDayOnly(counters: DayCounters, minute: WindowSpec, day: WindowSpec): Consumption {
     if (counters.count >= day.limit || minute.limit < 1) {
       counters.strikes += 1;
-      return { admitted: false, minuteCount: 0, dayCount: counters.count, strikes: counters.strikes };
+      return { admitted: false, counts: { minute: 0, day: counters.count }, strikes: counters.strikes };
     }
     counters.count += 1;
-    return { admitted: true, minuteCount: 1, dayCount: counters.count, strikes: 0 };
+    return { admitted: true, counts: { minute: 1, day: counters.count }, strikes: 0 };
   }
 
   /** The subject's counters in the request's day window, created at 0. */

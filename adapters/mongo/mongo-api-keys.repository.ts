@@ -1,5 +1,6 @@
 import type { Collection, Db, Filter, UpdateFilter } from "mongodb";
 import type { ApiKey, ApiKeySettings, Plan, RateLimits } from "../../core/access/api-key.ts";
+import { limitFields } from "../../core/rate-limiting/windows.ts";
 import type { ApiKeys } from "../../core/access/api-keys.port.ts";
 import type { Role } from "../../core/access/permissions.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
@@ -35,7 +36,7 @@ const toDocument = (key: ApiKey): ApiKeyDocument => ({
   label: key.label,
   role: key.role,
   plan: key.plan,
-  ...(key.limits !== undefined && { limits: { perMinute: key.limits.perMinute, perDay: key.limits.perDay } }),
+  ...(key.limits !== undefined && { limits: { ...key.limits } }),
   secretHash: key.secretHash,
   ...(key.revokedAt === undefined && { activeSecretHash: key.secretHash }),
   createdAt: key.createdAt,
@@ -49,7 +50,7 @@ const toApiKey = (doc: ApiKeyDocument): ApiKey => ({
   label: doc.label,
   role: doc.role,
   plan: doc.plan,
-  limits: doc.limits && { perMinute: doc.limits.perMinute, perDay: doc.limits.perDay },
+  limits: doc.limits && { ...doc.limits },
   secretHash: doc.secretHash,
   createdAt: doc.createdAt,
   revokedAt: doc.revokedAt,
@@ -73,7 +74,7 @@ const withSettings = (settings: ApiKeySettings): Filter<ApiKeyDocument> => ({
   plan: settings.plan,
   ...(settings.limits === undefined
     ? { limits: { $exists: false } }
-    : { "limits.perMinute": settings.limits.perMinute, "limits.perDay": settings.limits.perDay }),
+    : Object.fromEntries(limitFields.map((field) => [`limits.${field}`, settings.limits![field]]))),
 });
 
 export class MongoApiKeys implements ApiKeys {
@@ -116,7 +117,7 @@ export class MongoApiKeys implements ApiKeys {
       const update: UpdateFilter<ApiKeyDocument> =
         key.limits === undefined
           ? { $set: settings, $unset: { limits: "" } }
-          : { $set: { ...settings, limits: { perMinute: key.limits.perMinute, perDay: key.limits.perDay } } };
+          : { $set: { ...settings, limits: { ...key.limits } } };
       return (await this.#keys.updateOne({ _id: key.id, ...active, ...withSettings(expected) }, update)).matchedCount === 1;
     });
   }

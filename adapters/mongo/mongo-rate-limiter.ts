@@ -1,5 +1,6 @@
 import { type Collection, type Db, type Filter } from "mongodb";
-import type { Consumption, RateLimiter, Usage, WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
+import type { Consumption, RateLimiter } from "../../core/rate-limiting/rate-limiter.port.ts";
+import type { WindowCounts, Windows, WindowSpec } from "../../core/rate-limiting/windows.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { ExpiringMarks } from "./expiring-marks.ts";
 import { guarded } from "./store-unavailable.ts";
@@ -74,14 +75,14 @@ export class MongoRateLimiter implements RateLimiter {
     return this.#full.size;
   }
 
-  usage(subject: string, minute: WindowSpec, day: WindowSpec): Promise<Usage> {
+  usage(subject: string, { minute, day }: Windows): Promise<WindowCounts> {
     return guarded(async () => {
       const doc = await this.#windows.findOne({ _id: `${subject}|${day.key}` }, { projection: { _id: 0, day: 1, [`minutes.${minute.key}`]: 1 } });
-      return { minuteCount: doc?.minutes?.[minute.key] ?? 0, dayCount: doc?.day ?? 0 };
+      return { minute: doc?.minutes?.[minute.key] ?? 0, day: doc?.day ?? 0 };
     });
   }
 
-  consume(subject: string, minute: WindowSpec, day: WindowSpec): Promise<Consumption> {
+  consume(subject: string, { minute, day }: Windows): Promise<Consumption> {
     return guarded(async () => {
       const id = `${subject}|${day.key}`;
       const now = new Date(minute.resetsAt.getTime() - 60_000);
@@ -92,8 +93,8 @@ export class MongoRateLimiter implements RateLimiter {
         if (!known && minute.limit > 0 && day.limit > 0) {
           const admitted = await this.#admit(id, minute, day, now);
           if (admitted) {
-            if (admitted.dayCount >= day.limit) remember(day);
-            else if (admitted.minuteCount >= minute.limit) remember(minute);
+            if (admitted.counts.day >= day.limit) remember(day);
+            else if (admitted.counts.minute >= minute.limit) remember(minute);
             return admitted;
           }
         } else if (!known && !this.#existing.has(id)) {
@@ -101,7 +102,7 @@ export class MongoRateLimiter implements RateLimiter {
         }
         const refused = await this.#strike(id, minute, day, dayFull);
         if (refused) {
-          remember(refused.dayCount >= day.limit ? day : minute);
+          remember(refused.counts.day >= day.limit ? day : minute);
           return refused;
         }
         this.#full.delete(`${subject}|${day.key}`);
@@ -114,7 +115,7 @@ export class MongoRateLimiter implements RateLimiter {
 
   async #admit(id: string, minute: WindowSpec, day: WindowSpec, now: Date): Promise<Consumption | undefined> {
     if (!this.#existing.has(id) && (await this.#create(id, day, 1, minute, now))) {
-      return { admitted: true, minuteCount: 1, dayCount: 1, strikes: 0 };
+      return { admitted: true, counts: { minute: 1, day: 1 }, strikes: 0 };
     }
     const minuteField = `minutes.${minute.key}`;
     const doc = await this.#windows.findOneAndUpdate(
@@ -123,7 +124,7 @@ export class MongoRateLimiter implements RateLimiter {
       { $inc: { day: 1, [minuteField]: 1 } },
       { returnDocument: "after", projection: { _id: 0, day: 1, [minuteField]: 1 } },
     );
-    return doc ? { admitted: true, minuteCount: doc.minutes?.[minute.key] ?? 0, dayCount: doc.day, strikes: 0 } : undefined;
+    return doc ? { admitted: true, counts: { minute: doc.minutes?.[minute.key] ?? 0, day: doc.day }, strikes: 0 } : undefined;
   }
 
   /** Inserts the day's document counting `count` requests; false when it exists already. */
@@ -172,6 +173,6 @@ export class MongoRateLimiter implements RateLimiter {
   }
 
   #refused(doc: Omit<RateWindowDocument, "_id" | "expiresAt">, minute: WindowSpec, strikes: number | undefined): Consumption {
-    return { admitted: false, minuteCount: doc.minutes?.[minute.key] ?? 0, dayCount: doc.day, strikes: strikes ?? 0 };
+    return { admitted: false, counts: { minute: doc.minutes?.[minute.key] ?? 0, day: doc.day }, strikes: strikes ?? 0 };
   }
 }

@@ -1,12 +1,10 @@
+import type { RateLimits } from "../rate-limiting/windows.ts";
 import type { Role } from "./permissions.ts";
+
+export type { RateLimits } from "../rate-limiting/windows.ts";
 
 export const plans = ["free", "pro", "business", "enterprise"] as const;
 export type Plan = (typeof plans)[number];
-
-export interface RateLimits {
-  perMinute: number;
-  perDay: number;
-}
 
 export interface ApiKey {
   id: number;

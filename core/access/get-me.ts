@@ -4,15 +4,15 @@ import { existingApiKey } from "./api-key-rules.ts";
 import type { ApiKeys } from "./api-keys.port.ts";
 import type { RateLimiter } from "../rate-limiting/rate-limiter.port.ts";
 import { limitsOf } from "../rate-limiting/plans.ts";
-import { windowsAt } from "../rate-limiting/windows.ts";
+import { windowNames, windowsAt, type WindowName } from "../rate-limiting/windows.ts";
 import type { Clock } from "../shared/clock.port.ts";
 
 /** The calling key as its holder may see it: never its secret or its hash. */
 export interface Me {
   key: ApiKey;
   limits: RateLimits;
-  /** Requests counted in the current UTC minute and day, this one included, and when each window resets. */
-  usage: { minute: number; day: number; minuteResetsAt: Date; dayResetsAt: Date };
+  /** Per window: requests counted in the current one, this one included, and when it resets. */
+  usage: Record<WindowName, { count: number; resetsAt: Date }>;
 }
 
 export class GetMe {
@@ -25,8 +25,9 @@ export class GetMe {
     const { apiKeys, limiter, clock } = this.#ports;
     const key = await existingApiKey(apiKeys, actor.keyId);
     const limits = limitsOf(key);
-    const { minute, day } = windowsAt(clock.now(), limits);
-    const used = await limiter.usage(`key:${key.id}`, minute, day);
-    return { key, limits, usage: { minute: used.minuteCount, day: used.dayCount, minuteResetsAt: minute.resetsAt, dayResetsAt: day.resetsAt } };
+    const windows = windowsAt(clock.now(), limits);
+    const counts = await limiter.usage(`key:${key.id}`, windows);
+    const usage = Object.fromEntries(windowNames.map((name) => [name, { count: counts[name], resetsAt: windows[name].resetsAt }]));
+    return { key, limits, usage: usage as Me["usage"] };
   }
 }

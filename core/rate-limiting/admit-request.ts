@@ -7,10 +7,11 @@ import { DomainError } from "../shared/domain-error.ts";
 import { banFrom, earnsBan, type BanPolicy } from "./ban-policy.ts";
 import { limitsOf, planLimits } from "./plans.ts";
 import type { Consumption, RateLimiter } from "./rate-limiter.port.ts";
-import { secondsUntil, windowsAt } from "./windows.ts";
+import { rateWindows, secondsUntil, windowNames, windowsAt, type WindowName } from "./windows.ts";
 
-/** What the rate-limit headers describe: the window with the fewest requests left (the minute on a tie). */
+/** What the rate-limit headers describe: the window with the fewest requests left (the shortest on a tie). */
 export interface Quota {
+  window: WindowName;
   limit: number;
   remaining: number;
   resetsAt: Date;
@@ -83,27 +84,27 @@ export class AdmitRequest {
   }
 
   async #consume(subject: string, limits: RateLimits, now: Date) {
-    const { minute, day } = windowsAt(now, limits);
-    const consumption: Consumption = await this.#ports.limiter.consume(subject, minute, day);
-    const minuteLeft = Math.max(0, minute.limit - consumption.minuteCount);
-    const dayLeft = Math.max(0, day.limit - consumption.dayCount);
-    const quota: Quota =
-      dayLeft < minuteLeft
-        ? { limit: day.limit, remaining: dayLeft, resetsAt: day.resetsAt, limits }
-        : { limit: minute.limit, remaining: minuteLeft, resetsAt: minute.resetsAt, limits };
+    const windows = windowsAt(now, limits);
+    const consumption: Consumption = await this.#ports.limiter.consume(subject, windows);
+    const left = (name: WindowName) => Math.max(0, windows[name].limit - consumption.counts[name]);
+    const tightest = windowNames.reduce((best, name) => (left(name) < left(best) ? name : best));
+    const quota: Quota = { window: tightest, limit: windows[tightest].limit, remaining: left(tightest), resetsAt: windows[tightest].resetsAt, limits };
     if (consumption.admitted) return { quota, refusal: undefined, consumption };
-    const blocking = dayLeft === 0 ? day : minute;
-    const retryAfter = secondsUntil(now, blocking.resetsAt);
+    // The longest full window: waiting for a shorter one to end would not help.
+    const blocking = windowNames.findLast((name) => left(name) === 0) ?? windowNames[0]!;
+    const retryAfter = secondsUntil(now, windows[blocking].resetsAt);
     const refusal = new DomainError("rate_limited", `Rate limit exceeded; retry in ${retryAfter} seconds`, retryAfter);
     return { quota, refusal, consumption };
   }
 }
 
+const shortest = windowNames[0]!;
+
 const banned = (actor: Actor, limits: RateLimits, bannedUntil: Date, now: Date): Admission => {
   const retryAfter = secondsUntil(now, bannedUntil);
   return {
     actor,
-    quota: { limit: limits.perMinute, remaining: 0, resetsAt: bannedUntil, limits },
+    quota: { window: shortest, limit: limits[rateWindows[shortest].limitField], remaining: 0, resetsAt: bannedUntil, limits },
     refusal: new DomainError("api_key_banned", `This API key is banned for ${retryAfter} more seconds`, retryAfter),
   };
 };

@@ -1,4 +1,5 @@
-import type { ApiKey, Plan, RateLimits } from "../access/api-key.ts";
+import type { ApiKey, Plan } from "../access/api-key.ts";
+import { limitFields, type RateLimits } from "./windows.ts";
 
 export const planLimits: Readonly<Record<Exclude<Plan, "enterprise">, RateLimits>> = {
   free: { perMinute: 60, perDay: 1_000 },
@@ -6,5 +7,7 @@ export const planLimits: Readonly<Record<Exclude<Plan, "enterprise">, RateLimits
   business: { perMinute: 1_000, perDay: 100_000 },
 };
 
+const noLimits = Object.fromEntries(limitFields.map((field) => [field, 0])) as RateLimits;
+
 export const limitsOf = (key: Pick<ApiKey, "plan" | "limits">): RateLimits =>
-  key.plan === "enterprise" ? (key.limits ?? { perMinute: 0, perDay: 0 }) : planLimits[key.plan];
+  key.plan === "enterprise" ? (key.limits ?? noLimits) : planLimits[key.plan];

@@ -1,18 +1,44 @@
-import type { RateLimits } from "../access/api-key.ts";
-import type { WindowSpec } from "./rate-limiter.port.ts";
+/**
+ * The clock-aligned UTC windows every subject is limited in, shortest first. Each names the field of a key's limits
+ * that bounds it, the most a custom limit may be, and the prefix of its window keys (stores use keys as field names).
+ */
+export const rateWindows = {
+  minute: { ms: 60_000, limitField: "perMinute", maxLimit: 1_000_000, keyPrefix: "m" },
+  day: { ms: 86_400_000, limitField: "perDay", maxLimit: 1_000_000_000, keyPrefix: "d" },
+} as const;
 
-const MINUTE_MS = 60_000;
-const DAY_MS = 86_400_000;
+export type WindowName = keyof typeof rateWindows;
+export const windowNames = Object.keys(rateWindows) as WindowName[];
 
-/** The current UTC minute and UTC day. Windows are aligned to the clock, not to a subject's first request. */
-export const windowsAt = (now: Date, limits: RateLimits): { minute: WindowSpec; day: WindowSpec } => {
-  const minuteStart = Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
-  const dayStart = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
-  return {
-    minute: { key: `m${minuteStart / MINUTE_MS}`, limit: limits.perMinute, resetsAt: new Date(minuteStart + MINUTE_MS) },
-    day: { key: `d${dayStart / DAY_MS}`, limit: limits.perDay, resetsAt: new Date(dayStart + DAY_MS) },
-  };
-};
+/** Requests allowed in each window: `perMinute`, `perDay`, … */
+export type RateLimits = { [N in WindowName as (typeof rateWindows)[N]["limitField"]]: number };
+export type LimitField = keyof RateLimits;
+export const limitFields = windowNames.map((name) => rateWindows[name].limitField) as LimitField[];
+
+/** One fixed window of one subject: `key` names it (it changes when the window does). */
+export interface WindowSpec {
+  key: string;
+  limit: number;
+  resetsAt: Date;
+}
+
+/** The current window of each kind, by name. */
+export type Windows = Record<WindowName, WindowSpec>;
+/** A count per window, by name. */
+export type WindowCounts = Record<WindowName, number>;
+
+/** Windows are aligned to the clock, not to a subject's first request. */
+export const windowsAt = (now: Date, limits: RateLimits): Windows =>
+  Object.fromEntries(
+    windowNames.map((name) => {
+      const { ms, limitField, keyPrefix } = rateWindows[name];
+      const start = Math.floor(now.getTime() / ms) * ms;
+      return [name, { key: `${keyPrefix}${start / ms}`, limit: limits[limitField], resetsAt: new Date(start + ms) }];
+    }),
+  ) as Windows;
+
+export const sameLimits = (a: RateLimits | undefined, b: RateLimits | undefined): boolean =>
+  a === b || (a !== undefined && b !== undefined && limitFields.every((field) => a[field] === b[field]));
 
 /** Whole seconds from `now` until `then`, at least 1: what Retry-After says. */
 export const secondsUntil = (now: Date, then: Date): number =>

@@ -57,7 +57,7 @@ describe("AdmitRequest", () => {
 
       expect(await request()).toEqual({
         actor: { keyId: key.id, role: "customer" },
-        quota: { limit: 60, remaining: 59, resetsAt: new Date("2026-11-21T12:01:00.000Z"), limits: { perMinute: 60, perDay: 1_000 } },
+        quota: { window: "minute", limit: 60, remaining: 59, resetsAt: new Date("2026-11-21T12:01:00.000Z"), limits: { perMinute: 60, perDay: 1_000 } },
         refusal: undefined,
       });
     });
@@ -254,6 +254,7 @@ describe("AdmitRequest", () => {
       const { request } = await aGate(enterprise(10, 1_000));
 
       expect((await request()).quota).toEqual({
+        window: "minute",
         limit: 10,
         remaining: 9,
         resetsAt: new Date("2026-11-21T12:01:00.000Z"),
@@ -264,13 +265,13 @@ describe("AdmitRequest", () => {
     it("the day window when it has fewer left", async () => {
       const { request } = await aGate(enterprise(100, 5));
 
-      expect((await request()).quota).toMatchObject({ limit: 5, remaining: 4, resetsAt: new Date("2026-11-22T00:00:00.000Z") });
+      expect((await request()).quota).toMatchObject({ window: "day", limit: 5, remaining: 4, resetsAt: new Date("2026-11-22T00:00:00.000Z") });
     });
 
     it("the minute window on a tie", async () => {
       const { request } = await aGate(enterprise(5, 5));
 
-      expect((await request()).quota).toMatchObject({ limit: 5, remaining: 4, resetsAt: new Date("2026-11-21T12:01:00.000Z") });
+      expect((await request()).quota).toMatchObject({ window: "minute", limit: 5, remaining: 4, resetsAt: new Date("2026-11-21T12:01:00.000Z") });
     });
   });
 });

@@ -2,18 +2,18 @@ import { describe, expect, it } from "vitest";
 import { MemoryIdempotencyRecords } from "../../adapters/memory/memory-idempotency-records.ts";
 import { MemoryRateLimiter } from "../../adapters/memory/memory-rate-limiter.ts";
 import type { IdempotencyClaim, RecordedResponse } from "../../core/idempotency/idempotency-records.port.ts";
-import type { WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
+import type { Windows } from "../../core/rate-limiting/windows.ts";
 
 const start = Date.parse("2026-11-21T00:00:00.000Z");
 const MINUTE = 60_000;
 const DAY = 86_400_000;
 /** The minute window `n` minutes after day 0 starts, and the day window it lies in. */
-const windowsAt = (n: number, limits = { perMinute: 5, perDay: 100 }): [WindowSpec, WindowSpec] => {
+const windowsAt = (n: number, limits = { perMinute: 5, perDay: 100 }): Windows => {
   const dayIndex = Math.floor((n * MINUTE) / DAY);
-  return [
-    { key: `m${n}`, limit: limits.perMinute, resetsAt: new Date(start + (n + 1) * MINUTE) },
-    { key: `d${dayIndex}`, limit: limits.perDay, resetsAt: new Date(start + (dayIndex + 1) * DAY) },
-  ];
+  return {
+    minute: { key: `m${n}`, limit: limits.perMinute, resetsAt: new Date(start + (n + 1) * MINUTE) },
+    day: { key: `d${dayIndex}`, limit: limits.perDay, resetsAt: new Date(start + (dayIndex + 1) * DAY) },
+  };
 };
 const minutesPerDay = DAY / MINUTE;
 
@@ -21,38 +21,38 @@ describe("MemoryRateLimiter: memory bounded by day", () => {
   it("keeps the previous day's counters for requests that read the clock before midnight", async () => {
     const limiter = new MemoryRateLimiter();
     const lastMinute = windowsAt(minutesPerDay - 1, { perMinute: 5, perDay: 3 });
-    for (let i = 0; i < 3; i++) await limiter.consume("address:10.0.0.1", ...lastMinute);
-    await limiter.consume("address:10.0.0.2", ...windowsAt(minutesPerDay + 1)); // the new day has begun
+    for (let i = 0; i < 3; i++) await limiter.consume("address:10.0.0.1", lastMinute);
+    await limiter.consume("address:10.0.0.2", windowsAt(minutesPerDay + 1)); // the new day has begun
 
-    expect(await limiter.consume("address:10.0.0.1", ...lastMinute)).toEqual({ admitted: false, minuteCount: 3, dayCount: 3, strikes: 1 });
+    expect(await limiter.consume("address:10.0.0.1", lastMinute)).toEqual({ admitted: false, counts: { minute: 3, day: 3 }, strikes: 1 });
   });
 
   it("forgets a subject unseen in the new day two minutes after its day ended", async () => {
     const limiter = new MemoryRateLimiter();
     const lastMinute = windowsAt(minutesPerDay - 1, { perMinute: 5, perDay: 3 });
-    for (let i = 0; i < 3; i++) await limiter.consume("address:10.0.0.1", ...lastMinute);
-    await limiter.consume("address:10.0.0.2", ...windowsAt(minutesPerDay + 2));
+    for (let i = 0; i < 3; i++) await limiter.consume("address:10.0.0.1", lastMinute);
+    await limiter.consume("address:10.0.0.2", windowsAt(minutesPerDay + 2));
 
     // Its counters are gone: the day that ended is counted afresh (a request that late is one no client sends).
-    expect(await limiter.consume("address:10.0.0.1", ...lastMinute)).toMatchObject({ admitted: true, dayCount: 1 });
+    expect(await limiter.consume("address:10.0.0.1", lastMinute)).toMatchObject({ admitted: true, counts: { day: 1 } });
   });
 
   it("keeps counting a subject seen in the new day, from zero", async () => {
     const limiter = new MemoryRateLimiter();
-    for (let i = 0; i < 3; i++) await limiter.consume("key:1", ...windowsAt(minutesPerDay - 1));
-    await limiter.consume("key:1", ...windowsAt(minutesPerDay));
-    await limiter.consume("key:2", ...windowsAt(minutesPerDay + 3));
+    for (let i = 0; i < 3; i++) await limiter.consume("key:1", windowsAt(minutesPerDay - 1));
+    await limiter.consume("key:1", windowsAt(minutesPerDay));
+    await limiter.consume("key:2", windowsAt(minutesPerDay + 3));
 
-    expect(await limiter.consume("key:1", ...windowsAt(minutesPerDay + 3))).toEqual({ admitted: true, minuteCount: 1, dayCount: 2, strikes: 0 });
+    expect(await limiter.consume("key:1", windowsAt(minutesPerDay + 3))).toEqual({ admitted: true, counts: { minute: 1, day: 2 }, strikes: 0 });
   });
 
   it("counts a straggler of the previous minute in that minute, not the current one", async () => {
     const limiter = new MemoryRateLimiter();
-    for (let i = 0; i < 5; i++) await limiter.consume("key:1", ...windowsAt(10));
-    await limiter.consume("key:1", ...windowsAt(11));
+    for (let i = 0; i < 5; i++) await limiter.consume("key:1", windowsAt(10));
+    await limiter.consume("key:1", windowsAt(11));
 
-    expect(await limiter.consume("key:1", ...windowsAt(10))).toEqual({ admitted: false, minuteCount: 5, dayCount: 6, strikes: 1 });
-    expect(await limiter.consume("key:1", ...windowsAt(11))).toEqual({ admitted: true, minuteCount: 2, dayCount: 7, strikes: 0 });
+    expect(await limiter.consume("key:1", windowsAt(10))).toEqual({ admitted: false, counts: { minute: 5, day: 6 }, strikes: 1 });
+    expect(await limiter.consume("key:1", windowsAt(11))).toEqual({ admitted: true, counts: { minute: 2, day: 7 }, strikes: 0 });
   });
 });
 

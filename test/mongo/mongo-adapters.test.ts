@@ -202,7 +202,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
   describe("rate limiter", () => {
     it("keeps one document per subject and day: counts per window, strikes per refusing window", async () => {
-      for (let i = 0; i < 3; i++) await stores.limiter.consume("key:1", minute(0, 2), day(0, 100));
+      for (let i = 0; i < 3; i++) await stores.limiter.consume("key:1", { minute: minute(0, 2), day: day(0, 100) });
 
       expect(await mongo.db.collection<{ _id: string }>("rate_windows").findOne({ _id: "key:1|d0" })).toEqual({
         _id: "key:1|d0",
@@ -218,26 +218,26 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       const fam = "findAndModify rate_windows";
       const limiter = new MongoRateLimiter(db);
       // The day's first request creates its document.
-      expect(await commandsOf(() => limiter.consume("key:1", minute(0, 1), day(0, 100)))).toEqual(["insert rate_windows"]);
+      expect(await commandsOf(() => limiter.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual(["insert rate_windows"]);
       // Another instance does not know the document exists: its first request finds out by the insert.
       const other = new MongoRateLimiter(db);
-      expect(await commandsOf(() => other.consume("key:1", minute(0, 1), day(0, 100)))).toEqual(["insert rate_windows", fam, fam]);
-      expect(await commandsOf(() => other.consume("key:1", minute(0, 1), day(0, 100)))).toEqual([fam]);
-      expect(await commandsOf(() => limiter.consume("key:1", minute(0, 1), day(0, 100)))).toEqual([fam]);
-      expect(await commandsOf(() => other.consume("key:1", minute(1, 1), day(0, 100)))).toEqual([fam]);
-      expect(await commandsOf(() => other.consume("key:1", minute(1, 1), day(0, 100)))).toEqual([fam]); // it filled minute 1
+      expect(await commandsOf(() => other.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual(["insert rate_windows", fam, fam]);
+      expect(await commandsOf(() => other.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual([fam]);
+      expect(await commandsOf(() => limiter.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual([fam]);
+      expect(await commandsOf(() => other.consume("key:1", { minute: minute(1, 1), day: day(0, 100) }))).toEqual([fam]);
+      expect(await commandsOf(() => other.consume("key:1", { minute: minute(1, 1), day: day(0, 100) }))).toEqual([fam]); // it filled minute 1
 
-      expect(await commandsOf(() => other.consume("key:2", minute(0, 10), day(0, 1)))).toEqual(["insert rate_windows"]);
-      expect(await commandsOf(() => limiter.consume("key:3", minute(0, 10), day(0, 100)))).toEqual(["insert rate_windows"]);
-      expect(await commandsOf(() => limiter.consume("key:3", minute(0, 10), day(0, 1)))).toEqual([fam, fam, fam]);
-      expect(await commandsOf(() => limiter.consume("key:3", minute(1, 10), day(0, 1)))).toEqual([fam]);
-      expect(await commandsOf(() => other.consume("key:2", minute(2, 10), day(0, 1)))).toEqual([fam]);
+      expect(await commandsOf(() => other.consume("key:2", { minute: minute(0, 10), day: day(0, 1) }))).toEqual(["insert rate_windows"]);
+      expect(await commandsOf(() => limiter.consume("key:3", { minute: minute(0, 10), day: day(0, 100) }))).toEqual(["insert rate_windows"]);
+      expect(await commandsOf(() => limiter.consume("key:3", { minute: minute(0, 10), day: day(0, 1) }))).toEqual([fam, fam, fam]);
+      expect(await commandsOf(() => limiter.consume("key:3", { minute: minute(1, 10), day: day(0, 1) }))).toEqual([fam]);
+      expect(await commandsOf(() => other.consume("key:2", { minute: minute(2, 10), day: day(0, 1) }))).toEqual([fam]);
     });
 
     it("counts exactly across instances when windows known full are refused locally: strikes too", async () => {
       const instances = [new MongoRateLimiter(db), new MongoRateLimiter(db), new MongoRateLimiter(db)];
       const results = await Promise.all(
-        Array.from({ length: 60 }, (_, i) => instances[i % 3]!.consume("key:1", minute(0, 20), day(0, 100))),
+        Array.from({ length: 60 }, (_, i) => instances[i % 3]!.consume("key:1", { minute: minute(0, 20), day: day(0, 100) })),
       );
       expect(results.filter((r) => r.admitted)).toHaveLength(20);
       const strikes = results.filter((r) => !r.admitted).map((r) => r.strikes);
@@ -251,21 +251,21 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
     it("offers a window known full to the store again when the store no longer refuses it (a raised limit)", async () => {
       const limiter = new MongoRateLimiter(db);
-      await limiter.consume("key:1", minute(0, 1), day(0, 100));
-      expect((await limiter.consume("key:1", minute(0, 1), day(0, 100))).admitted).toBe(false);
-      expect(await limiter.consume("key:1", minute(0, 5), day(0, 100))).toEqual({ admitted: true, minuteCount: 2, dayCount: 2, strikes: 0 });
+      await limiter.consume("key:1", { minute: minute(0, 1), day: day(0, 100) });
+      expect((await limiter.consume("key:1", { minute: minute(0, 1), day: day(0, 100) })).admitted).toBe(false);
+      expect(await limiter.consume("key:1", { minute: minute(0, 5), day: day(0, 100) })).toEqual({ admitted: true, counts: { minute: 2, day: 2 }, strikes: 0 });
     });
 
     it("remembers a bounded number of full windows, forgetting ended ones first", async () => {
       const limiter = new MongoRateLimiter(db, { windowsRemembered: 3 });
-      for (const subject of ["key:1", "key:2", "key:3"]) await limiter.consume(subject, minute(0, 1), day(0, 100));
+      for (const subject of ["key:1", "key:2", "key:3"]) await limiter.consume(subject, { minute: minute(0, 1), day: day(0, 100) });
       expect(limiter.rememberedFullWindows).toBe(3);
-      await limiter.consume("key:4", minute(2, 1), day(0, 100)); // minute 0 has ended: its three marks go
+      await limiter.consume("key:4", { minute: minute(2, 1), day: day(0, 100) }); // minute 0 has ended: its three marks go
       expect(limiter.rememberedFullWindows).toBe(1);
-      for (const subject of ["key:5", "key:6", "key:7", "key:8"]) await limiter.consume(subject, minute(2, 1), day(0, 100));
+      for (const subject of ["key:5", "key:6", "key:7", "key:8"]) await limiter.consume(subject, { minute: minute(2, 1), day: day(0, 100) });
       expect(limiter.rememberedFullWindows).toBe(3);
       // Forgotten or not, every answer is the store's: key:4 (forgotten first) is still refused.
-      expect((await limiter.consume("key:4", minute(2, 1), day(0, 100))).admitted).toBe(false);
+      expect((await limiter.consume("key:4", { minute: minute(2, 1), day: day(0, 100) })).admitted).toBe(false);
     });
 
     it("gets replies of a few hundred bytes however many minutes the day's document holds", async () => {
@@ -279,9 +279,9 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       monitored.on("commandSucceeded", onReply);
       try {
         const limiter = new MongoRateLimiter(db);
-        await limiter.consume("key:1", minute(1_439, 6), day(0, 100_000)); // admitted
-        await new MongoRateLimiter(db).consume("key:1", minute(1_439, 6), day(0, 100_000)); // refused by the minute
-        await new MongoRateLimiter(db).consume("key:1", minute(1_439, 100), day(0, 1)); // refused by the day
+        await limiter.consume("key:1", { minute: minute(1_439, 6), day: day(0, 100_000) }); // admitted
+        await new MongoRateLimiter(db).consume("key:1", { minute: minute(1_439, 6), day: day(0, 100_000) }); // refused by the minute
+        await new MongoRateLimiter(db).consume("key:1", { minute: minute(1_439, 100), day: day(0, 1) }); // refused by the day
       } finally {
         monitored.off("commandSucceeded", onReply);
       }
@@ -291,10 +291,9 @@ describeMongo("MongoDB adapters, seen from the server", () => {
     });
 
     it("reports a limit of 0 as a refusal without counting", async () => {
-      expect(await stores.limiter.consume("key:1", minute(0, 0), day(0, 100))).toEqual({
+      expect(await stores.limiter.consume("key:1", { minute: minute(0, 0), day: day(0, 100) })).toEqual({
         admitted: false,
-        minuteCount: 0,
-        dayCount: 0,
+        counts: { minute: 0, day: 0 },
         strikes: 1,
       });
     });
@@ -546,7 +545,7 @@ describe("MongoDB adapters when the server does not answer", () => {
         () => stores.pets.write(1, [{ when: {}, then: {} }]),
         () => stores.ids.next("orders"),
         () => stores.apiKeys.activeOfSecretHash("h"),
-        () => stores.limiter.consume("key:1", minute(0, 10), day(0, 100)),
+        () => stores.limiter.consume("key:1", { minute: minute(0, 10), day: day(0, 100) }),
         () => stores.health.ping(),
       ];
       for (const call of calls) {

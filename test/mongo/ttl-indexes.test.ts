@@ -89,7 +89,7 @@ describeMongo("TTL indexes", () => {
       expiresAt: new Date(now.getTime() + 86_400_000),
     });
     const minute = { key: "m0", limit: 10, resetsAt: new Date(now.getTime() + 60_000) };
-    await stores.limiter.consume("key:1", minute, { key: "d0", limit: 100, resetsAt: new Date(now.getTime() + 12 * 3_600_000) });
+    await stores.limiter.consume("key:1", { minute: minute, day: { key: "d0", limit: 100, resetsAt: new Date(now.getTime() + 12 * 3_600_000) } });
 
     const record = await mongo.db.collection<{ _id: string; deleteAt: Date }>("idempotency_records").findOne({});
     const window = await mongo.db.collection<{ _id: string; deleteAt: Date }>("rate_windows").findOne({});

@@ -840,7 +840,7 @@ export interface components {
                 minute: number;
                 /**
                  * Format: int32
-                 * @description Requests counted today (UTC), this one included
+                 * @description Requests counted in the current UTC day, this one included
                  */
                 day: number;
                 /** Format: date-time */

@@ -1,3 +1,4 @@
+import { windowNames } from "../../../core/rate-limiting/windows.ts";
 import { route } from "../route.ts";
 import { MeView } from "../schemas.ts";
 
@@ -20,7 +21,10 @@ export const accountRoutes = [
         role: key.role,
         plan: key.plan,
         limits,
-        usage: { minute: usage.minute, day: usage.day, minuteResetsAt: usage.minuteResetsAt.toISOString(), dayResetsAt: usage.dayResetsAt.toISOString() },
+        usage: Object.fromEntries([
+          ...windowNames.map((name) => [name, usage[name].count]),
+          ...windowNames.map((name) => [`${name}ResetsAt`, usage[name].resetsAt.toISOString()]),
+        ]),
         ...(key.bannedUntil && key.bannedUntil > now ? { bannedUntil: key.bannedUntil.toISOString() } : {}),
       };
     },
