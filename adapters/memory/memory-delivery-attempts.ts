@@ -14,6 +14,10 @@ export class MemoryDeliveryAttempts implements DeliveryAttempts {
     this.#bySubscription.set(attempt.subscriptionId, log);
   }
 
+  async recordAll(attempts: readonly DeliveryAttempt[]): Promise<void> {
+    for (const attempt of attempts) await this.record(attempt);
+  }
+
   async recent(subscriptionId: number, limit: number): Promise<DeliveryAttempt[]> {
     return structuredClone((this.#bySubscription.get(subscriptionId) ?? []).slice(0, limit));
   }

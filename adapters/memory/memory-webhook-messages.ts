@@ -57,6 +57,12 @@ export class MemoryWebhookMessages implements WebhookMessages {
     return true;
   }
 
+  async settleAll(owner: string, settlements: readonly { id: string; settlement: Settlement }[]): Promise<number> {
+    let settled = 0;
+    for (const { id, settlement } of settlements) if (await this.settle(id, owner, settlement)) settled += 1;
+    return settled;
+  }
+
   async ofId(id: string): Promise<WebhookMessage | undefined> {
     const entry = this.#entries.get(id);
     return entry && structuredClone(entry.message);

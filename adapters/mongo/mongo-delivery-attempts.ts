@@ -28,6 +28,19 @@ export const createDeliveryAttemptIndexes = async (db: Db): Promise<void> => {
   await attempts.createIndex({ deleteAt: 1 }, { expireAfterSeconds: 0 });
 };
 
+const toDocument = (a: DeliveryAttempt): DeliveryAttemptDocument => ({
+  subscriptionId: a.subscriptionId,
+  messageId: a.messageId,
+  type: a.type,
+  attempt: a.attempt,
+  at: a.at,
+  ...(a.status !== undefined && { status: a.status }),
+  ...(a.error !== undefined && { error: a.error }),
+  ...(a.responseBody !== undefined && { responseBody: a.responseBody }),
+  durationMs: a.durationMs,
+  deleteAt: deleteAtAfter(KEPT_MS),
+});
+
 export class MongoDeliveryAttempts implements DeliveryAttempts {
   readonly #attempts: Collection<DeliveryAttemptDocument>;
   constructor(db: Db) {
@@ -36,18 +49,13 @@ export class MongoDeliveryAttempts implements DeliveryAttempts {
 
   record(a: DeliveryAttempt): Promise<void> {
     return guarded(async () => {
-      await this.#attempts.insertOne({
-        subscriptionId: a.subscriptionId,
-        messageId: a.messageId,
-        type: a.type,
-        attempt: a.attempt,
-        at: a.at,
-        ...(a.status !== undefined && { status: a.status }),
-        ...(a.error !== undefined && { error: a.error }),
-        ...(a.responseBody !== undefined && { responseBody: a.responseBody }),
-        durationMs: a.durationMs,
-        deleteAt: deleteAtAfter(KEPT_MS),
-      });
+      await this.#attempts.insertOne(toDocument(a));
+    });
+  }
+
+  recordAll(attempts: readonly DeliveryAttempt[]): Promise<void> {
+    return guarded(async () => {
+      if (attempts.length > 0) await this.#attempts.insertMany(attempts.map(toDocument), { ordered: false });
     });
   }
 

@@ -40,6 +40,15 @@ const toMessage = (doc: WebhookMessageDocument): WebhookMessage => ({
   createdAt: doc.createdAt,
 });
 
+/** A settlement as an update: the outcome, and the lease dropped; settled messages get their deletion date. */
+const settled = (settlement: Settlement) => {
+  const set =
+    settlement.state === "pending"
+      ? { attempts: settlement.attempts, nextAttemptAt: settlement.nextAttemptAt }
+      : { state: settlement.state, attempts: settlement.attempts, deleteAt: deleteAtAfter(KEPT_MS) };
+  return { $set: { ...set, leaseOwner: "", leaseUntil: NO_LEASE } };
+};
+
 export const createWebhookMessageIndexes = async (db: Db): Promise<void> => {
   const messages = db.collection("webhook_messages");
   await messages.createIndex({ state: 1, nextAttemptAt: 1 });
@@ -99,15 +108,19 @@ export class MongoWebhookMessages implements WebhookMessages {
 
   settle(id: string, owner: string, settlement: Settlement): Promise<boolean> {
     return guarded(async () => {
-      const set =
-        settlement.state === "pending"
-          ? { attempts: settlement.attempts, nextAttemptAt: settlement.nextAttemptAt }
-          : { state: settlement.state, attempts: settlement.attempts, deleteAt: deleteAtAfter(KEPT_MS) };
-      const result = await this.#messages.updateOne(
-        { _id: id, leaseOwner: owner },
-        { $set: { ...set, leaseOwner: "", leaseUntil: NO_LEASE } },
-      );
+      const result = await this.#messages.updateOne({ _id: id, leaseOwner: owner }, settled(settlement));
       return result.matchedCount === 1;
+    });
+  }
+
+  settleAll(owner: string, settlements: readonly { id: string; settlement: Settlement }[]): Promise<number> {
+    return guarded(async () => {
+      if (settlements.length === 0) return 0;
+      const result = await this.#messages.bulkWrite(
+        settlements.map(({ id, settlement }) => ({ updateOne: { filter: { _id: id, leaseOwner: owner }, update: settled(settlement) } })),
+        { ordered: false },
+      );
+      return result.matchedCount;
     });
   }
 

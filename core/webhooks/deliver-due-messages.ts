@@ -1,4 +1,5 @@
 import type { Clock } from "../shared/clock.port.ts";
+import type { DeliveryAttempt } from "./delivery-attempt.ts";
 import type { DeliveryAttempts } from "./delivery-attempts.port.ts";
 import { MAX_ATTEMPTS, retryDelayMs } from "./retry-schedule.ts";
 import type { SendOutcome, WebhookSender } from "./webhook-sender.port.ts";
@@ -55,23 +56,22 @@ export class DeliverDueMessages {
       if (!subscriptions.has(id)) subscriptions.set(id, this.#ports.webhooks.ofId(id));
       return subscriptions.get(id)!;
     };
-    await Promise.all(claimed.map(async (message) => this.#deliver(message, await subscriptionOf(message.subscriptionId))));
+    const outcomes = await Promise.all(claimed.map(async (message) => this.#deliver(message, await subscriptionOf(message.subscriptionId))));
+    // Settled and logged together once the run's sends are done: two writes a run rather than two a message. A crash
+    // before then sends the run's messages again once their leases expire (at least once, as before).
+    const attempts = outcomes.flatMap((o) => (o.attempt ? [o.attempt] : []));
+    await Promise.all([
+      // The log is for people; a failure to write it must not leave the messages unsettled (and so sent again).
+      attempts.length > 0 && this.#ports.deliveryAttempts.recordAll(attempts).catch(() => undefined),
+      claimed.length > 0 && webhookMessages.settleAll(owner, outcomes.map((o) => ({ id: o.id, settlement: o.settlement }))),
+    ]);
     return claimed.length;
   }
 
-  async #deliver(message: WebhookMessage, subscription: WebhookSubscription | undefined): Promise<void> {
-    const { webhookMessages } = this.#ports;
-    if (!subscription) {
-      await webhookMessages.settle(message.id, this.#options.owner, { state: "failed", attempts: message.attempts });
-      return;
-    }
-    const attempt = message.attempts + 1;
-    const outcome = await this.#send(subscription, message);
-    await webhookMessages.settle(message.id, this.#options.owner, this.#settlement(outcome, attempt));
-  }
-
-  async #send(subscription: WebhookSubscription, message: WebhookMessage): Promise<SendOutcome> {
-    const { deliveryAttempts, sender, signer, clock } = this.#ports;
+  /** Sends one message; what to settle it with, and the attempt to log (none when its subscription is gone). */
+  async #deliver(message: WebhookMessage, subscription: WebhookSubscription | undefined): Promise<{ id: string; settlement: Settlement; attempt?: DeliveryAttempt }> {
+    if (!subscription) return { id: message.id, settlement: { state: "failed", attempts: message.attempts } };
+    const { sender, signer, clock } = this.#ports;
     const sentAt = clock.now();
     const timestamp = Math.floor(sentAt.getTime() / 1000);
     const signatures = signingSecrets(subscription, sentAt).map((s) => signer.signature(s, message.id, timestamp, message.payload));
@@ -85,9 +85,7 @@ export class DeliverDueMessages {
       },
       body: message.payload,
     });
-    // The log is for people; a failure to write it must not leave the message unsettled (and so sent again).
-    await deliveryAttempts
-      .record({
+    const attempt: DeliveryAttempt = {
       subscriptionId: subscription.id,
       messageId: message.id,
       type: message.type,
@@ -96,10 +94,9 @@ export class DeliverDueMessages {
       status: outcome.kind === "answered" ? outcome.status : undefined,
       error: outcome.kind === "failed" ? outcome.error : undefined,
       responseBody: outcome.kind === "answered" ? outcome.body : undefined,
-        durationMs: Math.max(0, clock.now().getTime() - sentAt.getTime()),
-      })
-      .catch(() => undefined);
-    return outcome;
+      durationMs: Math.max(0, clock.now().getTime() - sentAt.getTime()),
+    };
+    return { id: message.id, settlement: this.#settlement(outcome, message.attempts + 1), attempt };
   }
 
   #settlement(outcome: SendOutcome, attempts: number): Settlement {

@@ -135,6 +135,24 @@ export const webhooksContract = (harness: ContractHarness): void => {
       expect(await messages().settle("msg_1_1", "rescuer", { state: "delivered", attempts: 1 })).toBe(true);
     });
 
+    it("settles several at once, only those the owner still holds", async () => {
+      await messages().enqueue([aMessage({ id: "a" }), aMessage({ id: "b" }), aMessage({ id: "c" })]);
+      await messages().claimDue(T0, lease("w", later(30_000)), 2);
+      await messages().claimDue(T0, lease("other", later(30_000)), 1);
+
+      const settled = await messages().settleAll("w", [
+        { id: "a", settlement: { state: "delivered", attempts: 1 } },
+        { id: "b", settlement: { state: "pending", attempts: 1, nextAttemptAt: later(5_000) } },
+        { id: "c", settlement: { state: "delivered", attempts: 1 } },
+      ]);
+
+      expect(settled).toBe(2);
+      expect((await messages().ofId("a"))?.state).toBe("delivered");
+      expect(await messages().ofId("b")).toEqual(aMessage({ id: "b", attempts: 1, nextAttemptAt: later(5_000) }));
+      expect(await messages().ofId("c")).toEqual(aMessage({ id: "c" }));
+      expect(await messages().settleAll("w", [])).toBe(0);
+    });
+
     it("reschedules a retry: attempts and due time change, the lease is dropped", async () => {
       await messages().enqueue([aMessage()]);
       await messages().claimDue(T0, lease("w"), 1);
@@ -176,6 +194,15 @@ export const webhooksContract = (harness: ContractHarness): void => {
       expect(await attempts().recent(1, 10)).toEqual([delivered, timedOut, answered]);
       expect(await attempts().recent(1, 2)).toEqual([delivered, timedOut]);
       expect(await attempts().recent(3, 10)).toEqual([]);
+    });
+
+    it("records several at once as it records them one by one", async () => {
+      const first = anAttempt({ attempt: 1, at: T0 });
+      const second = anAttempt({ attempt: 2, at: later(5_000), status: undefined, error: "timeout after 10000 ms", responseBody: undefined });
+      await attempts().recordAll([first, second, anAttempt({ subscriptionId: 2 })]);
+      await attempts().recordAll([]);
+      expect(await attempts().recent(1, 10)).toEqual([second, first]);
+      expect(await attempts().recent(2, 10)).toHaveLength(1);
     });
 
     it("forgets the attempts of a removed subscription", async () => {
