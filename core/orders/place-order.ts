@@ -36,6 +36,9 @@ const refusal = (outcome: Exclude<ReserveOutcome, "reserved" | "already-held">, 
 export class PlaceOrder {
   readonly #ports: Ports;
   readonly #hints: StockHints;
+  /** Attempts' nonces: a random prefix per instance and a counter, unique without a random draw per order. */
+  readonly #noncePrefix = `${crypto.randomUUID().slice(0, 13)}.`;
+  #attempts = 0;
   constructor(ports: Ports, hints = new StockHints()) {
     this.#ports = ports;
     this.#hints = hints;
@@ -60,7 +63,7 @@ export class PlaceOrder {
     }
     const id = earlier ?? (await ids.next("orders"));
     await attempt?.note({ orderId: id });
-    const nonce = crypto.randomUUID();
+    const nonce = this.#noncePrefix + (this.#attempts++).toString(36);
     const { outcome, pet } = await reserveSeeing(pets, clock, input.petId, id, input.quantity, nonce, expectedStock);
     this.#hints.saw(input.petId, pet);
     if (outcome !== "reserved" && outcome !== "already-held") throw refusal(outcome, input);
