@@ -106,14 +106,17 @@ describe("UpdateOrder", () => {
     expect(await new GetOrder(world.orders).execute(order.id, staff)).toEqual(order);
   });
 
-  it("lists a customer's own orders only, whatever it asks for; staff see all", async () => {
+  it("lists a customer's own orders only, refusing another key's; staff see all, or one key's", async () => {
     const world = aWorld();
     const pet = await givenPet(world, { stock: 5 });
     const mine = await givenOrder(world, pet.id, 1, alice);
     const theirs = await givenOrder(world, pet.id, 1, bob);
     const list = new ListOrders(world.orders);
 
-    expect((await list.execute({ limit: 20, placedBy: bob.keyId }, alice)).items).toEqual([mine]);
+    expect((await list.execute({ limit: 20 }, alice)).items).toEqual([mine]);
+    expect((await list.execute({ limit: 20, placedBy: alice.keyId }, alice)).items).toEqual([mine]);
+    await expect(list.execute({ limit: 20, placedBy: bob.keyId }, alice)).rejects.toMatchObject({ code: "forbidden" });
     expect((await list.execute({ limit: 20 }, staff)).items).toEqual([mine, theirs]);
+    expect((await list.execute({ limit: 20, placedBy: bob.keyId }, staff)).items).toEqual([theirs]);
   });
 });
