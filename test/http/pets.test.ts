@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
 import { createCategory, createPet, makeKeys, placeOrder, setStock, type Keys } from "../support/http-fixtures.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { petBody } from "../support/bodies.ts";
 
 describe("pets", () => {
   let t: TestPetstore;
@@ -20,7 +21,7 @@ describe("pets", () => {
     it("creates an available pet with id 1, answers 201 with Location, and gives it an empty inventory item", async () => {
       const res = await t.client.post("/pets", { key: k.staff, body: { name: "  Rex  ", categoryId: 1 } });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: 1, name: "Rex", categoryId: 1, status: "available" });
+      expect(res.body).toEqual(petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
       expect(res.headers.get("location")).toBe("/pets/1");
       expect((await t.client.get(res.headers.get("location")!, { key: k.customer })).body).toEqual(res.body);
       expect((await t.client.get("/store/inventory/1", { key: k.customer })).body).toEqual({ petId: 1, quantity: 0, status: "available" });
@@ -29,7 +30,7 @@ describe("pets", () => {
     it("takes an initial status and increasing ids", async () => {
       await createPet(t, { name: "A", categoryId: 1 });
       const res = await t.client.post("/pets", { key: k.staff, body: { name: "B", categoryId: 2, status: "pending" } });
-      expect(res.body).toEqual({ id: 2, name: "B", categoryId: 2, status: "pending" });
+      expect(res.body).toEqual(petBody({ id: 2, name: "B", categoryId: 2, status: "pending" }));
       expect(res.headers.get("location")).toBe("/pets/2");
     });
 
@@ -88,10 +89,10 @@ describe("pets", () => {
       const res = await t.client.get("/pets", { key: k.customer });
       expect(res.status).toBe(200);
       expect(res.body).toEqual([
-        { id: 1, name: "Rex", categoryId: 1, status: "available" },
-        { id: 2, name: "Tom", categoryId: 2, status: "pending" },
-        { id: 3, name: "Bella", categoryId: 1, status: "pending" },
-        { id: 4, name: "Luna", categoryId: 2, status: "available" },
+        petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" }),
+        petBody({ id: 2, name: "Tom", categoryId: 2, status: "pending" }),
+        petBody({ id: 3, name: "Bella", categoryId: 1, status: "pending" }),
+        petBody({ id: 4, name: "Luna", categoryId: 2, status: "available" }),
       ]);
       expect(res.headers.get("link")).toBeNull();
     });
@@ -153,15 +154,15 @@ describe("pets", () => {
     it("replaces name and category, keeps the status when none is sent, and answers the full pet", async () => {
       const res = await t.client.put("/pets/1", { key: k.staff, body: { name: " Max ", categoryId: 2 } });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: 1, name: "Max", categoryId: 2, status: "available" });
+      expect(res.body).toEqual(petBody({ id: 1, name: "Max", categoryId: 2, status: "available" }));
       expect(await allPets()).toEqual([res.body]);
     });
 
     it("lets staff put a pet on hold and release it", async () => {
       const hold = await t.client.put("/pets/1", { key: k.staff, body: { name: "Rex", categoryId: 1, status: "pending" } });
-      expect(hold.body).toEqual({ id: 1, name: "Rex", categoryId: 1, status: "pending" });
+      expect(hold.body).toEqual(petBody({ id: 1, name: "Rex", categoryId: 1, status: "pending" }));
       const release = await t.client.put("/pets/1", { key: k.staff, body: { name: "Rex", categoryId: 1, status: "available" } });
-      expect(release.body).toEqual({ id: 1, name: "Rex", categoryId: 1, status: "available" });
+      expect(release.body).toEqual(petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
       const same = await t.client.put("/pets/1", { key: k.staff, body: { name: "Rex", categoryId: 1, status: "available" } });
       expect(same.status).toBe(200);
     });
@@ -173,13 +174,13 @@ describe("pets", () => {
 
     it("answers 422 unknown_category and changes nothing", async () => {
       expectError(await t.client.put("/pets/1", { key: k.staff, body: { name: "Max", categoryId: 99 } }), 422, "unknown_category");
-      expect(await allPets()).toEqual([{ id: 1, name: "Rex", categoryId: 1, status: "available" }]);
+      expect(await allPets()).toEqual([petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" })]);
     });
 
     it("answers 400 validation_failed for a bad body and changes nothing", async () => {
       expectValidationFailed(await t.client.put("/pets/1", { key: k.staff, body: { name: "Max" } }), "body.categoryId");
       expectValidationFailed(await t.client.put("/pets/1", { key: k.staff, body: { name: "Max", categoryId: 1, id: 7 } }), "body");
-      expect(await allPets()).toEqual([{ id: 1, name: "Rex", categoryId: 1, status: "available" }]);
+      expect(await allPets()).toEqual([petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" })]);
     });
 
     /** Moves pet 1 to `status` the way the service allows. */
@@ -202,7 +203,7 @@ describe("pets", () => {
       await bringTo(from);
       const res = await t.client.put("/pets/1", { key: k.staff, body: { name: "Renamed", categoryId: 2, status: to } });
       expectError(res, 409, "invalid_transition");
-      expect(await allPets()).toEqual([{ id: 1, name: "Rex", categoryId: 1, status: from }]);
+      expect(await allPets()).toEqual([petBody({ id: 1, name: "Rex", categoryId: 1, status: from })]);
     });
   });
 
@@ -219,7 +220,7 @@ describe("pets", () => {
       expectError(await t.client.get("/pets/1", { key: k.staff }), 404, "not_found");
       expectError(await t.client.get("/store/inventory/1", { key: k.staff }), 404, "not_found");
       expect((await t.stores.pets.ofId(1))?.stock).toBeUndefined();
-      expect(await allPets()).toEqual([{ id: 2, name: "Tom", categoryId: 1, status: "available" }]);
+      expect(await allPets()).toEqual([petBody({ id: 2, name: "Tom", categoryId: 1, status: "available" })]);
     });
 
     it("answers 404 for a missing or already deleted pet", async () => {

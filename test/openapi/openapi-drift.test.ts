@@ -3,10 +3,11 @@ import { H3 } from "h3";
 import { describe, expect, it } from "vitest";
 import { openApiDriftCheck, takeRecordedDrift } from "../support/openapi-drift.ts";
 import { TestClient } from "../support/test-petstore.ts";
+import { petBody } from "../support/bodies.ts";
 
 const rateLimited = { "x-ratelimit-limit": "60", "x-ratelimit-remaining": "59", "x-ratelimit-reset": "1788220860" };
 const jsonHeaders = (extra: Record<string, string> = {}) => new Headers({ "content-type": "application/json; charset=utf-8", ...rateLimited, ...extra });
-const pet = { id: 1, name: "Rex", categoryId: 1, status: "available" };
+const pet = petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" });
 
 describe("the OpenAPI drift check", () => {
   const check = openApiDriftCheck();
