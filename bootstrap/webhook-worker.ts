@@ -57,14 +57,14 @@ export const createWebhookWorker = ({ stores, events, sender, signer, clock, log
   let unwatch: (() => void) | undefined;
 
   const tick = async (): Promise<"busy" | "idle" | "failed"> => {
-    try {
-      const relayed = relay ? await relay.execute() : 0;
-      const delivered = await deliver.execute();
-      return relayed + delivered > 0 ? "busy" : "idle";
-    } catch (error) {
-      logger.warn("webhook delivery run failed", errorFields(error));
-      return "failed";
+    // Side by side: a run delivers what earlier runs relayed, so under load a message waits for one of the two,
+    // not for both one after the other. Each settles before the tick ends (stop() waits for both).
+    const [relayed, delivered] = await Promise.allSettled([relay ? relay.execute() : Promise.resolve(0), deliver.execute()]);
+    if (relayed.status === "fulfilled" && delivered.status === "fulfilled") return relayed.value + delivered.value > 0 ? "busy" : "idle";
+    for (const outcome of [relayed, delivered]) {
+      if (outcome.status === "rejected") logger.warn("webhook delivery run failed", errorFields(outcome.reason));
     }
+    return "failed";
   };
   const schedule = (next: "poll" | "now" | "rest") => {
     if (stopped) return;
