@@ -47,11 +47,8 @@ export interface LineSink {
 const pause = new Int32Array(new SharedArrayBuffer(4));
 
 /**
- * Writes all of `text` (a string, or bytes) to the file descriptor before returning. process.stdout is not enough:
- * when a pipe is full, node queues the rest of a write in memory, and process.exit drops that queue (lines were lost
- * that way when the reader of the pipe was slow). A full pipe is waited out here, 1 ms at a time: a logger that
- * blocks on a reader that does not keep up is the back-pressure a log pipe should have, and nothing is ever buffered
- * without bound.
+ * Writes all of `text` before returning, waiting out a full pipe: process.exit would drop what process.stdout queues,
+ * and a reader that does not keep up should slow the logger rather than grow a buffer.
  */
 export const writeAllSync = (fd: number, text: string | Uint8Array): void => {
   let bytes = typeof text === "string" ? Buffer.from(text) : text;
@@ -80,16 +77,8 @@ const BATCH_BYTES = 65_536;
 const MAX_UTF8_PER_UNIT = 3;
 
 /**
- * Lines gathered for up to `delayMs` (or while they fit in 64 KiB) and written in one call, instead of one write per line
- * or per turn of the event loop: a write per turn cost a keyed read about 5 µs when each turn answers a request or
- * two. Nothing is lost on a clean stop: every write is complete when it returns, and pending lines are written on
- * `flush()` and when the process exits (process.exit and an uncaught exception included). A process killed outright
- * loses at most the last `delayMs` of lines; warnings and errors are flushed as they are logged.
- *
- * Each line is encoded into the batch's buffer as it comes, rather than kept as a string until the batch goes: a
- * line is a string of pieces, and kept for up to 20 ms its pieces lived through V8's young collections, to be
- * copied, then joined and encoded at once. Under the orders benchmark (--trace-gc-nvp) the bytes surviving each
- * young collection went from 0.81 to 0.62 MB, and its pause from 2.4 to 2.1 ms.
+ * Lines are encoded into one buffer and written together after `delayMs` (at once for warnings and errors, and on
+ * flush or exit), so logging costs a write per batch rather than per line.
  */
 export const batchedLines = (
   out: ChunkOut = stdoutFd,

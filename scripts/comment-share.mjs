@@ -1,14 +1,14 @@
 #!/usr/bin/env node
-// Share of comment characters in TypeScript sources: node scripts/comment-share.mjs [dir …] (default: core).
+// Share of comment characters in TypeScript sources: node scripts/comment-share.mjs [dir or file …] (default: core).
 // Each file is parsed by TypeScript, and every comment range next to a token is counted once, so text inside
 // strings, templates and regular expressions is never taken for a comment. Share = characters of // and /* */
 // comments (markers included) over all characters of the *.ts files under the directories (whitespace included).
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import ts from "typescript";
 
 const filesUnder = (dir) =>
-  readdirSync(dir, { withFileTypes: true, recursive: true })
+  statSync(dir).isFile() ? [dir] : readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts"))
     .map((entry) => join(entry.parentPath, entry.name))
     .sort();

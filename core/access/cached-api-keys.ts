@@ -14,11 +14,8 @@ interface Entry {
 }
 
 /**
- * The look-up every request makes (secret hash → active key), remembered for KEY_CACHE_MS. Every change made
- * through this instance (create, settings, revoke, ban, unban) clears it at once; a change made by another
- * instance of the service is seen within KEY_CACHE_MS. Everything else passes through. `ofId` always asks the
- * store, and forgets what is remembered under that key's hash: a caller that needs the key as stored now (a refused
- * request looking for a ban made elsewhere) gets it, and so do the look-ups after it. Remembered keys are frozen.
+ * The per-request look-up (secret hash → active key), remembered for KEY_CACHE_MS: changes made here clear it at once,
+ * changes made by other instances show within that bound.
  */
 export class CachedApiKeys implements ApiKeys {
   readonly #store: ApiKeys;
@@ -47,11 +44,7 @@ export class CachedApiKeys implements ApiKeys {
     return key;
   }
 
-  /**
-   * True when `key` came from memory and nothing changed through this instance since: it may predate a change made
-   * by another instance (a ban, say). False for keys read from the store, or overtaken by a change made here (which
-   * that request then saw as a request racing the change always has).
-   */
+  /** True when `key` came from memory with no change made here since: it may predate another instance's change. */
   mayBeStale(key: ApiKey): boolean {
     return this.#served.get(key) === this.#generation;
   }

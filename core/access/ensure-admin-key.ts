@@ -15,12 +15,8 @@ interface Ports {
 }
 
 /**
- * Start-up: a configured admin secret becomes a valid admin key (plan business); without one, and with no
- * admin key in the store, a new admin key is made and its secret returned so it can be printed once. Every active
- * admin key is tracked by the admin guard again (keys from before the guard, or untracked by a crash), and, last,
- * every tracked key that is no active admin is let go (left by a crash between tracking a key and checking its
- * role, or between demoting a key and releasing it after a promotion racing it had tracked it). A key promoted
- * by another instance between that check and the release is left untracked: the careful side.
+ * Start-up: makes sure an admin key exists and the admin guard tracks exactly the active admin keys, repairing what a
+ * crash left (docs/consistency.md, "API keys and the admin guard").
  */
 export class EnsureAdminKey {
   readonly #ports: Ports;

@@ -11,9 +11,7 @@ interface Ports {
 }
 
 /**
- * The guard lets go of the key (and retires it for good) before the key is revoked: a crash in between leaves an
- * active key the guard no longer counts, never a counted key that is revoked. Whatever its role: a key promoted
- * concurrently is then never tracked.
+ * The guard releases the key before it is revoked: a crash in between leaves an uncounted active key, the careful side.
  */
 export class RevokeApiKey {
   readonly #ports: Ports;

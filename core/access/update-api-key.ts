@@ -17,19 +17,8 @@ const concurrentUpdate = (id: number): DomainError =>
   new DomainError("concurrent_update", `API key ${id} kept changing while this change was applied; try again`);
 
 /**
- * Changes take effect on the key's next request: every request reads the key afresh. The settings are written
- * only if they are still those read (compare-and-set); a change that lost to a competing one is read and applied
- * again, so a label change never writes back a role (or plan, or limits) another request has just changed.
- *
- * The admin guard (see AdminGuard) must never count a key that is not an active admin (it would let the last real
- * admin go); missing one only refuses too much. Start-up tracks every active admin again and lets go of every
- * tracked key that is no active admin (EnsureAdminKey). A demotion releases the key before its write (so "not the
- * last admin" and the release are one step) and again after it: a promotion racing it tracks the key and then
- * reads the role, the demotion writes the role and then releases, so one of the two always sees the other.
- * Crash points: a demotion after its release (before its write, or after a refused write before it tracks the key
- * back) leaves an untracked admin: careful side. A promotion after its write, before tracking: the same. After its
- * write, before its second release, a demotion leaves a tracked non-admin only if a promotion tracked it in between;
- * a promotion after tracking, before its check, only if a demotion wrote meanwhile: both repaired at start-up.
+ * Compare-and-set on the settings read, retried on a lost race; a demotion releases the admin guard before and after
+ * its write (crash points: docs/consistency.md, "API keys and the admin guard").
  */
 export class UpdateApiKey {
   readonly #ports: Ports;

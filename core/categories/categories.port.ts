@@ -8,8 +8,7 @@ export interface Categories {
   /** Rejects with DomainError `category_name_taken` when another category has the name (case-insensitive). */
   add(category: CategoryRecord): Promise<void>;
   /**
-   * Replaces name and description (revision + 1) while the category exists and, when given, has
-   * `expectedRevision`; the category afterwards, or undefined. Rejects with `category_name_taken` like `add`.
+   * Replaces name and description while the category exists (at `expectedRevision` when given); rejects a taken name.
    */
   replace(id: number, input: NewCategory, expectedRevision?: number): Promise<CategoryRecord | undefined>;
   /** Active → deleting (revision + 1), while it has `expectedRevision` when given. */

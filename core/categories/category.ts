@@ -6,7 +6,7 @@ export interface Category {
   revision: number;
 }
 
-/** A category being deleted carries `deletingSince` until the deletion is decided (design §2). */
+/** A category being deleted carries `deletingSince` until the deletion is decided. */
 export interface CategoryRecord extends Category {
   deletingSince: Date | undefined;
 }

@@ -10,16 +10,7 @@ interface Ports {
 }
 
 /**
- * create category: 1 allocate the id                        crash → nothing written (the id is skipped)
- *                  2 insert it (the unique name decides)     crash after → done
- *
- * Under an Idempotency-Key (`attempt`) the id is written down in the key's record after step 1, and an attempt that
- * took over a lost one's record looks under the lost one's id first:
- *   the category is there (the lost attempt died after step 2)   → it is the answer, nothing written
- *   nothing there (died before step 2, or it was deleted since)  → created afresh, under a new id
- * A lost attempt that was only slow and inserts after the look takes the name first: the retry's insert is refused
- * as a duplicate name, finds the lost attempt's category under the noted id and answers it. So a key creates at most
- * one category, and its retries answer that category rather than `category_name_taken`.
+ * Crash points and retries under an Idempotency-Key: docs/consistency.md, "Multi-step writes and their crash points".
  */
 export class CreateCategory {
   readonly #ports: Ports;

@@ -10,12 +10,8 @@ interface Ports {
 }
 
 /**
- * delete category: 0 read: in use? (refused without a write)
- *                  1 active → deleting                      crash → recovery (after the grace period) redoes 2–3
- *                  2 any pet naming it, provisional ones and moves into it included?
- *                  3 none → delete the category; some → back to active, 409 category_in_use
- * Dekker-style with CreatePet/UpdatePet, which write their provisional pet BEFORE reading the category: of a
- * deletion and a racing creation, at least one sees the other, so no pet can end up in a deleted category.
+ * Writes `deleting` before looking for pets, so a racing pet creation or move sees it (crash points: docs/consistency.md,
+ * "Multi-step writes and their crash points").
  */
 export class DeleteCategory {
   readonly #ports: Ports;

@@ -10,9 +10,7 @@ export interface OrderData {
 }
 
 /**
- * What each event says (`data`: plain JSON). A stock change written by an order knows by how much the stock moved,
- * not what it came to (the write is conditional on a bound, not on a read value), so `inventory.changed` carries
- * `delta` for orders and `quantity` for a staff change.
+ * What each event says (plain JSON). An order's stock change knows the delta, not the result, so it carries `delta`.
  */
 export interface EventPayloads {
   "order.placed": OrderData;
@@ -24,7 +22,7 @@ export interface EventPayloads {
 
 export type EventType = keyof EventPayloads;
 
-/** Recorded in the same single-document write as the change that caused it (design §4). */
+/** Recorded in the write that made the change (docs/decisions/outbox-in-the-same-write.md). */
 export type DomainEvent = {
   [T in EventType]: {
     /** `evt_…`, unique. */

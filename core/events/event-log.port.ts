@@ -10,28 +10,16 @@ export type LoggedEvent = DomainEvent & {
 export interface EventLogPage {
   /** By position, ascending; each position at most once. */
   events: LoggedEvent[];
-  /**
-   * Pass it to the next `readAfter`: the last position this read got past (its last event's, or that of a gap it
-   * skipped), or the position it was given when it got past nothing.
-   */
+  /** The position to pass to the next `readAfter`. */
   last: number;
 }
 
 /**
- * Every event the relay took off the hot documents, in the order it was appended, kept for a bounded time (see
- * docs/consistency.md, "Event log"). A reader keeps the `last` of its previous read and never sees an event twice
- * or misses one that is still kept.
- *
- * Positions are allocated before the events are written, so with several relays appending at once a later position
- * may become visible before an earlier one. A read stops before such a gap while the first event after it is younger
- * than `EVENT_LOG_SETTLE_MS`, and skips it after that: an append writes its events within that time of taking
- * their positions, or they are lost to readers already past them.
+ * Relayed events in append order, kept for a bounded time; a reader resuming from its `last` never sees one twice or
+ * misses one still kept (gaps: docs/consistency.md, "Event log").
  */
 export interface EventLog {
-  /**
-   * Appends the events not in the log yet (by id), in the order given. Idempotent: an event appended twice, by two
-   * relays or again after a crash, is kept once, at one position.
-   */
+  /** Appends the events not in the log yet, in order; idempotent by event id. */
   append(events: readonly DomainEvent[]): Promise<void>;
   /** Up to `limit` events after `position` (0: from the oldest kept). */
   readAfter(position: number, limit: number): Promise<EventLogPage>;

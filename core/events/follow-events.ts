@@ -1,9 +1,6 @@
 import type { EventLog, EventLogPage } from "./event-log.port.ts";
 
-/**
- * What a live reader of the event log does: start where it left off (the position of the last event it got) or,
- * when it is new, at the log's current end; then read on from the `last` of each read.
- */
+/** A live reader of the event log: resumes after its last event, or starts at the log's current end. */
 export class FollowEvents {
   readonly #log: EventLog;
   constructor(log: EventLog) {
@@ -19,11 +16,7 @@ export class FollowEvents {
     return this.#log.readAfter(after, limit);
   }
 
-  /**
-   * The lowest position with nothing readable after it, found with reads of one event (the port has no "last
-   * position"): doubling, then halving, about 2·log2(positions) indexed reads. A position before a gap the log is
-   * still waiting on counts as an end: the reader then starts a little early, and misses nothing.
-   */
+  /** The log's end, found by doubling then halving single-event reads (the port has no "last position"). */
   async #end(): Promise<number> {
     const anyAfter = async (position: number) => (await this.#log.readAfter(position, 1)).events.length > 0;
     if (!(await anyAfter(0))) return 0;

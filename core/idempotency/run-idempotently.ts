@@ -14,30 +14,19 @@ export interface IdempotencyPolicy {
   /** How long a completed response is replayed. */
   retentionMs: number;
   /**
-   * How long an unfinished first request locks its key. A retry within it gets 409 idempotency_request_in_progress
-   * (Retry-After: the seconds left); a retry after it runs the operation again, the first request counting as lost
-   * (its process died). Far above any request's own time limit (store calls are bounded at a few seconds), so a
-   * live request never loses its lock; what a dead one left half-done is undone by the store's recovery.
+   * How long an unfinished first request locks its key: far above any request's own time limit, so a live one keeps it.
    */
   leaseMs: number;
 }
 
 /**
- * The attempt an operation runs as, for an operation that writes under an id it allocates (placing an order, creating
- * a category or a pet): `previous` is what a lost earlier attempt under the same key noted, and `note` writes this
- * attempt's id down before its first write, so that an attempt after it, should this one be lost, finds its work
- * instead of repeating it.
+ * An operation's attempt: what a lost earlier attempt noted, and `note` to write this attempt's id before it writes.
  */
 export interface IdempotentAttempt {
   previous: AttemptNote | undefined;
   /** Throws service_unavailable, nothing written, when this attempt has lost its lock to a later one. */
   note(note: AttemptNote): Promise<void>;
-  /**
-   * Writes `note` again and tells whether this attempt still owns its key: false (nothing written) once a later
-   * attempt has taken the key over. A write on the key's record, so it is ordered against that takeover: an attempt
-   * that wrote under its id and then confirms either still owns the key, or the attempt that took over looks under
-   * that id only after this write (and finds what this one wrote).
-   */
+  /** Writes `note` again: false once a later attempt has taken the key over (ordered against that takeover). */
   confirm(note: AttemptNote): Promise<boolean>;
 }
 
@@ -57,11 +46,8 @@ export const lockLost = (): DomainError =>
 export const defaultIdempotencyPolicy: IdempotencyPolicy = { retentionMs: 24 * HOUR_MS, leaseMs: 60_000 };
 
 /**
- * A retry with the same key and request replays the first response without acting again. Responses that a
- * retry should not see again (server errors) are not recorded: the key is released and the retry acts afresh,
- * handed the failed attempt's note (IdempotencyRecords.release).
- * A first request that never finishes holds the key for `leaseMs` only (see IdempotencyPolicy); if it does finish
- * after losing its lock, its answer still goes to its own caller, but is neither recorded nor able to free the key.
+ * A retry with the same key and request replays the first response; server errors are not recorded, so a retry acts
+ * afresh.
  */
 export class RunIdempotently {
   readonly #ports: { records: IdempotencyRecords; clock: Clock };

@@ -1,6 +1,5 @@
 /**
- * The clock-aligned UTC windows every subject is limited in, shortest first. Each names the field of a key's limits
- * that bounds it, the most a custom limit may be, and the prefix of its window keys (stores use keys as field names).
+ * The clock-aligned UTC windows every subject is limited in, shortest first, with the limits field that bounds each.
  */
 export const rateWindows = {
   minute: { ms: 60_000, limitField: "perMinute", maxLimit: 1_000_000, keyPrefix: "m" },

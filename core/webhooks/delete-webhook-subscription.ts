@@ -9,11 +9,7 @@ interface Ports {
   deliveryAttempts: DeliveryAttempts;
 }
 
-/**
- * Removes the subscription first: from then on nothing is sent to it (the delivery worker drops messages whose
- * subscription is gone, including any a relay running at the same moment still stores). Its messages and log
- * are cleaned up after; a crash before that leaves only rows the worker drops and the log's age bound removes.
- */
+/** The subscription goes first, so nothing is sent to it after; its messages and log are cleaned up afterwards. */
 export class DeleteWebhookSubscription {
   readonly #ports: Ports;
   constructor(ports: Ports) {

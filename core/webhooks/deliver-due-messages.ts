@@ -31,10 +31,7 @@ export interface DeliveryOptions {
 }
 
 /**
- * Claims due messages under a lease, sends each (signed with every secret that still signs), logs the attempt and
- * settles it: delivered on 2xx, otherwise retried later under the same `webhook-id`, failed after the last attempt.
- * A crash after sending and before settling leaves the lease to expire, and the message is sent again: at least
- * once. In the normal case the lease keeps every other instance away, so nothing is sent twice.
+ * Claims due messages under a lease, sends, logs and settles each: a crash before settling resends it (at least once).
  */
 export class DeliverDueMessages {
   readonly #ports: Ports;

@@ -1,7 +1,4 @@
-/**
- * A domain event recorded in the same write as the change that caused it, not yet relayed. `data` is the public
- * representation (plain JSON) of what changed.
- */
+/** An event recorded in the same write as its change, not yet relayed. */
 export interface PendingEvent {
   /** Unique, `evt_…`, assigned by the core when the event is recorded. */
   id: string;
@@ -11,10 +8,8 @@ export interface PendingEvent {
 }
 
 /**
- * The part of the outbox (CONSISTENCY-DESIGN.md §4, `Outbox` in core/events) that webhook delivery reads: pending
- * events in the order they were recorded, and their acknowledgement once relayed. Acknowledging is idempotent, and an
- * event is only acknowledged after its messages are stored, so a crash in between relays it again (the messages are
- * keyed by event and subscription, so nothing is doubled).
+ * The part of the outbox (`Outbox` in core/events) that webhook delivery reads; events are acknowledged only after
+ * their messages are stored.
  */
 export interface EventFeed {
   pending(limit: number): Promise<PendingEvent[]>;

@@ -24,12 +24,8 @@ export const payloadOf = (event: PendingEvent): string =>
   JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
 
 /**
- * Takes pending events off the documents they were recorded on: appends them to the event log, fans them out into
- * one message per matching subscription, then acknowledges them. Both are stored before the acknowledgement and
- * both are idempotent (the log by event id, messages keyed by event × subscription), so a crash in between, or two
- * instances relaying the same batch, keeps each once. A subscription only receives events that happened after it
- * was created. Fan-out reads the batch, not the log: the log may hold a reader back for its settle time, and
- * deliveries should not wait on it.
+ * Appends pending events to the log and fans them out to subscriptions before acknowledging them; both are idempotent,
+ * so a crash or a second relay keeps each once.
  */
 export class RelayEvents {
   readonly #ports: Ports;

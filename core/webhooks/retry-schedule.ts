@@ -8,8 +8,7 @@ const CAP_IN_BASES = 5_760;
 const JITTER = 0.2;
 
 /**
- * The wait after the `attempts`-th failed attempt: base × 4^(attempts−1), capped at 5,760 bases, with jitter.
- * At the default base: 5 s, 20 s, 80 s, 5.3 min, 21 min, 85 min, 5.7 h, 8 h, 8 h. `random` is in [0, 1).
+ * The wait after the `attempts`-th failure: exponential (×4) from `base`, capped, with jitter; `random` is in [0, 1).
  */
 export const retryDelayMs = (attempts: number, baseMs: number, random: number): number => {
   const bases = Math.min(FACTOR ** Math.max(0, attempts - 1), CAP_IN_BASES);

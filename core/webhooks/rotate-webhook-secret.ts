@@ -19,11 +19,7 @@ export interface RotatedSecret {
   secret: string;
 }
 
-/**
- * A new secret signs from now on; the current one keeps signing for 24 hours (two signatures during the overlap),
- * so receivers can switch without losing a message. Older secrets are dropped. Compare-and-set on the current
- * secret: of two rotations at once, both take effect in turn and each answer's secret is the one that signs.
- */
+/** The old secret keeps signing for a day so receivers can switch; compare-and-set on the current secret. */
 export class RotateWebhookSecret {
   readonly #ports: Ports;
   constructor(ports: Ports) {

@@ -1,9 +1,6 @@
 /**
- * Which addresses a webhook may never reach unless private targets are allowed: the blocks of the IANA special-purpose
- * address registries (IPv4 and IPv6) that are not globally reachable, and the multicast spaces. The most specific
- * block that holds an address decides (the registries list globally reachable blocks inside refused ones, such as
- * 2001:3::/32 inside 2001::/23). IPv6 forms that embed an IPv4 address (mapped, compatible, NAT64, 6to4) are judged
- * by that address. Anything that is not an IP address is refused.
+ * Addresses a webhook may not reach unless private targets are allowed: the IANA special-purpose blocks that are not
+ * globally reachable, and multicast; the most specific block decides, and IPv4-embedding IPv6 forms are judged by that IPv4.
  */
 
 export interface SpecialPurposeBlock {
@@ -16,10 +13,7 @@ export interface SpecialPurposeBlock {
 
 const block = (prefix: string, name: string, globallyReachable = false): SpecialPurposeBlock => ({ prefix, name, globallyReachable });
 
-/**
- * https://www.iana.org/assignments/iana-ipv4-special-registry and iana-ipv6-special-registry, plus multicast (RFC 5771,
- * RFC 4291) and the deprecated site-local block (RFC 3879). The IPv4-embedding blocks are in `embeddingV4` below.
- */
+/** From the IANA IPv4 and IPv6 special-purpose registries, plus multicast and site-local. */
 export const specialPurposeBlocks: readonly SpecialPurposeBlock[] = [
   block("0.0.0.0/8", "This network"),
   block("10.0.0.0/8", "Private-Use"),

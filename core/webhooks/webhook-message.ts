@@ -2,10 +2,7 @@ import type { WebhookEventType } from "./webhook-event.ts";
 
 export type MessageState = "pending" | "delivered" | "failed";
 
-/**
- * One event for one subscription. Its id is the `webhook-id` header, the same on every attempt, and is derived from
- * the event id and the subscription id, so relaying an event twice stores one message.
- */
+/** One event for one subscription; its id (the `webhook-id` header) derives from both, so a relay stores it once. */
 export interface WebhookMessage {
   id: string;
   subscriptionId: number;

@@ -3,10 +3,7 @@ import type { Lease, Settlement, WebhookMessage } from "./webhook-message.ts";
 export interface WebhookMessages {
   /** Stores each message unless one with its id exists (then it is left as it is). */
   enqueue(messages: readonly WebhookMessage[]): Promise<void>;
-  /**
-   * Claims up to `limit` pending messages due at `now` whose lease is absent or expired, each with one conditional
-   * single-document write, so of several instances claiming at once exactly one gets a given message.
-   */
+  /** Claims due messages with one conditional write each, so exactly one instance gets a given message. */
   claimDue(now: Date, lease: Lease, limit: number): Promise<WebhookMessage[]>;
   /** Records the outcome and drops the lease, only while `owner` still holds it; false otherwise. */
   settle(id: string, owner: string, settlement: Settlement): Promise<boolean>;

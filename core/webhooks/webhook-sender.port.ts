@@ -8,9 +8,7 @@ export interface OutgoingWebhook {
 export type SendOutcome = { kind: "answered"; status: number; body: string } | { kind: "failed"; error: string };
 
 /**
- * POSTs one webhook. Never follows redirects, bounds every wait, keeps only a prefix of the answer, and (unless
- * private targets are allowed) refuses to connect to an address `isRefusedAddress` refuses, whatever DNS says at
- * the time of sending. Never rejects: every failure is a `failed` outcome.
+ * POSTs one webhook without following redirects, with bounded waits, re-checking the resolved address; never rejects.
  */
 export interface WebhookSender {
   send(request: OutgoingWebhook): Promise<SendOutcome>;

@@ -10,10 +10,7 @@ export const ipLiteralOf = (hostname: string): string | undefined => {
   return parseIpv4(bare) !== undefined || parseIpv6(bare) !== undefined ? bare : undefined;
 };
 
-/**
- * Refuses a target that is not http(s) or that is, or resolves to, an address a webhook must not reach (unless
- * private targets are allowed). The sender checks the resolved address again on every delivery.
- */
+/** Refuses a non-http(s) target, or one that resolves to an address a webhook must not reach. */
 export const assertTargetAllowed = async (url: string, resolver: AddressResolver, allowPrivate: boolean): Promise<void> => {
   let target: URL;
   try {
