@@ -34,6 +34,8 @@ module.exports = {
   ],
   options: {
     doNotFollow: { path: "node_modules" },
+    // The console's browser modules import each other by the URLs the service serves them under, not by file.
+    exclude: { path: "^adapters/http/console/assets/" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
     enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
