@@ -1,5 +1,16 @@
-import { fenceBucket, type Mark, type PetRecord } from "../../core/pets/pet-record.ts";
-import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
+import type { DomainEvent } from "../../core/events/domain-event.ts";
+import { fenceBucket, fenceOf, type Mark, type PetRecord } from "../../core/pets/pet-record.ts";
+import type {
+  Consequence,
+  Edit,
+  PetQuery,
+  Pets,
+  PetWrite,
+  Reservation,
+  Settlement,
+  StockSetting,
+  UnitsBack,
+} from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { compareNameKeys, nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
@@ -20,62 +31,36 @@ const copyOf = ({ pet }: StoredPet): PetRecord => ({
   provisionalSince: pet.provisionalSince && new Date(pet.provisionalSince),
 });
 
-const compare = (value: number, bound: { eq: number } | { gt: number }): boolean =>
-  "eq" in bound ? value === bound.eq : value > bound.gt;
-
 const hasMark = (pet: PetRecord, orderId: number, kind: Mark["kind"], nonce?: string): boolean =>
   pet.marks.some((m) => m.orderId === orderId && m.kind === kind && (nonce === undefined || m.nonce === nonce));
 
-/** The same semantics as the MongoDB filter the MongoDB adapter builds from a condition (contract-tested). */
-export const petMeets = ({ pet }: StoredPet, c: PetCondition): boolean =>
-  (c.lifecycle === undefined || (c.lifecycle === "none" ? pet.lifecycle === undefined : pet.lifecycle === c.lifecycle)) &&
-  (c.status === undefined || pet.status === c.status) &&
-  (c.statusNot === undefined || pet.status !== c.statusNot) &&
-  (c.soldOut === undefined || (pet.pendingCause === "sold-out") === c.soldOut) &&
-  (c.stock === undefined || compare(pet.stock, c.stock)) &&
-  (c.holdCount === undefined || compare(pet.holdCount, c.holdCount)) &&
-  (c.heldAtMost === undefined || pet.heldUnits <= c.heldAtMost) &&
-  (c.mark === undefined || hasMark(pet, c.mark.orderId, c.mark.kind, c.mark.nonce)) &&
-  (c.noMark === undefined || !hasMark(pet, c.noMark.orderId, c.noMark.kind)) &&
-  (c.fence === undefined || (pet.fences[fenceBucket(c.fence.orderId)] ?? 0) === c.fence.value) &&
-  (c.revision === undefined || pet.revision === c.revision) &&
-  (c.movingTo === undefined || (c.movingTo === "none" ? pet.movingTo === undefined : pet.movingTo === c.movingTo)) &&
-  (c.provisionalSince === undefined || pet.provisionalSince?.getTime() === c.provisionalSince.getTime());
-
 const byOrderThenKind = (a: Mark, b: Mark): number => a.orderId - b.orderId || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+const withMark = (pet: PetRecord, mark: Mark): Mark[] => [...pet.marks, copyMark(mark)].sort(byOrderThenKind);
+const withoutMark = (pet: PetRecord, orderId: number, kind: Mark["kind"]): Mark[] =>
+  pet.marks.filter((m) => !(m.orderId === orderId && m.kind === kind));
 
-const changedMarks = (marks: Mark[], c: PetChange): Mark[] => {
-  if (c.removeMark === undefined && c.addMark === undefined) return marks;
-  const { removeMark: removed, addMark: added } = c;
-  const kept = removed ? marks.filter((m) => !(m.orderId === removed.orderId && m.kind === removed.kind)) : [...marks];
-  if (added) kept.push(copyMark(added));
-  return kept.sort(byOrderThenKind);
-};
+const visible = (pet: PetRecord): boolean => pet.lifecycle === undefined;
+const soldOut = (pet: PetRecord): boolean => pet.pendingCause === "sold-out";
+const revisionHolds = (pet: PetRecord, expected: number | undefined): boolean => expected === undefined || pet.revision === expected;
+const sameDate = (a: Date | undefined, b: Date): boolean => a?.getTime() === b.getTime();
 
-const changedFences = (fences: Readonly<Record<number, number>>, orderId: number | undefined): Readonly<Record<number, number>> => {
-  if (orderId === undefined) return fences;
-  const bucket = fenceBucket(orderId);
-  return { ...fences, [bucket]: (fences[bucket] ?? 0) + 1 };
-};
+/** A change the store applies: the pet's new fields (revision + 1 added here) and the events it appends. */
+interface Applied {
+  pet: Partial<PetRecord>;
+  events?: readonly DomainEvent[] | undefined;
+}
 
-const changed = (pet: PetRecord, c: PetChange): PetRecord => ({
-  ...pet,
-  ...(c.name !== undefined && { name: c.name }),
-  ...(c.categoryId !== undefined && { categoryId: c.categoryId }),
-  ...(c.status !== undefined && { status: c.status }),
-  ...(c.pendingCause !== undefined && { pendingCause: c.pendingCause === "none" ? undefined : c.pendingCause }),
-  ...(c.stock !== undefined && { stock: "to" in c.stock ? c.stock.to : pet.stock + c.stock.by }),
-  ...(c.held !== undefined && { holdCount: pet.holdCount + c.held.orders, heldUnits: pet.heldUnits + c.held.units }),
-  marks: changedMarks(pet.marks, c),
-  fences: changedFences(pet.fences, c.bumpFence),
-  ...(c.lifecycle !== undefined && { lifecycle: c.lifecycle === "none" ? undefined : c.lifecycle }),
-  ...(c.movingTo !== undefined && { movingTo: c.movingTo === "none" ? undefined : c.movingTo }),
-  ...(c.provisionalSince !== undefined && {
-    provisionalSince: c.provisionalSince === "none" ? undefined : new Date(c.provisionalSince),
-  }),
-  revision: pet.revision + 1,
-});
+const caused = (c: Consequence): Partial<PetRecord> => (c.status ? { status: c.status.to, pendingCause: c.status.cause } : {});
+const withConsequence = (change: Partial<PetRecord>, c: Consequence): Applied => ({ pet: { ...change, ...caused(c) }, events: c.events });
 
+/** Units back to stock and out of the holds; the consequence as the pet sold out or not. */
+const unitsBack = (pet: PetRecord, units: number, back: UnitsBack, change: Partial<PetRecord>): Applied =>
+  withConsequence(
+    { ...change, stock: pet.stock + units, holdCount: pet.holdCount - 1, heldUnits: pet.heldUnits - units },
+    soldOut(pet) ? back.fromSoldOut : back.otherwise,
+  );
+
+const edited = (e: Omit<Edit, "expectedRevision" | "petId">): Applied => withConsequence({ name: e.name }, e);
 const isProvisional = ({ pet }: StoredPet): boolean => pet.lifecycle !== undefined || pet.movingTo !== undefined;
 const isMarked = ({ pet }: StoredPet): boolean => pet.marks.length > 0;
 
@@ -148,22 +133,113 @@ export class MemoryPets implements Pets {
     this.#reindex(pet.id, undefined, stored);
   }
 
-  async write(id: number, variants: readonly PetVariant[]): Promise<PetWrite> {
-    const stored = this.#pets.get(id);
-    if (!stored) return { applied: undefined, pet: undefined };
-    const applied = variants.findIndex((v) => petMeets(stored, v.when));
-    if (applied === -1) return { applied: undefined, pet: copyOf(stored) };
-    const change = (variants[applied] as PetVariant).then;
-    const before = indexedAs(stored);
-    stored.pet = changed(stored.pet, change);
-    this.#events.add(id, change.events ?? []);
-    this.#reindex(id, before, stored);
-    return { applied, pet: copyOf(stored) };
+  async reserve(r: Reservation): Promise<PetWrite> {
+    return this.#write(r.petId, (pet) => {
+      if (!visible(pet) || pet.status !== "available" || hasMark(pet, r.orderId, "reserve") || pet.stock < r.units) return undefined;
+      const mark: Mark = { orderId: r.orderId, kind: "reserve", units: r.units, since: r.at, nonce: r.nonce };
+      const change = { stock: pet.stock - r.units, holdCount: pet.holdCount + 1, heldUnits: pet.heldUnits + r.units, marks: withMark(pet, mark) };
+      return withConsequence(change, pet.stock === r.units ? r.lastUnits : r.unitsLeft);
+    });
   }
 
-  async removeIf(id: number, when: PetCondition): Promise<boolean> {
+  async keepReservation({ petId, orderId, nonce }: { petId: number; orderId: number; nonce: string }): Promise<PetWrite> {
+    return this.#write(petId, (pet) => (hasMark(pet, orderId, "reserve", nonce) ? { pet: { marks: withoutMark(pet, orderId, "reserve") } } : undefined));
+  }
+
+  async undoReservation(u: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack): Promise<PetWrite> {
+    return this.#write(u.petId, (pet) =>
+      hasMark(pet, u.orderId, "reserve", u.nonce) ? unitsBack(pet, u.units, u, { marks: withoutMark(pet, u.orderId, "reserve") }) : undefined,
+    );
+  }
+
+  async applySettlement(s: Settlement): Promise<PetWrite> {
+    return this.#write(s.petId, (pet) => {
+      if (hasMark(pet, s.orderId, "settle") || fenceOf(pet, s.orderId) !== s.fence) return undefined;
+      const marks = withMark(pet, { orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
+      if (s.how === "release") return unitsBack(pet, s.units, s, { marks });
+      const last = soldOut(pet) && pet.holdCount === 1 && pet.stock === 0;
+      return withConsequence({ marks, holdCount: pet.holdCount - 1, heldUnits: pet.heldUnits - s.units }, last ? s.lastOfSoldOut : s.otherwise);
+    });
+  }
+
+  async clearSettleMark({ petId, orderId }: { petId: number; orderId: number }): Promise<PetWrite> {
+    return this.#write(petId, (pet) => {
+      if (!hasMark(pet, orderId, "settle")) return undefined;
+      const bucket = fenceBucket(orderId);
+      return { pet: { marks: withoutMark(pet, orderId, "settle"), fences: { ...pet.fences, [bucket]: fenceOf(pet, orderId) + 1 } } };
+    });
+  }
+
+  async setStock(s: StockSetting): Promise<PetWrite> {
+    return this.#write(s.petId, (pet) => {
+      if (!visible(pet) || pet.heldUnits > s.heldAtMost || !revisionHolds(pet, s.expectedRevision)) return undefined;
+      const consequence = !s.restock ? s.otherwise : pet.status === "sold" ? s.restock.fromSold : soldOut(pet) ? s.restock.fromSoldOut : s.otherwise;
+      return withConsequence({ stock: s.quantity }, consequence);
+    });
+  }
+
+  async edit(e: Edit): Promise<PetWrite> {
+    return this.#write(e.petId, (pet) =>
+      visible(pet) && pet.status === e.checkedStatus && revisionHolds(pet, e.expectedRevision) ? edited(e) : undefined,
+    );
+  }
+
+  async beginMove({ petId, to, since, expectedRevision }: { petId: number; to: number; since: Date; expectedRevision: number }): Promise<PetWrite> {
+    return this.#write(petId, (pet) =>
+      visible(pet) && pet.revision === expectedRevision ? { pet: { movingTo: to, provisionalSince: new Date(since) } } : undefined,
+    );
+  }
+
+  async finishMove(m: Omit<Edit, "expectedRevision"> & { to: number; since: Date }): Promise<PetWrite> {
+    return this.#write(m.petId, (pet) => {
+      if (pet.movingTo !== m.to || !sameDate(pet.provisionalSince, m.since) || !visible(pet) || pet.status !== m.checkedStatus) return undefined;
+      const { pet: change, events } = edited(m);
+      return { pet: { ...change, categoryId: m.to, movingTo: undefined, provisionalSince: undefined }, events };
+    });
+  }
+
+  async undoMove({ petId, to, since }: { petId: number; to: number; since: Date }): Promise<PetWrite> {
+    return this.#write(petId, (pet) =>
+      pet.movingTo === to && sameDate(pet.provisionalSince, since) ? { pet: { movingTo: undefined, provisionalSince: undefined } } : undefined,
+    );
+  }
+
+  async finishCreating(petId: number): Promise<PetWrite> {
+    return this.#write(petId, (pet) => (pet.lifecycle === "creating" ? { pet: { lifecycle: undefined, provisionalSince: undefined } } : undefined));
+  }
+
+  async beginDeleting({ petId, since, expectedRevision }: { petId: number; since: Date; expectedRevision?: number | undefined }): Promise<PetWrite> {
+    return this.#write(petId, (pet) =>
+      visible(pet) && pet.holdCount === 0 && revisionHolds(pet, expectedRevision)
+        ? { pet: { lifecycle: "deleting", provisionalSince: new Date(since) } }
+        : undefined,
+    );
+  }
+
+  async removeCreating(petId: number, since?: Date): Promise<boolean> {
+    return this.#remove(petId, (pet) => pet.lifecycle === "creating" && (since === undefined || sameDate(pet.provisionalSince, since)));
+  }
+
+  async removeDeleting(petId: number): Promise<boolean> {
+    return this.#remove(petId, (pet) => pet.lifecycle === "deleting");
+  }
+
+  /** Checks and changes the pet in one synchronous step: `change` answers undefined when its facts do not hold. */
+  #write(id: number, change: (pet: PetRecord) => Applied | undefined): PetWrite {
     const stored = this.#pets.get(id);
-    if (!stored || !petMeets(stored, when)) return false;
+    if (!stored) return { applied: false, pet: undefined };
+    const applied = change(stored.pet);
+    if (!applied) return { applied: false, pet: copyOf(stored) };
+    const before = indexedAs(stored);
+    stored.pet = { ...stored.pet, ...applied.pet, revision: stored.pet.revision + 1 };
+    this.#events.add(id, applied.events ?? []);
+    this.#reindex(id, before, stored);
+    return { applied: true, pet: copyOf(stored) };
+  }
+
+  #remove(id: number, holds: (pet: PetRecord) => boolean): boolean {
+    const stored = this.#pets.get(id);
+    if (!stored || !holds(stored.pet)) return false;
     this.#pets.delete(id);
     this.#all.delete(id);
     this.#reindex(id, indexedAs(stored), undefined);

@@ -2,7 +2,17 @@ import type { Collection, Db, Document, Filter, UpdateFilter } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { PetStatus } from "../../core/pets/pet.ts";
 import { fenceBucket, type Mark, type PendingCause, type PetRecord } from "../../core/pets/pet-record.ts";
-import type { PetChange, PetCondition, PetQuery, Pets, PetVariant, PetWrite } from "../../core/pets/pets.port.ts";
+import type {
+  Consequence,
+  Edit,
+  PetQuery,
+  Pets,
+  PetWrite,
+  Reservation,
+  Settlement,
+  StockSetting,
+  UnitsBack,
+} from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
@@ -96,80 +106,65 @@ const toRecord = (doc: Omit<PetDocument, "outbox">): PetRecord => ({
   provisionalSince: doc.provisionalSince,
 });
 
-const bound = (b: { eq: number } | { gt: number }) => ("eq" in b ? b.eq : { $gt: b.gt });
+/** One alternative of a write: its facts as a filter, its change as the parts of an update. */
+interface Change {
+  set?: Document;
+  unset?: readonly string[];
+  inc?: Document;
+  events?: readonly DomainEvent[] | undefined;
+}
 
-/** A condition as a filter; the memory adapter's `petMeets` is the same rule (both run the Pets contract). */
-export const petFilter = (id: number, c: PetCondition): Filter<PetDocument> => {
-  const filter: Document = { _id: id };
-  if (c.lifecycle !== undefined) filter.lifecycle = c.lifecycle === "none" ? { $exists: false } : c.lifecycle;
-  if (c.status !== undefined) filter.status = c.status;
-  if (c.statusNot !== undefined) filter.status = { $ne: c.statusNot };
-  if (c.soldOut !== undefined) filter.pendingCause = c.soldOut ? "sold-out" : { $ne: "sold-out" };
-  if (c.stock !== undefined) filter.stock = bound(c.stock);
-  if (c.holdCount !== undefined) filter.holdCount = bound(c.holdCount);
-  if (c.heldAtMost !== undefined) filter.heldUnits = { $lte: c.heldAtMost };
-  if (c.mark !== undefined) {
-    const key = `marks.${markKey(c.mark.orderId, c.mark.kind)}`;
-    if (c.mark.nonce !== undefined) filter[`${key}.n`] = c.mark.nonce;
-    else filter[key] = { $exists: true };
-  }
-  if (c.noMark !== undefined) filter[`marks.${markKey(c.noMark.orderId, c.noMark.kind)}`] = { $exists: false };
-  if (c.fence !== undefined) {
-    filter[`fences.${fenceBucket(c.fence.orderId)}`] = c.fence.value === 0 ? { $exists: false } : c.fence.value;
-  }
-  if (c.revision !== undefined) filter.revision = c.revision;
-  if (c.movingTo !== undefined) filter.movingTo = c.movingTo === "none" ? { $exists: false } : c.movingTo;
-  if (c.provisionalSince !== undefined) filter.provisionalSince = c.provisionalSince;
-  return filter as Filter<PetDocument>;
-};
+const merged = (...changes: Change[]): Change => ({
+  set: Object.assign({}, ...changes.map((c) => c.set)),
+  unset: changes.flatMap((c) => c.unset ?? []),
+  inc: Object.assign({}, ...changes.map((c) => c.inc)),
+  events: changes.flatMap((c) => c.events ?? []),
+});
 
-export const petUpdate = (c: PetChange): UpdateFilter<PetDocument> => {
-  const set: Document = {};
-  const unset: Document = {};
-  const inc: Document = { revision: 1 };
-  if (c.name !== undefined) {
-    set.name = c.name;
-    set.nameKey = nameKeyOf(c.name);
-  }
-  if (c.categoryId !== undefined) set.categoryId = c.categoryId;
-  if (c.status !== undefined) set.status = c.status;
-  if (c.pendingCause === "none") unset.pendingCause = "";
-  else if (c.pendingCause !== undefined) set.pendingCause = c.pendingCause;
-  if (c.stock !== undefined) {
-    if ("to" in c.stock) set.stock = c.stock.to;
-    else inc.stock = c.stock.by;
-  }
-  if (c.held !== undefined) {
-    inc.holdCount = c.held.orders;
-    inc.heldUnits = c.held.units;
-  }
-  if (c.addMark !== undefined) {
-    set[`marks.${markKey(c.addMark.orderId, c.addMark.kind)}`] = markDocument(c.addMark);
-    inc.markCount = (inc.markCount ?? 0) + 1;
-  }
-  if (c.removeMark !== undefined) {
-    unset[`marks.${markKey(c.removeMark.orderId, c.removeMark.kind)}`] = "";
-    inc.markCount = (inc.markCount ?? 0) - 1;
-  }
-  if (c.bumpFence !== undefined) inc[`fences.${fenceBucket(c.bumpFence)}`] = 1;
-  for (const field of ["lifecycle", "movingTo", "provisionalSince"] as const) {
-    const value = c[field];
-    if (value === "none") unset[field] = "";
-    else if (value !== undefined) set[field] = value;
-  }
-  const events = c.events ?? [];
-  if (events.length > 0) set.hasEvents = true;
+/** Every write moves the revision on; events go to the outbox in the same update. */
+const updateOf = (change: Change): UpdateFilter<PetDocument> => {
+  const { set = {}, unset = [], inc = {}, events = [] } = change;
   return {
-    $inc: inc,
-    ...(Object.keys(set).length > 0 && { $set: set }),
-    ...(Object.keys(unset).length > 0 && { $unset: unset }),
+    $inc: { ...inc, revision: 1 },
+    ...((Object.keys(set).length > 0 || events.length > 0) && { $set: { ...set, ...(events.length > 0 && { hasEvents: true }) } }),
+    ...(unset.length > 0 && { $unset: Object.fromEntries(unset.map((field) => [field, ""])) }),
     ...(events.length > 0 && { $push: { outbox: { $each: [...events] } }, $min: { eventsSince: oldestKey(events) } }),
   } as UpdateFilter<PetDocument>;
 };
 
+const consequence = (c: Consequence): Change => ({
+  ...(c.status && {
+    set: { status: c.status.to, ...(c.status.cause !== undefined && { pendingCause: c.status.cause }) },
+    unset: c.status.cause === undefined ? ["pendingCause"] : [],
+  }),
+  events: c.events,
+});
+
+const markPath = (orderId: number, kind: Mark["kind"]): string => `marks.${markKey(orderId, kind)}`;
+const addMark = (mark: Mark): Change => ({ set: { [markPath(mark.orderId, mark.kind)]: markDocument(mark) }, inc: { markCount: 1 } });
+const removeMark = (orderId: number, kind: Mark["kind"]): Change => ({ unset: [markPath(orderId, kind)], inc: { markCount: -1 } });
+const held = (orders: number, units: number): Change => ({ inc: { holdCount: orders, heldUnits: units } });
+const named = (name: string): Change => ({ set: { name, nameKey: nameKeyOf(name) } });
+
+const visibleNow = { lifecycle: { $exists: false } } as const;
+const soldOut = { pendingCause: "sold-out" } as const;
+const notSoldOut = { pendingCause: { $ne: "sold-out" } } as const;
+const ofRevision = (revision: number | undefined) => (revision === undefined ? {} : { revision });
+const fenceIs = (orderId: number, value: number) => ({ [`fences.${fenceBucket(orderId)}`]: value === 0 ? { $exists: false } : value });
+
+/** Units back to stock and out of the holds, with the consequence as the pet sold out or not: two alternatives. */
+const unitsBack = (facts: Document, units: number, back: UnitsBack, change: Change): Alternative[] => {
+  const returned = merged(change, { inc: { stock: units } }, held(-1, -units));
+  return [
+    [{ ...facts, ...soldOut }, merged(returned, consequence(back.fromSoldOut))],
+    [{ ...facts, ...notSoldOut }, merged(returned, consequence(back.otherwise))],
+  ];
+};
+
+type Alternative = [facts: Document, change: Change];
+
 /** Events not yet relayed stay on the server: a relay that falls behind must not make every read carry them. */
 const withoutOutbox = { outbox: 0 } as const;
-const visible = { lifecycle: { $exists: false } } as const;
 
 /** Listings by status or category walk the first two; recovery's and the category check's queries the next three; the outbox the last two. */
 export const createPetIndexes = async (db: Db): Promise<void> => {
@@ -220,9 +215,9 @@ const nameKeyFilter = (query: PetQuery): Filter<PetDocument>[] => {
 };
 
 /**
- * Every write is one `findOneAndUpdate` whose filter is the variant's condition: the server applies check and
- * change atomically per document, whatever else runs concurrently. Variants exclude each other, so trying them
- * one after the other is safe under any interleaving.
+ * Every write is one `findOneAndUpdate` per alternative at most: the server checks the filter and applies the update
+ * atomically per document. A write's alternatives exclude each other, so trying them in turn is safe under any
+ * interleaving; a refused write reads the pet once so core can explain it.
  */
 export class MongoPets implements Pets {
   readonly #pets: Collection<PetDocument>;
@@ -241,7 +236,7 @@ export class MongoPets implements Pets {
     return guarded(async () => {
       const named = nameKeyFilter(query);
       const filter: Filter<PetDocument> = {
-        ...visible,
+        ...visibleNow,
         ...(query.statuses !== undefined && { status: { $in: [...query.statuses] } }),
         ...(query.categoryId !== undefined && { categoryId: query.categoryId }),
         ...(named.length > 0 && { $and: named }),
@@ -259,20 +254,110 @@ export class MongoPets implements Pets {
     });
   }
 
-  write(id: number, variants: readonly PetVariant[]): Promise<PetWrite> {
+  reserve(r: Reservation): Promise<PetWrite> {
+    const facts = { ...visibleNow, status: "available", [markPath(r.orderId, "reserve")]: { $exists: false } };
+    const taken = merged(
+      { inc: { stock: -r.units } },
+      held(1, r.units),
+      addMark({ orderId: r.orderId, kind: "reserve", units: r.units, since: r.at, nonce: r.nonce }),
+    );
+    const alternatives: Alternative[] = [
+      [{ ...facts, stock: { $gt: r.units } }, merged(taken, consequence(r.unitsLeft))],
+      [{ ...facts, stock: r.units }, merged(taken, consequence(r.lastUnits))],
+    ];
+    return this.#write(r.petId, r.lastUnitsFirst ? alternatives.reverse() : alternatives);
+  }
+
+  keepReservation({ petId, orderId, nonce }: { petId: number; orderId: number; nonce: string }): Promise<PetWrite> {
+    return this.#write(petId, [[{ [`${markPath(orderId, "reserve")}.n`]: nonce }, removeMark(orderId, "reserve")]]);
+  }
+
+  undoReservation(u: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack): Promise<PetWrite> {
+    const path = markPath(u.orderId, "reserve");
+    const facts = u.nonce === undefined ? { [path]: { $exists: true } } : { [`${path}.n`]: u.nonce };
+    return this.#write(u.petId, unitsBack(facts, u.units, u, removeMark(u.orderId, "reserve")));
+  }
+
+  applySettlement(s: Settlement): Promise<PetWrite> {
+    const facts = { [markPath(s.orderId, "settle")]: { $exists: false }, ...fenceIs(s.orderId, s.fence) };
+    const mark = addMark({ orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
+    if (s.how === "release") return this.#write(s.petId, unitsBack(facts, s.units, s, mark));
+    const consumed = merged(mark, held(-1, -s.units));
+    const otherwise = merged(consumed, consequence(s.otherwise));
+    return this.#write(s.petId, [
+      [{ ...facts, ...soldOut, holdCount: 1, stock: 0 }, merged(consumed, consequence(s.lastOfSoldOut))],
+      [{ ...facts, ...soldOut, holdCount: { $gt: 1 } }, otherwise],
+      [{ ...facts, ...soldOut, holdCount: 1, stock: { $gt: 0 } }, otherwise],
+      [{ ...facts, ...notSoldOut }, otherwise],
+    ]);
+  }
+
+  clearSettleMark({ petId, orderId }: { petId: number; orderId: number }): Promise<PetWrite> {
+    const path = markPath(orderId, "settle");
+    return this.#write(petId, [[{ [path]: { $exists: true } }, merged(removeMark(orderId, "settle"), { inc: { [`fences.${fenceBucket(orderId)}`]: 1 } })]]);
+  }
+
+  setStock(s: StockSetting): Promise<PetWrite> {
+    const facts = { ...visibleNow, heldUnits: { $lte: s.heldAtMost }, ...ofRevision(s.expectedRevision) };
+    const set: Change = { set: { stock: s.quantity } };
+    if (!s.restock) return this.#write(s.petId, [[facts, merged(set, consequence(s.otherwise))]]);
+    return this.#write(s.petId, [
+      [{ ...facts, status: { $ne: "sold" }, ...notSoldOut }, merged(set, consequence(s.otherwise))],
+      [{ ...facts, status: "sold" }, merged(set, consequence(s.restock.fromSold))],
+      [{ ...facts, ...soldOut }, merged(set, consequence(s.restock.fromSoldOut))],
+    ]);
+  }
+
+  edit(e: Edit): Promise<PetWrite> {
+    const facts = { ...visibleNow, status: e.checkedStatus, ...ofRevision(e.expectedRevision) };
+    return this.#write(e.petId, [[facts, merged(named(e.name), consequence(e))]]);
+  }
+
+  beginMove({ petId, to, since, expectedRevision }: { petId: number; to: number; since: Date; expectedRevision: number }): Promise<PetWrite> {
+    return this.#write(petId, [[{ ...visibleNow, revision: expectedRevision }, { set: { movingTo: to, provisionalSince: since } }]]);
+  }
+
+  finishMove(m: Omit<Edit, "expectedRevision"> & { to: number; since: Date }): Promise<PetWrite> {
+    const facts = { movingTo: m.to, provisionalSince: m.since, ...visibleNow, status: m.checkedStatus };
+    const landed: Change = { set: { categoryId: m.to }, unset: ["movingTo", "provisionalSince"] };
+    return this.#write(m.petId, [[facts, merged(named(m.name), consequence(m), landed)]]);
+  }
+
+  undoMove({ petId, to, since }: { petId: number; to: number; since: Date }): Promise<PetWrite> {
+    return this.#write(petId, [[{ movingTo: to, provisionalSince: since }, { unset: ["movingTo", "provisionalSince"] }]]);
+  }
+
+  finishCreating(petId: number): Promise<PetWrite> {
+    return this.#write(petId, [[{ lifecycle: "creating" }, { unset: ["lifecycle", "provisionalSince"] }]]);
+  }
+
+  beginDeleting({ petId, since, expectedRevision }: { petId: number; since: Date; expectedRevision?: number | undefined }): Promise<PetWrite> {
+    const facts = { ...visibleNow, holdCount: 0, ...ofRevision(expectedRevision) };
+    return this.#write(petId, [[facts, { set: { lifecycle: "deleting", provisionalSince: since } }]]);
+  }
+
+  removeCreating(petId: number, since?: Date): Promise<boolean> {
+    return this.#remove({ _id: petId, lifecycle: "creating", ...(since !== undefined && { provisionalSince: since }) });
+  }
+
+  removeDeleting(petId: number): Promise<boolean> {
+    return this.#remove({ _id: petId, lifecycle: "deleting" });
+  }
+
+  #write(id: number, alternatives: readonly Alternative[]): Promise<PetWrite> {
     return guarded(async () => {
-      const projection = withoutOutbox;
-      for (const [applied, variant] of variants.entries()) {
-        const doc = await this.#pets.findOneAndUpdate(petFilter(id, variant.when), petUpdate(variant.then), { returnDocument: "after", projection });
-        if (doc) return { applied, pet: toRecord(doc) };
+      for (const [facts, change] of alternatives) {
+        const filter = { ...facts, _id: id } as Filter<PetDocument>;
+        const doc = await this.#pets.findOneAndUpdate(filter, updateOf(change), { returnDocument: "after", projection: withoutOutbox });
+        if (doc) return { applied: true, pet: toRecord(doc) };
       }
-      const doc = await this.#pets.findOne({ _id: id }, { projection });
-      return { applied: undefined, pet: doc ? toRecord(doc) : undefined };
+      const doc = await this.#pets.findOne({ _id: id }, { projection: withoutOutbox });
+      return { applied: false, pet: doc ? toRecord(doc) : undefined };
     });
   }
 
-  removeIf(id: number, when: PetCondition): Promise<boolean> {
-    return guarded(async () => (await this.#pets.deleteOne(petFilter(id, when))).deletedCount === 1);
+  #remove(filter: Filter<PetDocument>): Promise<boolean> {
+    return guarded(async () => (await this.#pets.deleteOne(filter)).deletedCount === 1);
   }
 
   anyNaming(categoryId: number): Promise<boolean> {

@@ -1,6 +1,6 @@
 import { isVisible } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { setStockVariants, stockLimitError } from "../pets/stock-writes.ts";
+import { stockSetting, stockLimitError } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { notFound, revisionMismatch } from "../shared/domain-error.ts";
 import { inventoryItemOf, type InventoryItem } from "./inventory-item.ts";
@@ -20,8 +20,8 @@ export class SetInventory {
   async execute(petId: number, quantity: number, expectedRevision?: number): Promise<InventoryItem> {
     const { pets, clock } = this.#ports;
     for (;;) {
-      const result = await pets.write(petId, setStockVariants(clock, petId, quantity, expectedRevision));
-      if (result.applied !== undefined) return inventoryItemOf(result.pet);
+      const result = await pets.setStock(stockSetting(clock, petId, quantity, expectedRevision));
+      if (result.applied) return inventoryItemOf(result.pet);
       if (!isVisible(result.pet)) throw notFound("Pet", petId);
       if (expectedRevision !== undefined && result.pet.revision !== expectedRevision) throw revisionMismatch("Pet", petId);
       const overLimit = stockLimitError(result.pet, quantity);

@@ -90,7 +90,7 @@ export class CreatePet {
   /** Deletes the pet `id` if it is still being created and throws `refusal`; a pet finished meanwhile is the answer. */
   async #undo(id: number, refusal: DomainError): Promise<Pet> {
     const { pets } = this.#ports;
-    await pets.removeIf(id, { lifecycle: "creating" });
+    await pets.removeCreating(id);
     // Recovery may have finished the pet meanwhile (a request slower than the grace period), or the attempt that took
     // over this one's key: then it exists.
     const pet = await pets.ofId(id);
@@ -101,7 +101,7 @@ export class CreatePet {
 
 /** creating → visible; the pet afterwards, or undefined when it is no longer being created. */
 export const finishCreating = async (pets: Pets, id: number): Promise<WrittenPet | undefined> => {
-  const result = await pets.write(id, [{ when: { lifecycle: "creating" }, then: { lifecycle: "none", provisionalSince: "none" } }]);
-  if (result.applied !== undefined) return result.pet;
+  const result = await pets.finishCreating(id);
+  if (result.applied) return result.pet;
   return isVisible(result.pet) ? result.pet : undefined;
 };

@@ -26,14 +26,9 @@ export class DeletePet {
   async execute(id: number, expectedRevision?: number): Promise<void> {
     const { pets, clock } = this.#ports;
     for (;;) {
-      const result = await pets.write(id, [
-        {
-          when: { lifecycle: "none", holdCount: { eq: 0 }, ...(expectedRevision !== undefined && { revision: expectedRevision }) },
-          then: { lifecycle: "deleting", provisionalSince: clock.now() },
-        },
-      ]);
+      const result = await pets.beginDeleting({ petId: id, since: clock.now(), expectedRevision });
       const pet = result.pet;
-      if (result.applied !== undefined || pet?.lifecycle === "deleting") break;
+      if (result.applied || pet?.lifecycle === "deleting") break;
       if (!pet || pet.lifecycle === "creating") throw notFound("Pet", id);
       if (expectedRevision !== undefined && pet.revision !== expectedRevision) throw revisionMismatch("Pet", id);
       if (pet.holdCount > 0) {
@@ -47,5 +42,5 @@ export class DeletePet {
 /** Steps 2–3; idempotent, so the deleter and recovery may run it at once. */
 export const finishDeletingPet = async ({ pets, orders }: { pets: Pets; orders: Orders }, id: number): Promise<void> => {
   await orders.removeAllOfPet(id);
-  await pets.removeIf(id, { lifecycle: "deleting" });
+  await pets.removeDeleting(id);
 };

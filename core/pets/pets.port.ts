@@ -1,16 +1,13 @@
 import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
 import type { PetStatus } from "./pet.ts";
-import type { Mark, PendingCause, PetRecord } from "./pet-record.ts";
+import type { PendingCause, PetRecord } from "./pet-record.ts";
 
 /** The orders of a pet listing: ascending id, descending id, or by name (its lower-cased key, then id). */
 export const petSorts = ["id", "-id", "name"] as const;
 export type PetSort = (typeof petSorts)[number];
 
-/**
- * `after` is the id of the previous page's last pet in the listing's order: with `-id` the page has lower ids, and
- * with `name` it continues after (`afterName`, `after`), the last pet's name key and id (a keyset cursor).
- */
+/** `after` is the previous page's last id in the listing's order; with `name`, (`afterName`, `after`) is the cursor. */
 export interface PetQuery extends PageRequest {
   statuses?: readonly PetStatus[] | undefined;
   categoryId?: number | undefined;
@@ -23,63 +20,78 @@ export interface PetQuery extends PageRequest {
   afterName?: string | undefined;
 }
 
-/** A condition on one pet document; every given part must hold. */
-export interface PetCondition {
-  /** "none": a visible pet. */
-  lifecycle?: "creating" | "deleting" | "none";
-  status?: PetStatus;
-  statusNot?: PetStatus;
-  /** Pending because it sold out (true), or anything else (false). */
-  soldOut?: boolean;
-  stock?: { eq: number } | { gt: number };
-  holdCount?: { eq: number } | { gt: number };
-  /** heldUnits is at most this. */
-  heldAtMost?: number;
-  /** This order has a mark of this kind (and this attempt's, when `nonce` is given). */
-  mark?: { orderId: number; kind: Mark["kind"]; nonce?: string | undefined };
-  noMark?: { orderId: number; kind: Mark["kind"] };
-  /** The fence of this order's bucket still has this value (fenceOf). */
-  fence?: { orderId: number; value: number };
-  revision?: number;
-  movingTo?: number | "none";
-  /** Recovery's guard: the provisional state it inspected is still the same one. */
-  provisionalSince?: Date;
+/** A status and its pending cause, as core decided them (PRODUCT.md §4); the cause is set exactly while pending. */
+export interface StatusChange {
+  to: PetStatus;
+  cause: PendingCause | undefined;
 }
 
-/** What a write changes; `revision` always goes up by one. */
-export interface PetChange {
-  name?: string;
-  categoryId?: number;
-  status?: PetStatus;
-  pendingCause?: PendingCause | "none";
-  stock?: { to: number } | { by: number };
-  /** Added to holdCount and heldUnits. */
-  held?: { orders: number; units: number };
-  addMark?: Mark;
-  removeMark?: { orderId: number; kind: Mark["kind"] };
-  /** Moves the fence of this order's bucket on by one. */
-  bumpFence?: number;
-  lifecycle?: "creating" | "deleting" | "none";
-  movingTo?: number | "none";
-  provisionalSince?: Date | "none";
-  /** Appended to the pet's outbox in the same write. */
-  events?: readonly DomainEvent[];
+/** What a write causes besides its own change: core decides it; the store appends the events in the same write. */
+export interface Consequence {
+  status?: StatusChange | undefined;
+  events: readonly DomainEvent[];
 }
 
-export interface PetVariant {
-  when: PetCondition;
-  then: PetChange;
+/** The outcome of every conditional write: the pet afterwards, or, refused, the pet as it is (undefined: none). */
+export type PetWrite = { applied: true; pet: PetRecord } | { applied: false; pet: PetRecord | undefined };
+
+export interface Reservation {
+  petId: number;
+  orderId: number;
+  units: number;
+  /** This attempt's: the reserve mark carries it, and the order names the one it owns. */
+  nonce: string;
+  at: Date;
+  /** When units remain after it. */
+  unitsLeft: Consequence;
+  /** When it takes the last units. */
+  lastUnits: Consequence;
+  /** Try the last-units case first (this instance expects the stock to be exactly `units`). */
+  lastUnitsFirst?: boolean | undefined;
 }
 
-export type PetWrite =
-  | { applied: number; pet: PetRecord }
-  /** No variant's condition held: the pet as it is now, or undefined when there is none. */
-  | { applied: undefined; pet: PetRecord | undefined };
+/** Units going back to stock: the consequence depends on whether the pet is pending because it sold out. */
+export interface UnitsBack {
+  fromSoldOut: Consequence;
+  otherwise: Consequence;
+}
+
+export type Settlement = { petId: number; orderId: number; units: number; at: Date; fence: number } & (
+  | ({ how: "release" } & UnitsBack)
+  | {
+      how: "consume";
+      /** The pet sold out, its stock is 0 and this is the only order holding units of it. */
+      lastOfSoldOut: Consequence;
+      otherwise: Consequence;
+    }
+);
+
+export interface StockSetting {
+  petId: number;
+  quantity: number;
+  /** The write applies only while the units orders hold are at most this (the stock limit). */
+  heldAtMost: number;
+  expectedRevision?: number | undefined;
+  otherwise: Consequence;
+  /** Given, a sold pet or one pending because it sold out gets these instead. */
+  restock?: { fromSold: Consequence; fromSoldOut: Consequence } | undefined;
+}
+
+export interface Edit {
+  petId: number;
+  name: string;
+  /** The status the edit was checked against: it applies only while the pet still has it. */
+  checkedStatus: PetStatus;
+  expectedRevision?: number | undefined;
+  /** Absent: status and pending cause stay. */
+  status?: StatusChange | undefined;
+  events: readonly DomainEvent[];
+}
 
 /**
- * The pet aggregate (pet, stock, hold counters, marks of moves in flight, outbox), one bounded document per pet. Every
- * state change is ONE conditional single-document write: `write` tries the variants in turn and applies the first
- * whose condition holds, check and change atomically. Variants must exclude each other.
+ * The pet aggregate (pet, stock, hold counters, marks of moves in flight, fences, outbox), one bounded document per
+ * pet. Every write below is ONE conditional single-document write: it checks its facts and changes the pet
+ * atomically, or changes nothing. Conditions and effects: docs/consistency.md and test/contracts/pets.contract.ts.
  */
 export interface Pets {
   /** Any pet, provisional ones included; undefined when there is none. */
@@ -87,9 +99,36 @@ export interface Pets {
   /** Visible pets only, in the query's order (ascending id by default), at most `limit` items. */
   list(query: PetQuery): Promise<PetRecord[]>;
   insert(pet: PetRecord): Promise<void>;
-  write(id: number, variants: readonly PetVariant[]): Promise<PetWrite>;
-  /** Deletes the pet only while the condition holds. */
-  removeIf(id: number, when: PetCondition): Promise<boolean>;
+
+  /** A visible, available pet without this order's reserve mark, with at least `units` in stock: takes them. */
+  reserve(reservation: Reservation): Promise<PetWrite>;
+  /** The reserve mark of this attempt's nonce goes: the order owns the units. */
+  keepReservation(keep: { petId: number; orderId: number; nonce: string }): Promise<PetWrite>;
+  /** The reserve mark (of this nonce, when given) goes and its units return. */
+  undoReservation(undo: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack): Promise<PetWrite>;
+  /** No settle mark of this order, and its fence still `fence`: the units leave the holds, a settle mark is left. */
+  applySettlement(settlement: Settlement): Promise<PetWrite>;
+  /** The settle mark goes, and the fence of its bucket moves on. */
+  clearSettleMark(clear: { petId: number; orderId: number }): Promise<PetWrite>;
+  /** A visible pet (of this revision, when given): its stock is set. */
+  setStock(setting: StockSetting): Promise<PetWrite>;
+  /** A visible pet still of `checkedStatus` (and revision): name and status change. */
+  edit(edit: Edit): Promise<PetWrite>;
+  /** A visible pet of this revision starts moving to a category. */
+  beginMove(move: { petId: number; to: number; since: Date; expectedRevision: number }): Promise<PetWrite>;
+  /** The move begun at `since` lands, with the edit it carries. */
+  finishMove(move: Omit<Edit, "expectedRevision"> & { to: number; since: Date }): Promise<PetWrite>;
+  /** The move begun at `since` is undone. */
+  undoMove(move: { petId: number; to: number; since: Date }): Promise<PetWrite>;
+  /** A creating pet becomes visible. */
+  finishCreating(petId: number): Promise<PetWrite>;
+  /** A visible pet no order holds units of (of this revision, when given) starts being deleted. */
+  beginDeleting(deleting: { petId: number; since: Date; expectedRevision?: number | undefined }): Promise<PetWrite>;
+  /** Removes a pet being created (since `since`, when given); true when this call removed it. */
+  removeCreating(petId: number, since?: Date): Promise<boolean>;
+  /** Removes a pet being deleted; true when this call removed it. */
+  removeDeleting(petId: number): Promise<boolean>;
+
   /** Whether any pet, provisional or not, names the category or is moving to it. */
   anyNaming(categoryId: number): Promise<boolean>;
   /** Pets with a lifecycle or a move under way (recovery's work list), ascending id. */

@@ -7,7 +7,7 @@ import { unknownCategory } from "./create-pet.ts";
 import type { NewPet, Pet, PetStatus } from "./pet.ts";
 import { isVisible, petOf, type ListedPet, type WrittenPet } from "./pet-record.ts";
 import { assertStaffMayChangeStatus } from "./pet-status-transitions.ts";
-import type { PetChange, Pets } from "./pets.port.ts";
+import type { Pets, StatusChange } from "./pets.port.ts";
 
 interface Ports {
   pets: Pets;
@@ -46,13 +46,8 @@ export class UpdatePet {
   }
 
   async #edit(current: ListedPet, input: NewPet, expectedRevision: number | undefined): Promise<WrittenPet | undefined> {
-    const result = await this.#ports.pets.write(current.id, [
-      {
-        when: { lifecycle: "none", status: current.status, ...(expectedRevision !== undefined && { revision: expectedRevision }) },
-        then: this.#changes(current, input),
-      },
-    ]);
-    return result.applied === undefined ? undefined : result.pet;
+    const result = await this.#ports.pets.edit({ petId: current.id, expectedRevision, ...this.#changes(current, input) });
+    return result.applied ? result.pet : undefined;
   }
 
   async #move(current: ListedPet, input: NewPet, expectedRevision: number | undefined): Promise<WrittenPet | undefined> {
@@ -62,16 +57,11 @@ export class UpdatePet {
     // Refuses an unknown category without writing anything; the check after write 1 is the one that decides.
     if (!(await categoryAcceptsPets(categories, target))) throw unknownCategory(target);
     const since = clock.now();
-    const begun = await pets.write(id, [
-      {
-        when: { lifecycle: "none", revision: expectedRevision ?? current.revision },
-        then: { movingTo: target, provisionalSince: since },
-      },
-    ]);
-    if (begun.applied === undefined) return undefined;
-    const ours = { movingTo: target, provisionalSince: since } as const;
+    const begun = await pets.beginMove({ petId: id, to: target, since, expectedRevision: expectedRevision ?? current.revision });
+    if (!begun.applied) return undefined;
+    const ours = { petId: id, to: target, since } as const;
     if (!(await categoryAcceptsPets(categories, target))) {
-      await pets.write(id, [{ when: ours, then: { movingTo: "none", provisionalSince: "none" } }]);
+      await pets.undoMove(ours);
       throw unknownCategory(target);
     }
     let pet = begun.pet;
@@ -79,16 +69,11 @@ export class UpdatePet {
       try {
         assertStaffMayChangeStatus(pet.status, input.status ?? pet.status);
       } catch (error) {
-        await pets.write(id, [{ when: ours, then: { movingTo: "none", provisionalSince: "none" } }]);
+        await pets.undoMove(ours);
         throw error;
       }
-      const finished = await pets.write(id, [
-        {
-          when: { ...ours, lifecycle: "none", status: pet.status },
-          then: { ...this.#changes(pet, input), categoryId: target, movingTo: "none", provisionalSince: "none" },
-        },
-      ]);
-      if (finished.applied !== undefined) return finished.pet;
+      const finished = await pets.finishMove({ ...ours, ...this.#changes(pet, input) });
+      if (finished.applied) return finished.pet;
       // Recovery undid the move (a request slower than the grace period), or another edit replaced it: start over.
       if (!isVisible(finished.pet) || finished.pet.movingTo !== target) return undefined;
       pet = finished.pet;
@@ -96,11 +81,12 @@ export class UpdatePet {
   }
 
   /** A status staff set to pending is a hold (even on a pet that sold out); leaving pending ends either cause. */
-  #changes(current: ListedPet, input: NewPet): PetChange {
+  #changes(current: ListedPet, input: NewPet) {
     const status: PetStatus = input.status ?? current.status;
     const events =
       status === current.status ? [] : [stampEvent(this.#ports.clock.now(), "pet.status_changed", { petId: current.id, from: current.status, to: status })];
-    const pendingCause = input.status === "pending" ? "hold" : status === "pending" ? undefined : "none";
-    return { name: input.name, status, ...(pendingCause && { pendingCause }), events };
+    const change: StatusChange | undefined =
+      input.status === "pending" ? { to: "pending", cause: "hold" } : status === "pending" ? undefined : { to: status, cause: undefined };
+    return { name: input.name, checkedStatus: current.status, status: change, events };
   }
 }

@@ -146,14 +146,12 @@ export class RecoverInterruptedWrites {
       if (pet.lifecycle === "creating") {
         if (await categoryAcceptsPets(categories, pet.categoryId)) {
           if (await finishCreating(pets, pet.id)) report.finishedPets += 1;
-        } else if (await pets.removeIf(pet.id, { lifecycle: "creating", provisionalSince: pet.provisionalSince })) {
+        } else if (await pets.removeCreating(pet.id, pet.provisionalSince)) {
           report.removedPets += 1;
         }
       } else if (pet.movingTo !== undefined) {
-        const undo = await pets.write(pet.id, [
-          { when: { movingTo: pet.movingTo, provisionalSince: pet.provisionalSince }, then: { movingTo: "none", provisionalSince: "none" } },
-        ]);
-        if (undo.applied !== undefined) report.undoneMoves += 1;
+        const undo = await pets.undoMove({ petId: pet.id, to: pet.movingTo, since: pet.provisionalSince });
+        if (undo.applied) report.undoneMoves += 1;
       }
     });
   }

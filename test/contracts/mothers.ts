@@ -1,7 +1,9 @@
 import type { ApiKey } from "../../core/access/api-key.ts";
 import type { CategoryRecord } from "../../core/categories/category.ts";
 import type { OrderRecord } from "../../core/orders/order-record.ts";
+import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { PetRecord } from "../../core/pets/pet-record.ts";
+import type { Pets, PetWrite } from "../../core/pets/pets.port.ts";
 import type { WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
 
 /** Millisecond precision on purpose: every store must give dates back exactly. */
@@ -25,6 +27,17 @@ export const aPet = (overrides: Partial<PetRecord> = {}): PetRecord => ({
   provisionalSince: undefined,
   ...overrides,
 });
+
+/** Appends events to a visible pet by an edit that changes nothing else: how tests of the outbox write events. */
+export const recordEvents = async (pets: Pets, petId: number, events: readonly DomainEvent[]): Promise<PetWrite> => {
+  const pet = await pets.ofId(petId);
+  if (!pet) throw new Error(`no pet ${petId}`);
+  return pets.edit({ petId, name: pet.name, checkedStatus: pet.status, events });
+};
+
+/** Removes a visible pet no order holds units of, as a deletion does. */
+export const removePet = async (pets: Pets, petId: number): Promise<boolean> =>
+  (await pets.beginDeleting({ petId, since: new Date(0) })).applied && (await pets.removeDeleting(petId));
 
 export const aCategory = (overrides: Partial<CategoryRecord> = {}): CategoryRecord => ({
   id: 1,

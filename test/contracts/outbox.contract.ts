@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import { freshStoresPerTest, type ContractHarness } from "./harness.ts";
-import { anOrder, aPet, at } from "./mothers.ts";
+import { anOrder, aPet, at, recordEvents } from "./mothers.ts";
 
 const stockEvent = (id: string, iso: string): DomainEvent => ({ type: "inventory.changed", data: { petId: 1, delta: -1 }, id, occurredAt: at(iso) });
 const orderEvent = (id: string, iso: string): DomainEvent => ({
@@ -25,9 +25,9 @@ export const outboxContract = (harness: ContractHarness): void => {
     it("gives the events of pets and orders oldest first (time, then id), at most `limit`", async () => {
       await stores().pets.insert(aPet({ id: 1 }));
       await stores().orders.insert(anOrder({ id: 1 }));
-      await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_b", "2026-11-21T12:00:02.000Z")] } }]);
+      await recordEvents(stores().pets, 1, [stockEvent("evt_b", "2026-11-21T12:00:02.000Z")]);
       await stores().orders.write(1, { state: "open" }, { state: "cancelled", events: [orderEvent("evt_c", "2026-11-21T12:00:01.000Z")] });
-      await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_a", "2026-11-21T12:00:02.000Z")] } }]);
+      await recordEvents(stores().pets, 1, [stockEvent("evt_a", "2026-11-21T12:00:02.000Z")]);
 
       expect(await outbox().pending(10)).toEqual([
         orderEvent("evt_c", "2026-11-21T12:00:01.000Z"),
@@ -39,14 +39,14 @@ export const outboxContract = (harness: ContractHarness): void => {
 
     it("forgets acknowledged events, idempotently, ignoring unknown ids; later events still come", async () => {
       await stores().pets.insert(aPet({ id: 1 }));
-      await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_1", "2026-11-21T12:00:01.000Z"), stockEvent("evt_2", "2026-11-21T12:00:02.000Z")] } }]);
+      await recordEvents(stores().pets, 1, [stockEvent("evt_1", "2026-11-21T12:00:01.000Z"), stockEvent("evt_2", "2026-11-21T12:00:02.000Z")]);
 
       await outbox().acknowledge(["evt_1", "evt_unknown"]);
       await outbox().acknowledge(["evt_1"]);
       expect((await outbox().pending(10)).map((e) => e.id)).toEqual(["evt_2"]);
       await outbox().acknowledge(["evt_2"]);
       expect(await outbox().pending(10)).toEqual([]);
-      await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_3", "2026-11-21T12:00:03.000Z")] } }]);
+      await recordEvents(stores().pets, 1, [stockEvent("evt_3", "2026-11-21T12:00:03.000Z")]);
       expect((await outbox().pending(10)).map((e) => e.id)).toEqual(["evt_3"]);
       expect(await stores().pets.ofId(1)).toMatchObject({ id: 1, revision: 3 });
     });
@@ -92,7 +92,7 @@ export const outboxContract = (harness: ContractHarness): void => {
       await stores().pets.insert(aPet({ id: 1 }));
       const written = stockEvent("evt_1", "2026-11-21T12:00:01.000Z");
       const placed = orderEvent("evt_2", "2026-11-21T12:00:02.000Z");
-      await stores().pets.write(1, [{ when: {}, then: { events: [written] } }]);
+      await recordEvents(stores().pets, 1, [written]);
       await stores().orders.insert(anOrder({ id: 1 }), [placed]);
       const unchanged = [stockEvent("evt_1", "2026-11-21T12:00:01.000Z"), orderEvent("evt_2", "2026-11-21T12:00:02.000Z")];
 
@@ -109,7 +109,7 @@ export const outboxContract = (harness: ContractHarness): void => {
     it("gives events of one time on many documents by id, whichever documents hold them", async () => {
       for (let n = 1; n <= 6; n++) {
         await stores().pets.insert(aPet({ id: n }));
-        await stores().pets.write(n, [{ when: {}, then: { events: [stockEvent(`evt_${10 - n}`, "2026-11-21T12:00:01.000Z")] } }]);
+        await recordEvents(stores().pets, n, [stockEvent(`evt_${10 - n}`, "2026-11-21T12:00:01.000Z")]);
       }
 
       expect((await outbox().pending(2)).map((e) => e.id)).toEqual(["evt_4", "evt_5"]);
@@ -126,7 +126,7 @@ export const outboxContract = (harness: ContractHarness): void => {
       }
       for (let n = 24; n >= 1; n--) {
         const events = [stockEvent(`evt_p${String(99 - n).padStart(2, "0")}`, second((n * 5) % 12)), ...(n % 4 === 0 ? [stockEvent(`evt_q${n}`, second(30 + n))] : [])];
-        await stores().pets.write(n, [{ when: {}, then: { events } }]);
+        await recordEvents(stores().pets, n, events);
         written.push(...events);
       }
       const expected = [...written].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : 1)).map((e) => e.id);
@@ -142,12 +142,12 @@ export const outboxContract = (harness: ContractHarness): void => {
 
     it("keeps events written while an acknowledgement runs", async () => {
       await stores().pets.insert(aPet({ id: 1 }));
-      await stores().pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_0", "2026-11-21T12:00:00.000Z")] } }]);
+      await recordEvents(stores().pets, 1, [stockEvent("evt_0", "2026-11-21T12:00:00.000Z")]);
 
       await Promise.all([
         outbox().acknowledge(["evt_0"]),
         ...Array.from({ length: 10 }, (_, i) =>
-          stores().pets.write(1, [{ when: {}, then: { events: [stockEvent(`evt_${i + 1}`, `2026-11-21T12:00:${String(i + 10)}.000Z`)] } }]),
+          recordEvents(stores().pets, 1, [stockEvent(`evt_${i + 1}`, `2026-11-21T12:00:${String(i + 10)}.000Z`)]),
         ),
       ]);
 

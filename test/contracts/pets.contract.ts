@@ -1,13 +1,13 @@
 import { describe, expect, it } from "vitest";
-import type { Mark } from "../../core/pets/pet-record.ts";
-import type { PetCondition, PetVariant } from "../../core/pets/pets.port.ts";
+import type { Mark, PetRecord } from "../../core/pets/pet-record.ts";
+import type { Consequence, Edit, Pets, PetWrite, Reservation, Settlement, StatusChange, StockSetting } from "../../core/pets/pets.port.ts";
 import {
   applySettlement,
   clearSettleMark,
   keepReservation,
   MAX_STOCK,
   reserveSeeing,
-  setStockVariants,
+  stockSetting,
   undoReservation,
 } from "../../core/pets/stock-writes.ts";
 import { ManualClock } from "../support/manual-clock.ts";
@@ -22,6 +22,8 @@ export const petsContract = (harness: ContractHarness): void => {
     const idsOf = (list: { id: number }[]) => list.map((p) => p.id);
     const since = at("2026-11-21T11:59:59.321Z");
     const eventTypes = async () => (await stores().outbox.pending(1000)).map((e) => e.type);
+    /** The ids of the events written, sorted: which consequences the store chose. */
+    const eventIds = async () => (await stores().outbox.pending(1000)).map((e) => e.id).sort();
     const mark = (orderId: number, kind: Mark["kind"], units = 1, nonce?: string): Mark => ({ orderId, kind, units, since, ...(nonce && { nonce }) });
     const reserve = async (petId: number, orderId: number, units: number, nonce = `n${orderId}`) =>
       (await reserveSeeing(pets(), clock, petId, orderId, units, nonce)).outcome;
@@ -148,156 +150,284 @@ export const petsContract = (harness: ContractHarness): void => {
 
       it("keeps the name key with a rename: the pet is found by its new name only", async () => {
         await pets().insert(aPet({ id: 1, name: "Rex" }));
-        await pets().write(1, [{ when: {}, then: { name: "Bella" } }]);
+        await pets().edit({ petId: 1, name: "Bella", checkedStatus: "available", events: [] });
 
         expect(idsOf(await pets().list({ ...everything, namePrefix: "rex" }))).toEqual([]);
         expect(idsOf(await pets().list({ ...everything, namePrefix: "bel" }))).toEqual([1]);
       });
     });
 
-    describe("write", () => {
-      it("applies the first variant whose condition holds, revision + 1, and returns the pet afterwards", async () => {
-        await pets().insert(aPet({ id: 1, stock: 5 }));
-        const variants: PetVariant[] = [
-          { when: { stock: { gt: 5 } }, then: { name: "never" } },
-          { when: { stock: { eq: 5 } }, then: { name: "Max", stock: { by: -2 } } },
+    describe("named writes: each checks its facts and changes the pet in one step, or changes nothing", () => {
+      const none = { events: [] } as const;
+      /** A consequence that names itself: the event says which case the store chose. */
+      const tagged = (tag: string, status?: StatusChange): Consequence => ({
+        ...(status && { status }),
+        events: [{ id: `evt_${tag}`, type: "inventory.changed", occurredAt: since, data: { petId: 1, delta: 0 } }],
+      });
+      const available: StatusChange = { to: "available", cause: undefined };
+      const reservation = (overrides: Partial<Reservation> = {}): Reservation => ({
+        petId: 1,
+        orderId: 10,
+        units: 2,
+        nonce: "n10",
+        at: since,
+        unitsLeft: tagged("left"),
+        lastUnits: tagged("last", { to: "pending", cause: "sold-out" }),
+        ...overrides,
+      });
+      const back = { fromSoldOut: tagged("soldout", available), otherwise: tagged("otherwise") };
+      const settlement = (how: "release" | "consume", overrides: { orderId?: number; units?: number; fence?: number } = {}): Settlement => {
+        const base = { petId: 1, orderId: 10, units: 1, at: since, fence: 0, ...overrides };
+        return how === "release" ? { ...base, how, ...back } : { ...base, how, lastOfSoldOut: tagged("sold", { to: "sold", cause: undefined }), otherwise: tagged("otherwise") };
+      };
+      const setting = (overrides: Partial<StockSetting> = {}): StockSetting => ({
+        petId: 1,
+        quantity: 5,
+        heldAtMost: 10,
+        otherwise: tagged("otherwise"),
+        restock: { fromSold: tagged("sold", available), fromSoldOut: tagged("soldout", available) },
+        ...overrides,
+      });
+      const edit = (overrides: Partial<Edit> = {}): Edit => ({ petId: 1, name: "Max", checkedStatus: "available", ...none, ...overrides });
+      const later = at("2026-11-21T11:59:59.322Z");
+
+      /** [case, the pet, the write, whether it applies]: every fact each write checks, held and not. */
+      const facts: Array<[string, Partial<PetRecord>, (p: Pets) => Promise<PetWrite>, boolean]> = [
+        ["reserve: available with units left", { stock: 3 }, (p) => p.reserve(reservation()), true],
+        ["reserve: the last units", { stock: 2 }, (p) => p.reserve(reservation()), true],
+        ["reserve: too few units", { stock: 1 }, (p) => p.reserve(reservation()), false],
+        ["reserve: not available", { stock: 3, status: "pending", pendingCause: "hold" }, (p) => p.reserve(reservation()), false],
+        ["reserve: being created", { stock: 3, lifecycle: "creating", provisionalSince: since }, (p) => p.reserve(reservation()), false],
+        ["reserve: being deleted", { stock: 3, lifecycle: "deleting", provisionalSince: since }, (p) => p.reserve(reservation()), false],
+        ["reserve: the order's reserve mark is there", { stock: 3, marks: [mark(10, "reserve", 2, "other")] }, (p) => p.reserve(reservation()), false],
+        ["reserve: another order's mark, or this order's settle mark", { stock: 3, marks: [mark(9, "reserve", 1, "x"), mark(10, "settle")] }, (p) => p.reserve(reservation()), true],
+        ["keep: its nonce", { marks: [mark(10, "reserve", 2, "n10")] }, (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n10" }), true],
+        ["keep: another nonce", { marks: [mark(10, "reserve", 2, "n10")] }, (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n11" }), false],
+        ["keep: a settle mark only", { marks: [mark(10, "settle")] }, (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n10" }), false],
+        ["undo: its nonce", { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 }, (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: "n10", units: 2, ...back }), true],
+        ["undo: any nonce", { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 }, (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: undefined, units: 2, ...back }), true],
+        ["undo: another nonce", { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 }, (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: "x", units: 2, ...back }), false],
+        ["undo: no mark", { holdCount: 1, heldUnits: 2 }, (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: undefined, units: 2, ...back }), false],
+        ["settle: the fence as read", { holdCount: 1, heldUnits: 1, fences: { 10: 2 } }, (p) => p.applySettlement(settlement("release", { fence: 2 })), true],
+        ["settle: the fence never moved", { holdCount: 1, heldUnits: 1, fences: { 11: 2 } }, (p) => p.applySettlement(settlement("consume")), true],
+        ["settle: the fence moved", { holdCount: 1, heldUnits: 1, fences: { 10: 2 } }, (p) => p.applySettlement(settlement("release", { fence: 1 })), false],
+        ["settle: moved by an order of the same bucket", { holdCount: 1, heldUnits: 1, fences: { 10: 1 } }, (p) => p.applySettlement(settlement("consume", { orderId: 42 })), false],
+        ["settle: its settle mark is there", { holdCount: 1, heldUnits: 1, marks: [mark(10, "settle")] }, (p) => p.applySettlement(settlement("release")), false],
+        ["clear: the settle mark", { marks: [mark(10, "settle")] }, (p) => p.clearSettleMark({ petId: 1, orderId: 10 }), true],
+        ["clear: a reserve mark only", { marks: [mark(10, "reserve", 1, "n")] }, (p) => p.clearSettleMark({ petId: 1, orderId: 10 }), false],
+        ["set stock: within the limit", { heldUnits: 10, holdCount: 1 }, (p) => p.setStock(setting()), true],
+        ["set stock: over the limit", { heldUnits: 11, holdCount: 1 }, (p) => p.setStock(setting()), false],
+        ["set stock: of its revision", { revision: 3 }, (p) => p.setStock(setting({ expectedRevision: 3 })), true],
+        ["set stock: of another revision", { revision: 3 }, (p) => p.setStock(setting({ expectedRevision: 2 })), false],
+        ["set stock: being created", { lifecycle: "creating", provisionalSince: since }, (p) => p.setStock(setting()), false],
+        ["edit: the status it was checked against", { status: "sold" }, (p) => p.edit(edit({ checkedStatus: "sold" })), true],
+        ["edit: another status", { status: "sold" }, (p) => p.edit(edit()), false],
+        ["edit: of its revision", { revision: 3 }, (p) => p.edit(edit({ expectedRevision: 3 })), true],
+        ["edit: of another revision", { revision: 3 }, (p) => p.edit(edit({ expectedRevision: 4 })), false],
+        ["edit: being deleted", { lifecycle: "deleting", provisionalSince: since }, (p) => p.edit(edit()), false],
+        ["begin move: of its revision", { revision: 3 }, (p) => p.beginMove({ petId: 1, to: 5, since, expectedRevision: 3 }), true],
+        ["begin move: of another revision", { revision: 3 }, (p) => p.beginMove({ petId: 1, to: 5, since, expectedRevision: 2 }), false],
+        ["begin move: being created", { lifecycle: "creating", provisionalSince: since }, (p) => p.beginMove({ petId: 1, to: 5, since, expectedRevision: 1 }), false],
+        ["finish move: its move", { movingTo: 5, provisionalSince: since }, (p) => p.finishMove({ ...edit(), to: 5, since }), true],
+        ["finish move: a later move", { movingTo: 5, provisionalSince: later }, (p) => p.finishMove({ ...edit(), to: 5, since }), false],
+        ["finish move: another target", { movingTo: 6, provisionalSince: since }, (p) => p.finishMove({ ...edit(), to: 5, since }), false],
+        ["finish move: another status", { movingTo: 5, provisionalSince: since, status: "sold" }, (p) => p.finishMove({ ...edit(), to: 5, since }), false],
+        ["undo move: its move", { movingTo: 5, provisionalSince: since }, (p) => p.undoMove({ petId: 1, to: 5, since }), true],
+        ["undo move: a later move", { movingTo: 5, provisionalSince: later }, (p) => p.undoMove({ petId: 1, to: 5, since }), false],
+        ["undo move: none", {}, (p) => p.undoMove({ petId: 1, to: 5, since }), false],
+        ["finish creating: being created", { lifecycle: "creating", provisionalSince: since }, (p) => p.finishCreating(1), true],
+        ["finish creating: visible", {}, (p) => p.finishCreating(1), false],
+        ["finish creating: being deleted", { lifecycle: "deleting", provisionalSince: since }, (p) => p.finishCreating(1), false],
+        ["begin deleting: no units held", { stock: 3 }, (p) => p.beginDeleting({ petId: 1, since }), true],
+        ["begin deleting: units held", { holdCount: 1, heldUnits: 1 }, (p) => p.beginDeleting({ petId: 1, since }), false],
+        ["begin deleting: of its revision", { revision: 2 }, (p) => p.beginDeleting({ petId: 1, since, expectedRevision: 2 }), true],
+        ["begin deleting: of another revision", { revision: 2 }, (p) => p.beginDeleting({ petId: 1, since, expectedRevision: 1 }), false],
+        ["begin deleting: being deleted", { lifecycle: "deleting", provisionalSince: since }, (p) => p.beginDeleting({ petId: 1, since }), false],
+      ];
+      it.each(facts)("%s", async (_, overrides, write, applies) => {
+        const pet = aPet({ id: 1, ...overrides });
+        await pets().insert(pet);
+
+        const result = await write(pets());
+
+        expect(result.applied).toBe(applies);
+        if (applies) {
+          expect(result.pet?.revision).toBe(pet.revision + 1);
+          expect(await pets().ofId(1)).toEqual(result.pet);
+        } else {
+          expect(result.pet).toEqual(pet);
+          expect(await pets().ofId(1)).toEqual(pet);
+          expect(await eventTypes()).toEqual([]);
+        }
+      });
+
+      it("refuses every write on a missing pet, answering no pet", async () => {
+        const writes = [
+          pets().reserve(reservation()),
+          pets().keepReservation({ petId: 1, orderId: 10, nonce: "n10" }),
+          pets().undoReservation({ petId: 1, orderId: 10, nonce: undefined, units: 1, ...back }),
+          pets().applySettlement(settlement("release")),
+          pets().clearSettleMark({ petId: 1, orderId: 10 }),
+          pets().setStock(setting()),
+          pets().edit(edit()),
+          pets().beginMove({ petId: 1, to: 5, since, expectedRevision: 1 }),
+          pets().finishMove({ ...edit(), to: 5, since }),
+          pets().undoMove({ petId: 1, to: 5, since }),
+          pets().finishCreating(1),
+          pets().beginDeleting({ petId: 1, since }),
         ];
-
-        expect(await pets().write(1, variants)).toEqual({ applied: 1, pet: aPet({ id: 1, name: "Max", stock: 3, revision: 2 }) });
-        expect(await pets().ofId(1)).toEqual(aPet({ id: 1, name: "Max", stock: 3, revision: 2 }));
+        expect(await Promise.all(writes)).toEqual(writes.map(() => ({ applied: false, pet: undefined })));
+        expect(await pets().removeCreating(1)).toBe(false);
+        expect(await pets().removeDeleting(1)).toBe(false);
       });
 
-      it("applies nothing when no condition holds, and says how the pet is; undefined for a missing pet", async () => {
-        await pets().insert(aPet({ id: 1, stock: 5 }));
+      it("reserve takes the units, counts the hold and leaves this attempt's mark; the last units get their own consequence", async () => {
+        await pets().insert(aPet({ id: 1, stock: 5, holdCount: 1, heldUnits: 4 }));
 
-        expect(await pets().write(1, [{ when: { stock: { gt: 5 } }, then: { name: "never" } }])).toEqual({ applied: undefined, pet: aPet({ id: 1, stock: 5 }) });
-        expect(await pets().write(2, [{ when: {}, then: { name: "never" } }])).toEqual({ applied: undefined, pet: undefined });
-        expect(await pets().ofId(2)).toBeUndefined();
-      });
-
-      const subject = aPet({
-        id: 1,
-        status: "pending",
-        pendingCause: "sold-out",
-        stock: 3,
-        revision: 4,
-        holdCount: 1,
-        heldUnits: 2,
-        marks: [mark(7, "reserve", 2, "n7"), mark(8, "settle", 1)],
-        fences: { 8: 3 },
-        movingTo: 9,
-        provisionalSince: since,
-      });
-      it.each<[string, PetCondition, boolean]>([
-        ["lifecycle none", { lifecycle: "none" }, true],
-        ["lifecycle creating", { lifecycle: "creating" }, false],
-        ["status", { status: "pending" }, true],
-        ["other status", { status: "available" }, false],
-        ["statusNot other", { statusNot: "sold" }, true],
-        ["statusNot own", { statusNot: "pending" }, false],
-        ["sold out", { soldOut: true }, true],
-        ["not sold out", { soldOut: false }, false],
-        ["stock eq", { stock: { eq: 3 } }, true],
-        ["stock eq other", { stock: { eq: 2 } }, false],
-        ["stock gt below", { stock: { gt: 2 } }, true],
-        ["stock gt equal", { stock: { gt: 3 } }, false],
-        ["holdCount eq", { holdCount: { eq: 1 } }, true],
-        ["holdCount eq 0", { holdCount: { eq: 0 } }, false],
-        ["holdCount gt 0", { holdCount: { gt: 0 } }, true],
-        ["holdCount gt 1", { holdCount: { gt: 1 } }, false],
-        ["held at most its units", { heldAtMost: 2 }, true],
-        ["held at most fewer", { heldAtMost: 1 }, false],
-        ["reserve mark", { mark: { orderId: 7, kind: "reserve" } }, true],
-        ["reserve mark with its nonce", { mark: { orderId: 7, kind: "reserve", nonce: "n7" } }, true],
-        ["reserve mark with another nonce", { mark: { orderId: 7, kind: "reserve", nonce: "n8" } }, false],
-        ["settle mark where there is a reserve mark", { mark: { orderId: 7, kind: "settle" } }, false],
-        ["settle mark", { mark: { orderId: 8, kind: "settle" } }, true],
-        ["mark of another order", { mark: { orderId: 9, kind: "reserve" } }, false],
-        ["no mark of another order", { noMark: { orderId: 9, kind: "reserve" } }, true],
-        ["no settle mark of a reserving order", { noMark: { orderId: 7, kind: "settle" } }, true],
-        ["no reserve mark of a reserving order", { noMark: { orderId: 7, kind: "reserve" } }, false],
-        ["fence as it is", { fence: { orderId: 8, value: 3 } }, true],
-        ["fence of the same bucket", { fence: { orderId: 40, value: 3 } }, true],
-        ["fence as it was", { fence: { orderId: 8, value: 2 } }, false],
-        ["fence never moved", { fence: { orderId: 9, value: 0 } }, true],
-        ["fence never moved, other value", { fence: { orderId: 9, value: 1 } }, false],
-        ["revision", { revision: 4 }, true],
-        ["other revision", { revision: 3 }, false],
-        ["movingTo", { movingTo: 9 }, true],
-        ["movingTo none", { movingTo: "none" }, false],
-        ["provisionalSince", { provisionalSince: since }, true],
-        ["other provisionalSince", { provisionalSince: at("2026-11-21T11:59:59.322Z") }, false],
-        ["several parts", { lifecycle: "none", status: "pending", stock: { eq: 3 }, holdCount: { eq: 1 }, revision: 4 }, true],
-        ["several parts, one failing", { lifecycle: "none", status: "pending", stock: { eq: 3 }, holdCount: { eq: 2 } }, false],
-      ])("condition %s", async (_, when, holds) => {
-        await pets().insert(subject);
-
-        const result = await pets().write(1, [{ when, then: { name: "written" } }]);
-
-        expect(result.applied).toBe(holds ? 0 : undefined);
-        expect((await pets().ofId(1))?.name).toBe(holds ? "written" : "Rex");
-      });
-
-      it("changes every field a change names and nothing else", async () => {
-        await pets().insert(aPet({ id: 1, stock: 4, holdCount: 2, heldUnits: 4, marks: [mark(2, "settle"), mark(5, "reserve", 3, "n5")] }));
-
-        await pets().write(1, [
-          {
-            when: {},
-            then: {
-              name: "Max",
-              categoryId: 3,
-              status: "pending",
-              pendingCause: "hold",
-              stock: { to: 9 },
-              held: { orders: 1, units: 2 },
-              addMark: mark(4, "reserve", 2, "n4"),
-              removeMark: { orderId: 2, kind: "settle" },
-              bumpFence: 2,
-              lifecycle: "deleting",
-              movingTo: 8,
-              provisionalSince: since,
-            },
-          },
-        ]);
-        expect(await pets().ofId(1)).toEqual(
+        expect((await pets().reserve(reservation({ lastUnitsFirst: true }))).pet).toEqual(
+          aPet({ id: 1, stock: 3, holdCount: 2, heldUnits: 6, marks: [mark(10, "reserve", 2, "n10")], revision: 2 }),
+        );
+        expect((await pets().reserve(reservation({ orderId: 11, units: 3, nonce: "n11" }))).pet).toEqual(
           aPet({
             id: 1,
-            name: "Max",
-            categoryId: 3,
+            stock: 0,
             status: "pending",
-            pendingCause: "hold",
-            stock: 9,
-            revision: 2,
+            pendingCause: "sold-out",
             holdCount: 3,
-            heldUnits: 6,
-            marks: [mark(4, "reserve", 2, "n4"), mark(5, "reserve", 3, "n5")],
-            fences: { 2: 1 },
-            lifecycle: "deleting",
-            movingTo: 8,
-            provisionalSince: since,
+            heldUnits: 9,
+            marks: [mark(10, "reserve", 2, "n10"), mark(11, "reserve", 3, "n11")],
+            revision: 3,
           }),
         );
-        await pets().write(1, [
-          {
-            when: {},
-            then: { stock: { by: -4 }, pendingCause: "none", lifecycle: "none", movingTo: "none", provisionalSince: "none", removeMark: { orderId: 4, kind: "reserve" }, bumpFence: 34 },
-          },
-        ]);
-        expect(await pets().ofId(1)).toEqual(
-          aPet({ id: 1, name: "Max", categoryId: 3, status: "pending", stock: 5, revision: 3, holdCount: 3, heldUnits: 6, marks: [mark(5, "reserve", 3, "n5")], fences: { 2: 2 } }),
-        );
+        expect(await eventIds()).toEqual(["evt_last", "evt_left"]);
         expect(idsOf(await pets().withMarks(everything))).toEqual([1]);
-        await pets().write(1, [{ when: {}, then: { removeMark: { orderId: 5, kind: "reserve" } } }]);
+      });
+
+      it("keep drops the reserve mark only; undo also returns its units, with the consequence as the pet sold out or not", async () => {
+        const marks = [mark(10, "reserve", 2, "n10"), mark(11, "reserve", 1, "n11")];
+        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 3, heldUnits: 4, marks }));
+        await pets().insert(aPet({ id: 2, stock: 1, status: "pending", pendingCause: "hold", holdCount: 1, heldUnits: 2, marks: [mark(10, "reserve", 2, "n10")] }));
+
+        expect((await pets().keepReservation({ petId: 1, orderId: 11, nonce: "n11" })).pet).toEqual(
+          aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 3, heldUnits: 4, marks: [marks[0]!], revision: 2 }),
+        );
+        expect((await pets().undoReservation({ petId: 1, orderId: 10, nonce: "n10", units: 2, ...back })).pet).toEqual(
+          aPet({ id: 1, stock: 2, status: "available", holdCount: 2, heldUnits: 2, revision: 3 }),
+        );
+        expect((await pets().undoReservation({ petId: 2, orderId: 10, nonce: undefined, units: 2, ...back })).pet).toEqual(
+          aPet({ id: 2, stock: 3, status: "pending", pendingCause: "hold", holdCount: 0, heldUnits: 0, revision: 2 }),
+        );
+        expect(await eventIds()).toEqual(["evt_otherwise", "evt_soldout"]);
         expect(idsOf(await pets().withMarks(everything))).toEqual([]);
+      });
+
+      it("a settlement leaves a settle mark and takes the units out of the holds; a release returns them", async () => {
+        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 2, heldUnits: 5, fences: { 3: 1 } }));
+
+        expect((await pets().applySettlement(settlement("release", { orderId: 3, units: 2, fence: 1 }))).pet).toEqual(
+          aPet({ id: 1, stock: 2, status: "available", holdCount: 1, heldUnits: 3, marks: [mark(3, "settle", 2)], fences: { 3: 1 }, revision: 2 }),
+        );
+        expect((await pets().applySettlement(settlement("consume", { orderId: 4, units: 3 }))).pet).toEqual(
+          aPet({ id: 1, stock: 2, status: "available", holdCount: 0, heldUnits: 0, marks: [mark(3, "settle", 2), mark(4, "settle", 3)], fences: { 3: 1 }, revision: 3 }),
+        );
+        expect(await eventIds()).toEqual(["evt_otherwise", "evt_soldout"]);
+      });
+
+      it.each<[string, Partial<PetRecord>, string]>([
+        ["sold out, stock 0, its only holding order", { pendingCause: "sold-out", status: "pending", holdCount: 1, heldUnits: 1 }, "evt_sold"],
+        ["sold out, another order holding units", { pendingCause: "sold-out", status: "pending", holdCount: 2, heldUnits: 2 }, "evt_otherwise"],
+        ["sold out, yet units in stock", { pendingCause: "sold-out", status: "pending", holdCount: 1, heldUnits: 1, stock: 1 }, "evt_otherwise"],
+        ["on a staff hold", { pendingCause: "hold", status: "pending", holdCount: 1, heldUnits: 1 }, "evt_otherwise"],
+        ["available", { holdCount: 1, heldUnits: 1 }, "evt_otherwise"],
+      ])("a consumption of a pet %s has the consequence %s", async (_, overrides, tag) => {
+        await pets().insert(aPet({ id: 1, ...overrides }));
+
+        const { pet } = await pets().applySettlement(settlement("consume"));
+
+        expect(await eventIds()).toEqual([tag]);
+        expect(pet).toMatchObject(tag === "evt_sold" ? { status: "sold", pendingCause: undefined } : { status: overrides.status ?? "available" });
+      });
+
+      it("clearing a settle mark moves the fence of its bucket (order ids 32 apart share one) and nothing else", async () => {
+        await pets().insert(aPet({ id: 1, marks: [mark(8, "reserve", 1, "n8"), mark(8, "settle")], fences: { 8: 2, 9: 1 } }));
+
+        expect((await pets().clearSettleMark({ petId: 1, orderId: 8 })).pet).toEqual(
+          aPet({ id: 1, marks: [mark(8, "reserve", 1, "n8")], fences: { 8: 3, 9: 1 }, revision: 2 }),
+        );
+        await pets().applySettlement(settlement("release", { orderId: 40, fence: 3 }));
+        await pets().clearSettleMark({ petId: 1, orderId: 40 });
+        expect(await pets().ofId(1)).toMatchObject({ marks: [mark(8, "reserve", 1, "n8")], fences: { 8: 4, 9: 1 } });
+      });
+
+      it.each<[string, Partial<PetRecord>, Partial<StockSetting>, string, Partial<PetRecord>]>([
+        ["a sold pet", { status: "sold" }, {}, "evt_sold", { status: "available" }],
+        ["a sold-out pet", { status: "pending", pendingCause: "sold-out" }, {}, "evt_soldout", { status: "available", pendingCause: undefined }],
+        ["a held pet", { status: "pending", pendingCause: "hold" }, {}, "evt_otherwise", { status: "pending", pendingCause: "hold" }],
+        ["an available pet", {}, {}, "evt_otherwise", { status: "available" }],
+        ["a sold pet, no restock given", { status: "sold" }, { restock: undefined }, "evt_otherwise", { status: "sold" }],
+        ["a sold-out pet, no restock given", { status: "pending", pendingCause: "sold-out" }, { restock: undefined }, "evt_otherwise", { status: "pending", pendingCause: "sold-out" }],
+      ])("set stock on %s has the consequence %s", async (_, overrides, given, tag, expected) => {
+        await pets().insert(aPet({ id: 1, ...overrides }));
+
+        expect((await pets().setStock(setting(given))).pet).toMatchObject({ stock: 5, revision: 2, ...expected });
+        expect(await eventIds()).toEqual([tag]);
+      });
+
+      it("an edit renames, and changes the status and cause only when given one", async () => {
+        await pets().insert(aPet({ id: 1, status: "pending", pendingCause: "sold-out", stock: 0 }));
+
+        expect((await pets().edit(edit({ checkedStatus: "pending", events: tagged("e1").events }))).pet).toEqual(
+          aPet({ id: 1, name: "Max", status: "pending", pendingCause: "sold-out", revision: 2 }),
+        );
+        expect((await pets().edit(edit({ name: "Bo", checkedStatus: "pending", status: { to: "pending", cause: "hold" }, ...none }))).pet).toEqual(
+          aPet({ id: 1, name: "Bo", status: "pending", pendingCause: "hold", revision: 3 }),
+        );
+        expect((await pets().edit(edit({ checkedStatus: "pending", status: available }))).pet).toEqual(aPet({ id: 1, name: "Max", revision: 4 }));
+        expect(await eventIds()).toEqual(["evt_e1"]);
+      });
+
+      it("a move begins, lands with its edit in the new category, or is undone; each counts in the category check", async () => {
+        await pets().insert(aPet({ id: 1, categoryId: 2, revision: 3 }));
+
+        expect((await pets().beginMove({ petId: 1, to: 5, since, expectedRevision: 3 })).pet).toEqual(
+          aPet({ id: 1, categoryId: 2, movingTo: 5, provisionalSince: since, revision: 4 }),
+        );
+        expect([await pets().anyNaming(2), await pets().anyNaming(5), idsOf(await pets().provisional(everything))]).toEqual([true, true, [1]]);
+        expect((await pets().undoMove({ petId: 1, to: 5, since })).pet).toEqual(aPet({ id: 1, categoryId: 2, revision: 5 }));
+        expect([await pets().anyNaming(5), idsOf(await pets().provisional(everything))]).toEqual([false, []]);
+
+        await pets().beginMove({ petId: 1, to: 5, since: later, expectedRevision: 5 });
+        const landed = await pets().finishMove({ ...edit({ status: { to: "pending", cause: "hold" }, events: tagged("moved").events }), to: 5, since: later });
+        expect(landed.pet).toEqual(aPet({ id: 1, name: "Max", categoryId: 5, status: "pending", pendingCause: "hold", revision: 7 }));
+        expect([await pets().anyNaming(2), await pets().anyNaming(5), idsOf(await pets().provisional(everything))]).toEqual([false, true, []]);
+        expect(await eventIds()).toEqual(["evt_moved"]);
+      });
+
+      it("creating and deleting: finish creating makes a pet visible; deleting hides it; each is removed only in its own state", async () => {
+        await pets().insert(aPet({ id: 1, lifecycle: "creating", provisionalSince: since }));
+        await pets().insert(aPet({ id: 2, lifecycle: "creating", provisionalSince: since }));
+        await pets().insert(aPet({ id: 3 }));
+
+        expect((await pets().finishCreating(1)).pet).toEqual(aPet({ id: 1, revision: 2 }));
+        expect(await pets().removeCreating(2, later)).toBe(false);
+        expect(await pets().removeDeleting(2)).toBe(false);
+        expect(await pets().removeCreating(2, since)).toBe(true);
+        expect(await pets().ofId(2)).toBeUndefined();
+
+        expect((await pets().beginDeleting({ petId: 3, since })).pet).toEqual(aPet({ id: 3, lifecycle: "deleting", provisionalSince: since, revision: 2 }));
+        expect(idsOf(await pets().list(everything))).toEqual([1]);
+        expect(await pets().removeCreating(3)).toBe(false);
+        expect(await pets().removeDeleting(3)).toBe(true);
+        expect(await pets().removeDeleting(3)).toBe(false);
+        expect(idsOf(await pets().provisional(everything))).toEqual([]);
       });
 
       it("lets exactly one of many concurrent writes conditional on one revision win", async () => {
         await pets().insert(aPet({ id: 1 }));
 
-        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => pets().write(1, [{ when: { revision: 1 }, then: { name: `Rex ${i}` } }])));
+        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => pets().edit(edit({ name: `Rex ${i}`, expectedRevision: 1 }))));
 
-        expect(results.filter((r) => r.applied !== undefined)).toHaveLength(1);
+        expect(results.filter((r) => r.applied)).toHaveLength(1);
         expect((await pets().ofId(1))?.revision).toBe(2);
       });
     });
@@ -402,24 +532,13 @@ export const petsContract = (harness: ContractHarness): void => {
         await pets().insert(aPet({ id: 2, status: "pending", pendingCause: "hold", revision: 3 }));
         await pets().insert(aPet({ id: 3, status: "pending", pendingCause: "sold-out", holdCount: 1, heldUnits: 4 }));
 
-        expect((await pets().write(1, setStockVariants(clock, 1, 0))).pet).toMatchObject({ stock: 0, status: "sold" });
-        expect((await pets().write(1, setStockVariants(clock, 1, 4))).pet).toMatchObject({ stock: 4, status: "available" });
-        expect((await pets().write(2, setStockVariants(clock, 2, 4, 2))).applied).toBeUndefined();
-        expect((await pets().write(2, setStockVariants(clock, 2, 4, 3))).pet).toMatchObject({ stock: 4, status: "pending", pendingCause: "hold", revision: 4 });
-        expect((await pets().write(3, setStockVariants(clock, 3, MAX_STOCK - 3))).applied).toBeUndefined();
-        expect((await pets().write(3, setStockVariants(clock, 3, MAX_STOCK - 4))).pet).toMatchObject({ stock: MAX_STOCK - 4, status: "available", pendingCause: undefined });
+        expect((await pets().setStock(stockSetting(clock, 1, 0))).pet).toMatchObject({ stock: 0, status: "sold" });
+        expect((await pets().setStock(stockSetting(clock, 1, 4))).pet).toMatchObject({ stock: 4, status: "available" });
+        expect((await pets().setStock(stockSetting(clock, 2, 4, 2))).applied).toBe(false);
+        expect((await pets().setStock(stockSetting(clock, 2, 4, 3))).pet).toMatchObject({ stock: 4, status: "pending", pendingCause: "hold", revision: 4 });
+        expect((await pets().setStock(stockSetting(clock, 3, MAX_STOCK - 3))).applied).toBe(false);
+        expect((await pets().setStock(stockSetting(clock, 3, MAX_STOCK - 4))).pet).toMatchObject({ stock: MAX_STOCK - 4, status: "available", pendingCause: undefined });
       });
-    });
-
-    it("removes a pet only while the condition holds", async () => {
-      await pets().insert(aPet({ id: 1, lifecycle: "deleting", provisionalSince: since }));
-      await pets().insert(aPet({ id: 2 }));
-
-      expect(await pets().removeIf(1, { lifecycle: "creating" })).toBe(false);
-      expect(await pets().removeIf(1, { lifecycle: "deleting" })).toBe(true);
-      expect(await pets().ofId(1)).toBeUndefined();
-      expect(await pets().removeIf(1, { lifecycle: "deleting" })).toBe(false);
-      expect(await pets().ofId(2)).toBeDefined();
     });
 
     it("tells whether any pet, provisional or moving in, names a category", async () => {

@@ -92,7 +92,7 @@ describe("CreatePet under an Idempotency-Key", () => {
     const world = aWorld();
     const category = await givenCategory(world);
     const deleting = await new CreatePet(world).execute({ name: "Rex", categoryId: category.id });
-    await world.pets.write(deleting.id, [{ when: {}, then: { lifecycle: "deleting", provisionalSince: world.clock.now() } }]);
+    await world.pets.beginDeleting({ petId: deleting.id, since: world.clock.now() });
 
     for (const previous of [{ petId: deleting.id }, { petId: 99 }, { orderId: deleting.id }]) {
       const { attempt } = keyed(previous);

@@ -9,7 +9,13 @@ import { alice, anyRevision, aWorld, givenPet, orderIn, staff, statusOf, stockOf
 /** The world, with the pet reads (`Pets.ofId`) counted. */
 const countingReads = (world: World) => {
   const reads = { count: 0 };
-  const pets = { ...world.pets, write: world.pets.write.bind(world.pets), ofId: (id: number) => (reads.count++, world.pets.ofId(id)) };
+  const pets = new Proxy(world.pets, {
+    get: (target, property) => {
+      if (property === "ofId") return (id: number) => (reads.count++, target.ofId(id));
+      const value = Reflect.get(target, property) as unknown;
+      return typeof value === "function" ? value.bind(target) : value;
+    },
+  });
   return { world: { ...world, pets }, reads };
 };
 
@@ -132,9 +138,12 @@ describe("PlaceOrder", () => {
       ["the pet was deleted", (world, petId) => new DeletePet(world).execute(petId)],
       [
         "the pet is being deleted",
-        (world, petId) => world.pets.write(petId, [{ when: { holdCount: { eq: 0 } }, then: { lifecycle: "deleting" } }]),
+        (world, petId) => world.pets.beginDeleting({ petId, since: world.clock.now() }),
       ],
-      ["staff held the pet", (world, petId) => world.pets.write(petId, [{ when: {}, then: { status: "pending" } }])],
+      [
+        "staff held the pet",
+        (world, petId) => world.pets.edit({ petId, name: "Rex", checkedStatus: "available", status: { to: "pending", cause: "hold" }, events: [] }),
+      ],
     ];
 
     it.each(stale)("a stale hint (%s) gets the same refusal as a read would, and changes nothing", async (_, change) => {

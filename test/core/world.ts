@@ -9,6 +9,7 @@ import type { Pet, PetStatus } from "../../core/pets/pet.ts";
 import type { Stores } from "../../core/stores.ts";
 import { isVisibleOrder, orderOf } from "../../core/orders/order-record.ts";
 import { isVisible, petOf } from "../../core/pets/pet-record.ts";
+import { MAX_STOCK } from "../../core/pets/stock-writes.ts";
 import { expect } from "vitest";
 import { ManualClock } from "../support/manual-clock.ts";
 
@@ -29,7 +30,7 @@ export const givenCategory = (world: World, name = `Category ${randomUUID()}`) =
 export const givenPet = async (world: World, { stock = 0, status = "available" as PetStatus } = {}): Promise<Pet> => {
   const category = await givenCategory(world);
   const pet = await new CreatePet(world).execute({ name: "Rex", categoryId: category.id, status });
-  const stocked = await world.pets.write(pet.id, [{ when: {}, then: { stock: { to: stock } } }]);
+  const stocked = await world.pets.setStock({ petId: pet.id, quantity: stock, heldAtMost: MAX_STOCK - stock, otherwise: { events: [] } });
   return stocked.pet ? petOf(stocked.pet) : pet;
 };
 

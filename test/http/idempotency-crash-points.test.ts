@@ -167,7 +167,7 @@ describe("Idempotency-Key: a first attempt cut at each step places at most one o
   });
 
   it("died after noting its id, before reserving: the retry places the order under that id", async () => {
-    const { pet, stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "cut-after-note");
+    const { pet, stop, first, retry } = await firstStoppedAt(t.stores.pets, "reserve", "cut-after-note");
 
     t.clock.advance(LOCK_MS);
     const retried = await retry();
@@ -299,7 +299,7 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   });
 
   it("died after inserting, before finishing, recovery not yet by: the retry finishes that pet", async () => {
-    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "cut-after-insert");
+    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "finishCreating", "cut-after-insert");
     expect(await ferrets()).toEqual([]);
     const { retried, late } = await retryTakingOver(t, stop.die, first, retry);
     expect(late.status).toBeGreaterThanOrEqual(500);
@@ -310,7 +310,7 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   });
 
   it("died after inserting, recovery finished the pet first: the retry answers it", async () => {
-    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "cut-then-recovered");
+    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "finishCreating", "cut-then-recovered");
     stop.die();
     expect((await first).status).toBeGreaterThanOrEqual(500);
     t.clock.advance(LOCK_MS);
@@ -324,7 +324,7 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   });
 
   it("failed after inserting (a 5xx, the key released at once): the retry finishes that pet instead of creating another", async () => {
-    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "failed-after-insert");
+    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "finishCreating", "failed-after-insert");
     stop.die(); // the store call failed; the process lives on, answers 500 and releases the key
     expect((await first).status).toBeGreaterThanOrEqual(500);
 
@@ -338,7 +338,7 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   });
 
   it("finished but the store's answer lost (a 5xx, the key released at once): the retry answers that pet", async () => {
-    await expectOnly(await expectRetryAnswersWhatLostItsAnswer(await firstStoppedAt(t.stores.pets, "write", "lost-finish-answer"), ferrets));
+    await expectOnly(await expectRetryAnswersWhatLostItsAnswer(await firstStoppedAt(t.stores.pets, "finishCreating", "lost-finish-answer"), ferrets));
   });
 
   it("died after noting its id, before inserting: the retry creates the pet, once", async () => {
@@ -372,7 +372,7 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   });
 
   it("only slow after confirming, before finishing: the retry finishes the slow one's pet, and both answer it", async () => {
-    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "write", "slow-before-finish");
+    const { stop, first, retry } = await firstStoppedAt(t.stores.pets, "finishCreating", "slow-before-finish");
     const { retried, late } = await retryTakingOver(t, stop.proceed, first, retry);
     expect(late.status).toBe(201);
     expect(late.body).toEqual(retried.body);

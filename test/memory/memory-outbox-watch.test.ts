@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
-import { anOrder, aPet, at } from "../contracts/mothers.ts";
+import { anOrder, aPet, at, recordEvents } from "../contracts/mothers.ts";
 
 const stockEvent = (id: string): DomainEvent => ({ type: "inventory.changed", data: { petId: 1, delta: -1 }, id, occurredAt: at("2026-11-26T12:00:00.000Z") });
 const orderEvent = (id: string): DomainEvent => ({
@@ -17,10 +17,10 @@ describe("the memory outbox's watchers (the webhook worker's wake-up)", () => {
     const calls: string[] = [];
     stores.outbox.watch!(() => calls.push("woken"));
     await stores.pets.insert(aPet({ id: 1 }));
-    await stores.pets.write(1, [{ when: {}, then: { stock: { by: 1 } } }]);
+    await stores.pets.edit({ petId: 1, name: "Rex", checkedStatus: "available", events: [] });
     expect(calls).toEqual([]);
 
-    await stores.pets.write(1, [{ when: {}, then: { stock: { by: -1 }, events: [stockEvent("evt_a"), stockEvent("evt_b")] } }]);
+    await stores.pets.edit({ petId: 1, name: "Rex", checkedStatus: "available", events: [stockEvent("evt_a"), stockEvent("evt_b")] });
     expect(calls).toHaveLength(1);
     await stores.orders.insert(anOrder({ id: 1 }), [orderEvent("evt_c")]);
     expect(calls).toHaveLength(2);
@@ -31,7 +31,7 @@ describe("the memory outbox's watchers (the webhook worker's wake-up)", () => {
     expect(calls).toHaveLength(3);
     // A refused conditional write records nothing.
     await stores.orders.write(1, { state: "open" }, { state: "cancelled", events: [orderEvent("evt_e")] });
-    await stores.pets.write(1, [{ when: { stock: { eq: 99 } }, then: { events: [stockEvent("evt_f")] } }]);
+    await stores.pets.edit({ petId: 1, name: "Rex", checkedStatus: "sold", events: [stockEvent("evt_f")] });
     expect(calls).toHaveLength(3);
   });
 
@@ -45,12 +45,12 @@ describe("the memory outbox's watchers (the webhook worker's wake-up)", () => {
     const other: number[] = [];
     stores.outbox.watch!(() => other.push(1));
     await stores.pets.insert(aPet({ id: 1 }));
-    await stores.pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_a")] } }]);
+    await recordEvents(stores.pets, 1, [stockEvent("evt_a")]);
     await reading;
     expect(seen).toEqual([["evt_a"]]);
 
     unwatch();
-    await stores.pets.write(1, [{ when: {}, then: { events: [stockEvent("evt_b")] } }]);
+    await recordEvents(stores.pets, 1, [stockEvent("evt_b")]);
     await reading;
     expect(seen).toEqual([["evt_a"]]);
     expect(other).toHaveLength(2);

@@ -3,7 +3,7 @@ import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { WebhookMessage } from "../../core/webhooks/webhook-message.ts";
 import { applySettlement, clearSettleMark, keepReservation, reserveSeeing } from "../../core/pets/stock-writes.ts";
-import { aCategory, anOrder, aPet } from "../contracts/mothers.ts";
+import { aCategory, anOrder, aPet, recordEvents, removePet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { workOf, type Work } from "../support/work-meter.ts";
 
@@ -116,16 +116,16 @@ describe("memory store: per-request work independent of the store's size", () =>
   it("appends to a pet with 50,000 pending events, and reads and acknowledges a few among 50,000 pets, without walking the rest", async () => {
     const stores = createMemoryStores();
     for (let id = 1; id <= MANY; id++) await stores.pets.insert(aPet({ id }));
-    await stores.pets.write(1, [{ when: {}, then: { events: Array.from({ length: MANY }, (_, i) => anEvent(i)) } }]);
-    const appending = [{ when: {}, then: { events: [anEvent(MANY)] } }];
+    await recordEvents(stores.pets, 1, Array.from({ length: MANY }, (_, i) => anEvent(i)));
+    const appending = { petId: 1, name: "Rex", checkedStatus: "available", events: [anEvent(MANY)] } as const;
 
-    const appended = await workOf(() => stores.pets.write(1, appending));
+    const appended = await workOf(() => stores.pets.edit(appending));
 
     expectLittle(appended);
     expect((await stores.outbox.pending(MANY + 10)).map((e) => e.id)).toEqual(Array.from({ length: MANY + 1 }, (_, i) => anEvent(i).id));
 
     await stores.outbox.acknowledge(Array.from({ length: MANY + 1 }, (_, i) => anEvent(i).id));
-    await stores.pets.write(2, [{ when: {}, then: { events: [anEvent(1), anEvent(2)] } }]);
+    await recordEvents(stores.pets, 2, [anEvent(1), anEvent(2)]);
     let pending: DomainEvent[] = [];
     const relayed = await workOf(async () => {
       pending = await stores.outbox.pending(10);
@@ -146,7 +146,7 @@ describe("memory store: per-request work independent of the store's size", () =>
     }
     for (let n = 0; n < MANY; n++) {
       const owner = 1 + (Math.floor(n / 2) % owners);
-      if (n % 2 === 0) await stores.pets.write(owner, [{ when: {}, then: eventsOf([aTimedEvent(n)]) }]);
+      if (n % 2 === 0) await recordEvents(stores.pets, owner, [aTimedEvent(n)]);
       else await stores.orders.write(owner, { state: "open" }, eventsOf([aTimedEvent(n)]));
     }
     const drained: string[] = [];
@@ -193,7 +193,7 @@ describe("memory store: per-request work independent of the store's size", () =>
       ["pet", 2, 60, "evt_p5"],
     ];
     for (const [kind, owner, n, id] of written) {
-      if (kind === "pet") await stores.pets.write(owner, [{ when: {}, then: eventsOf([aTimedEvent(n, id)]) }]);
+      if (kind === "pet") await recordEvents(stores.pets, owner, [aTimedEvent(n, id)]);
       else await stores.orders.write(owner, { state: "open" }, eventsOf([aTimedEvent(n, id)]));
     }
     const pendingIds = async (limit = 100) => (await stores.outbox.pending(limit)).map((e) => e.id);
@@ -203,11 +203,11 @@ describe("memory store: per-request work independent of the store's size", () =>
     expect((await stores.outbox.pending(2))[1]).toEqual(aTimedEvent(10, "evt_p3"));
 
     await stores.outbox.acknowledge(["evt_o4", "evt_p3", "evt_p4", "evt_o3"]);
-    expect(await stores.pets.removeIf(2, {})).toBe(true);
+    expect(await removePet(stores.pets, 2)).toBe(true);
     expect(await pendingIds()).toEqual(["evt_o2", "evt_o1", "evt_p1"]);
 
     // Older than everything still pending, older than what was acknowledged, and in between.
-    await stores.pets.write(1, [{ when: {}, then: eventsOf([aTimedEvent(20, "evt_p6"), aTimedEvent(4, "evt_p7")]) }]);
+    await recordEvents(stores.pets, 1, [aTimedEvent(20, "evt_p6"), aTimedEvent(4, "evt_p7")]);
     await stores.orders.write(1, { state: "open" }, eventsOf([aTimedEvent(45, "evt_o5"), aTimedEvent(30, "evt_o0")]));
     expect(await pendingIds()).toEqual(["evt_p7", "evt_p6", "evt_o0", "evt_o2", "evt_o1", "evt_o5", "evt_p1"]);
     expect(await pendingIds(3)).toEqual(["evt_p7", "evt_p6", "evt_o0"]);
@@ -243,7 +243,7 @@ describe("memory store: per-request work independent of the store's size", () =>
         // Mostly in time order, sometimes far behind, often tied.
         const n = random(10) === 0 ? random(clock + 1) : (clock += random(3));
         const event = aTimedEvent(n % 2 === (kind === "pet" ? 0 : 1) ? n : n + 1, `evt_${step}`);
-        if (kind === "pet") await stores.pets.write(owner, [{ when: {}, then: eventsOf([event]) }]);
+        if (kind === "pet") await recordEvents(stores.pets, owner, [event]);
         else await stores.orders.write(owner, { state: "open" }, eventsOf([event]));
         model.set(event.id, { n: event.occurredAt.getTime(), kind, owner });
       } else if (roll < 75) {
@@ -266,7 +266,7 @@ describe("memory store: per-request work independent of the store's size", () =>
         }
       } else if (roll < 93) {
         const owner = [...pets][random(pets.size)]!;
-        await stores.pets.removeIf(owner, {});
+        await removePet(stores.pets, owner);
         pets.delete(owner);
         for (const [id, e] of model) if (e.kind === "pet" && e.owner === owner) model.delete(id);
       } else {

@@ -542,7 +542,7 @@ describe("MongoDB adapters when the server does not answer", () => {
     try {
       const calls: Array<() => Promise<unknown>> = [
         () => stores.pets.ofId(1),
-        () => stores.pets.write(1, [{ when: {}, then: {} }]),
+        () => stores.pets.finishCreating(1),
         () => stores.ids.next("orders"),
         () => stores.apiKeys.activeOfSecretHash("h"),
         () => stores.limiter.consume("key:1", { minute: minute(0, 10), day: day(0, 100) }),

@@ -11,7 +11,7 @@ import { mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
 import { outboxKey } from "../../adapters/mongo/outbox-key.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Stores } from "../../core/stores.ts";
-import { anOrder, aPet } from "../contracts/mothers.ts";
+import { anOrder, aPet, recordEvents } from "../contracts/mothers.ts";
 import { describeMongo, emptyMongoDatabase, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
 
 const time = (n: number): Date => new Date(Date.parse("2026-11-21T12:00:00.000Z") + n * 1000);
@@ -88,7 +88,7 @@ describeMongo("MongoDB outbox", () => {
   });
 
   const raw = (collection: "pets" | "orders") => mongo.db.collection<RawDocument>(collection);
-  const push = (petId: number, ...events: DomainEvent[]) => stores.pets.write(petId, [{ when: {}, then: { events } }]);
+  const push = (petId: number, ...events: DomainEvent[]) => recordEvents(stores.pets, petId, events);
   const ids = (events: readonly DomainEvent[]) => events.map((e) => e.id);
   const fieldOf = async (collection: "pets" | "orders", id: number) => (await raw(collection).findOne({ _id: id }))?.eventsSince;
 
