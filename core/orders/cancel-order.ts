@@ -12,10 +12,7 @@ interface Ports {
   clock: Clock;
 }
 
-/**
- * DELETE: cancels an open order and gives its units back to stock. Crash points: docs/consistency.md ("cancel order").
- * 0 read the pet's fence · 1 open → cancelled + settling + order.cancelled (decisive) · 2–4 settleOrder
- */
+/** Cancels an open order and gives its units back. Crash points: docs/consistency.md ("cancel order"). */
 export class CancelOrder {
   readonly #ports: Ports;
   constructor(ports: Ports) {

@@ -1,9 +1,8 @@
 import type { Order } from "./order.ts";
 
 /**
- * Clients see `open` and `complete`. `cancelled`: an invisible tombstone, kept until the relay has taken its
- * `order.cancelled` event. `abandoned`: written by recovery in place of an order whose placing died after reserving
- * its stock, so that the slow placer, should it still be alive, can no longer insert it (the id is taken).
+ * Clients see `open` and `complete`. `cancelled` is kept until its event is relayed; `abandoned` takes the id of a
+ * placing that died after reserving, so a slow placer can no longer insert it.
  */
 export type OrderState = "open" | "complete" | "cancelled" | "abandoned";
 

@@ -43,9 +43,6 @@ export interface Orders {
   insert(order: OrderRecord, events?: readonly DomainEvent[]): Promise<boolean>;
   /** Applies the change only while the condition holds; the order afterwards, or undefined when it did not hold. */
   write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined>;
-  /**
-   * Deletes every order naming the pet, except `abandoned` tombstones: they keep their id taken for good, so a placer
-   * paused past the grace period can never write its order, not even for a pet deleted meanwhile.
-   */
+  /** Deletes every order naming the pet, except `abandoned` tombstones: their ids stay taken for good. */
   removeAllOfPet(petId: number): Promise<void>;
 }

@@ -27,11 +27,8 @@ const refusal = (outcome: Exclude<ReserveOutcome, "reserved" | "already-held">, 
   })[outcome];
 
 /**
- * place order (crash points and interleavings: docs/consistency.md, "place order"):
- * 0 read the pet, unless this instance last saw it orderable with the units (StockHints) · 1 id · 2 reserve under
- * this attempt's nonce, leaving a reserve mark (decisive) · 3 insert the order, owning that reservation · 4 the mark goes.
- * Under an Idempotency-Key a retry reuses the lost attempt's id: it finds the order, or its reservation (already
- * held), or nothing; a reservation no order owns is given back, so a key places at most one order.
+ * Crash points: docs/consistency.md ("place order"). A retry under an Idempotency-Key reuses the lost attempt's id,
+ * and a reservation no order owns is given back, so a key places at most one order.
  */
 export class PlaceOrder {
   readonly #ports: Ports;

@@ -12,10 +12,8 @@ interface Ports {
 }
 
 /**
- * Finishes a cancelled or completed order whose pet side is not yet settled (docs/consistency.md, "Marks and
- * fences"): 1 apply it to the pet once, leaving a settle mark · 2 the order records it · 3 the mark goes, moving the
- * fence. `fence` must have been read before the order was last seen settling: that is what keeps a late actor's step 1
- * from applying twice.
+ * Settles a cancelled or completed order on its pet (docs/consistency.md, "Marks and fences"). `fence` must be read
+ * before the order was last seen settling: that keeps a late actor from applying it twice.
  */
 export const settleOrder = async ({ orders, pets, clock }: Ports, order: OrderRecord, fence: number): Promise<void> => {
   const how = order.state === "cancelled" ? "release" : "consume";

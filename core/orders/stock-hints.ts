@@ -2,13 +2,8 @@ import type { ListedPet } from "../pets/pet-record.ts";
 import { foreseeReserve } from "../pets/stock-writes.ts";
 
 /**
- * The stock this instance last saw on each pet that could be ordered, as the answer of its own reads and reserve
- * writes left it. A hint only: it lets a placing skip the read and reserve at once, but the conditional reserve
- * still decides, so a stale hint costs round trips, never correctness. The pets seen longest ago are forgotten
- * first, half the capacity at a time: pets are noted in the newer of two maps, and when it is full the older map
- * goes and a new one starts. A pet seen again is updated in place, so a hot pet costs its map no churn (a
- * long-lived map that deletes and re-adds an entry on every order makes new tables of entries in V8's old
- * generation, garbage for full collections).
+ * The stock this instance last saw on orderable pets, so a placing may skip its read; the conditional reserve still
+ * decides, so a stale hint costs round trips, never correctness. Two maps: the older one goes when the newer fills.
  */
 export class StockHints {
   #newer = new Map<number, number>();

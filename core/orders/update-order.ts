@@ -14,11 +14,7 @@ interface Ports {
   clock: Clock;
 }
 
-/**
- * PATCH: set a ship date and/or complete the order. A completed order never changes again.
- * complete order (docs/consistency.md): 0 read the pet's fence · 1 open → complete + settling + order.completed ·
- * 2–4 settleOrder (the units leave; a sold-out pet is sold when its last holding order completes at stock 0)
- */
+/** Sets a ship date and/or completes the order. Completion's crash points: docs/consistency.md ("complete order"). */
 export class UpdateOrder {
   readonly #ports: Ports;
   constructor(ports: Ports) {

@@ -19,26 +19,8 @@ export const unknownCategory = (categoryId: number): DomainError =>
   new DomainError("unknown_category", `Category ${categoryId} does not exist`);
 
 /**
- * create pet: 0 read the category (an unknown one is refused without a write)
- *             1 allocate the id                                   crash → nothing written
- *             2 insert pet {creating}, stock 0, invisible         crash → recovery (after the grace period)
- *                                                                 finishes it if the category accepts pets, else deletes it
- *             3 read the category: exists, not deleting           (Dekker with DeleteCategory)
- *             4 creating → visible                                crash before → as 2
- * A refused category deletes the creating pet at once.
- *
- * Under an Idempotency-Key (`attempt`) the id is written down in the key's record after step 1, the attempt confirms
- * that it still owns the key between steps 3 and 4, and an attempt that took over a lost one's record looks under the
- * lost one's id first:
- *   a visible pet (the lost attempt died after step 4, or recovery finished it)  → it is the answer, nothing written
- *   a creating pet (died after step 2, recovery has not come by)                → steps 3 and 4 finish it
- *   nothing, or a pet being deleted (died before step 2; recovery undid it, its
- *   category being gone; or it was deleted since)                               → created afresh, under a new id
- * A lost attempt that was only slow races the one that took over. Its confirmation is a write on the key's record,
- * and the takeover is one too, made before the look: so either the look finds the slow attempt's pet (and finishes or
- * answers it), or the slow attempt's confirmation fails after its insert, and it deletes its still-creating pet and
- * answers service_unavailable. Pet names are not unique, so without this a retry could create a second pet. A key
- * creates at most one pet, whichever step a crash cut.
+ * Crash points: docs/consistency.md ("create pet"). Under an Idempotency-Key the id is noted after step 1, so an
+ * attempt taking over a lost one finds its pet (answers or finishes it): a key creates at most one pet.
  */
 export class CreatePet {
   readonly #ports: Ports;
@@ -91,8 +73,7 @@ export class CreatePet {
   async #undo(id: number, refusal: DomainError): Promise<Pet> {
     const { pets } = this.#ports;
     await pets.removeCreating(id);
-    // Recovery may have finished the pet meanwhile (a request slower than the grace period), or the attempt that took
-    // over this one's key: then it exists.
+    // Recovery, or the attempt that took over this key, may have finished it meanwhile.
     const pet = await pets.ofId(id);
     if (isVisible(pet)) return petOf(pet);
     throw refusal;

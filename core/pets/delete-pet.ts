@@ -10,12 +10,8 @@ interface Ports {
 }
 
 /**
- * delete pet: 1 visible pet no order holds units of → deleting (invisible; no reservation matches it any more)
- *               crash → recovery finishes 2–3
- *             2 delete every order naming the pet (completed ones too: no order names a deleted pet)
- *             3 delete the pet document
- * "No units held" is part of the condition of write 1, so an order can never slip in between check and delete.
- * A DELETE of a pet already being deleted finishes the job.
+ * Crash points: docs/consistency.md ("delete pet"). "No units held" is part of the first write's condition, so an
+ * order cannot slip in between check and delete.
  */
 export class DeletePet {
   readonly #ports: Ports;

@@ -1,13 +1,7 @@
-/**
- * What name search and the name order go by: the name lower-cased. Both stores keep or compute this same key, so a
- * prefix search and a page boundary mean the same thing on either.
- */
+/** What name search and the name order go by; both stores use this key, so pages mean the same on either. */
 export const nameKeyOf = (name: string): string => name.toLowerCase();
 
-/**
- * Code point order, as MongoDB compares strings (by their UTF-8 bytes); JavaScript's `<` compares UTF-16 units,
- * which puts characters beyond U+FFFF before U+E000–U+FFFF.
- */
+/** Code point order, as MongoDB compares strings; JavaScript's `<` compares UTF-16 units, which differs. */
 export const compareNameKeys = (a: string, b: string): number => {
   const left = a[Symbol.iterator]();
   const right = b[Symbol.iterator]();

@@ -1,10 +1,8 @@
 import type { Pet } from "./pet.ts";
 
 /**
- * A stock move in flight on a pet, keyed by its order (docs/consistency.md, "Marks and fences"). A `reserve` mark
- * lives from the reservation until the order is written; a `settle` mark from a cancellation's release or a
- * completion's consumption until the order records that it was settled. Marks are the only per-order state a pet
- * carries, so a pet's size follows the moves in flight, not its open orders.
+ * A stock move in flight, keyed by its order, so it applies once (docs/consistency.md, "Marks and fences"). The
+ * only per-order state a pet carries: its size follows the moves in flight, not its open orders.
  */
 export interface Mark {
   orderId: number;
@@ -19,9 +17,8 @@ export interface Mark {
 export type PendingCause = "sold-out" | "hold";
 
 /**
- * The pet aggregate as one stored document: the pet, its stock, how many open (or not yet settled) orders hold how
- * many of its units, and the marks of moves in flight. `creating` and `deleting` pets are provisional: invisible to
- * reads and listings, visible to the reference check of a category's deletion.
+ * The pet aggregate as one stored document. `creating` and `deleting` pets are provisional: invisible to reads,
+ * visible to a category deletion's reference check.
  */
 export interface PetRecord extends Pet {
   stock: number;

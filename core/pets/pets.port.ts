@@ -89,9 +89,8 @@ export interface Edit {
 }
 
 /**
- * The pet aggregate (pet, stock, hold counters, marks of moves in flight, fences, outbox), one bounded document per
- * pet. Every write below is ONE conditional single-document write: it checks its facts and changes the pet
- * atomically, or changes nothing. Conditions and effects: docs/consistency.md and test/contracts/pets.contract.ts.
+ * The pet aggregate, one bounded document per pet. Each write is ONE conditional single-document write (its facts
+ * and effects: test/contracts/pets.contract.ts), so no transaction is needed (docs/decisions/pet-port-named-writes.md).
  */
 export interface Pets {
   /** Any pet, provisional ones included; undefined when there is none. */

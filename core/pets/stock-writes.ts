@@ -5,10 +5,7 @@ import { fenceOf, markOf, type ListedPet, type PetRecord } from "./pet-record.ts
 import type { PetStatus } from "./pet.ts";
 import type { Consequence, Pets, StatusChange, StockSetting, UnitsBack } from "./pets.port.ts";
 
-/**
- * The stock moves of the pet aggregate and the status changes they cause (PRODUCT.md §4), decided here once: each
- * move is one conditional write of the Pets port. Marks and fences: docs/consistency.md ("Marks and fences").
- */
+/** The stock moves and the status changes they cause (PRODUCT.md §4), decided here once; each is one port write. */
 
 /** The documented maximum of a pet's stock; stock plus the units orders hold never exceeds it. */
 export const MAX_STOCK = 1_000_000;
@@ -34,10 +31,7 @@ export const explainReserve = (pet: PetRecord | undefined, orderId: number, unit
   return foreseeReserve(pet, units);
 };
 
-/**
- * Takes `units` for the order under this attempt's `nonce`; the last units make the pet pending, sold out. With
- * `expectedStock` equal to the units, that case is tried first. Answers the outcome and the pet as the write left it.
- */
+/** Takes `units` for the order under this attempt's `nonce`; the last units make the pet pending, sold out. */
 export const reserveSeeing = async (
   pets: Pets,
   clock: Clock,
@@ -81,10 +75,7 @@ export const keepReservation = async (pets: Pets, petId: number, orderId: number
 export const undoReservation = async (pets: Pets, clock: Clock, petId: number, orderId: number, units: number, nonce: string | undefined): Promise<boolean> =>
   (await pets.undoReservation({ petId, orderId, nonce, units, ...unitsBack(clock.now(), petId, units) })).applied;
 
-/**
- * Settles a cancelled (`release`: units back) or completed (`consume`: units gone) order on its pet once, guarded
- * by the fence read before the order was last seen unsettled. "applied" now or before (its settle mark is there).
- */
+/** Settles a cancelled (release) or completed (consume) order on its pet once: the fence and the mark guard it. */
 export const applySettlement = async (
   pets: Pets,
   clock: Clock,

@@ -16,13 +16,8 @@ interface Ports {
 }
 
 /**
- * PUT: name and category are replaced; an omitted status keeps the current one. Each write is conditional on the
- * status the edit was checked against, so an order moving the pet meanwhile wins cleanly and the edit is re-checked.
- * move pet (new category): 0 read the new category (an unknown one is refused without a write)
- *                          1 set movingTo (the pet still names its old category)   crash → recovery clears it
- *                             after the grace period (the move is undone)
- *                          2 read the new category: exists, not deleting           (Dekker with DeleteCategory)
- *                          3 categoryId = new one, movingTo cleared, + the edit    crash before → as 1
+ * Each write is conditional on the status the edit was checked against, so an order moving the pet meanwhile wins
+ * and the edit is re-checked. A move's crash points: docs/consistency.md ("move pet").
  */
 export class UpdatePet {
   readonly #ports: Ports;

@@ -49,10 +49,8 @@ const eachPage = async <T extends { id: number }>(
 };
 
 /**
- * Finishes or undoes multi-step writes a crash (or a lost store answer) left half done (docs/consistency.md,
- * "Recovery"). Its work lists are what is unfinished: pets with marks, orders still settling, provisional pets,
- * undecided category deletions; never the open orders. Every step is conditional and idempotent, so every instance
- * may run it at any moment; provisional work is touched only once older than the grace period.
+ * Finishes or undoes multi-step writes a crash left half done (docs/consistency.md, "Recovery"). Every step is
+ * conditional and idempotent, so any instance may run it at any moment.
  */
 export class RecoverInterruptedWrites {
   readonly #ports: Ports;
@@ -89,8 +87,7 @@ export class RecoverInterruptedWrites {
   }
 
   /**
-   * A reserve mark whose order owns it goes; one no order owns (the placing died before writing its order: recovery
-   * takes the id with an `abandoned` tombstone first, so a slow placer can no longer write it) is undone. A settle
+   * A reserve mark no order owns is undone, after an `abandoned` tombstone takes its id from a slow placer. A settle
    * mark means the pet side applied: the order records it, then the mark goes.
    */
   async #settleMark(pet: PetRecord, mark: Mark, report: RecoveryReport): Promise<void> {
