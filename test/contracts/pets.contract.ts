@@ -333,13 +333,13 @@ export const petsContract = (harness: ContractHarness): void => {
         expect(await eventIds()).toEqual(["evt_otherwise", "evt_soldout"]);
       });
 
-      it.each<[string, Partial<PetRecord>, string]>([
-        ["sold out, stock 0, its only holding order", { pendingCause: "sold-out", status: "pending", holdCount: 1, heldUnits: 1 }, "evt_sold"],
-        ["sold out, another order holding units", { pendingCause: "sold-out", status: "pending", holdCount: 2, heldUnits: 2 }, "evt_otherwise"],
-        ["sold out, yet units in stock", { pendingCause: "sold-out", status: "pending", holdCount: 1, heldUnits: 1, stock: 1 }, "evt_otherwise"],
-        ["on a staff hold", { pendingCause: "hold", status: "pending", holdCount: 1, heldUnits: 1 }, "evt_otherwise"],
-        ["available", { holdCount: 1, heldUnits: 1 }, "evt_otherwise"],
-      ])("a consumption of a pet %s has the consequence %s", async (_, overrides, tag) => {
+      it.each<[string, string, Partial<PetRecord>]>([
+        ["sold out, stock 0, its only holding order", "evt_sold", { pendingCause: "sold-out", status: "pending", holdCount: 1, heldUnits: 1 }],
+        ["sold out, another order holding units", "evt_otherwise", { pendingCause: "sold-out", status: "pending", holdCount: 2, heldUnits: 2 }],
+        ["sold out, yet units in stock", "evt_otherwise", { pendingCause: "sold-out", status: "pending", holdCount: 1, heldUnits: 1, stock: 1 }],
+        ["on a staff hold", "evt_otherwise", { pendingCause: "hold", status: "pending", holdCount: 1, heldUnits: 1 }],
+        ["available", "evt_otherwise", { holdCount: 1, heldUnits: 1 }],
+      ])("a consumption of a pet %s has the consequence %s", async (_, tag, overrides) => {
         await pets().insert(aPet({ id: 1, ...overrides }));
 
         const { pet } = await pets().applySettlement(settlement("consume"));
@@ -359,14 +359,14 @@ export const petsContract = (harness: ContractHarness): void => {
         expect(await pets().ofId(1)).toMatchObject({ marks: [mark(8, "reserve", 1, "n8")], fences: { 8: 4, 9: 1 } });
       });
 
-      it.each<[string, Partial<PetRecord>, Partial<StockSetting>, string, Partial<PetRecord>]>([
-        ["a sold pet", { status: "sold" }, {}, "evt_sold", { status: "available" }],
-        ["a sold-out pet", { status: "pending", pendingCause: "sold-out" }, {}, "evt_soldout", { status: "available", pendingCause: undefined }],
-        ["a held pet", { status: "pending", pendingCause: "hold" }, {}, "evt_otherwise", { status: "pending", pendingCause: "hold" }],
-        ["an available pet", {}, {}, "evt_otherwise", { status: "available" }],
-        ["a sold pet, no restock given", { status: "sold" }, { restock: undefined }, "evt_otherwise", { status: "sold" }],
-        ["a sold-out pet, no restock given", { status: "pending", pendingCause: "sold-out" }, { restock: undefined }, "evt_otherwise", { status: "pending", pendingCause: "sold-out" }],
-      ])("set stock on %s has the consequence %s", async (_, overrides, given, tag, expected) => {
+      it.each<[string, string, Partial<PetRecord>, Partial<StockSetting>, Partial<PetRecord>]>([
+        ["a sold pet", "evt_sold", { status: "sold" }, {}, { status: "available" }],
+        ["a sold-out pet", "evt_soldout", { status: "pending", pendingCause: "sold-out" }, {}, { status: "available", pendingCause: undefined }],
+        ["a held pet", "evt_otherwise", { status: "pending", pendingCause: "hold" }, {}, { status: "pending", pendingCause: "hold" }],
+        ["an available pet", "evt_otherwise", {}, {}, { status: "available" }],
+        ["a sold pet, no restock given", "evt_otherwise", { status: "sold" }, { restock: undefined }, { status: "sold" }],
+        ["a sold-out pet, no restock given", "evt_otherwise", { status: "pending", pendingCause: "sold-out" }, { restock: undefined }, { status: "pending", pendingCause: "sold-out" }],
+      ])("set stock on %s has the consequence %s", async (_, tag, overrides, given, expected) => {
         await pets().insert(aPet({ id: 1, ...overrides }));
 
         expect((await pets().setStock(setting(given))).pet).toMatchObject({ stock: 5, revision: 2, ...expected });
