@@ -106,7 +106,7 @@ const toRecord = (doc: Omit<PetDocument, "outbox">): PetRecord => ({
   provisionalSince: doc.provisionalSince,
 });
 
-/** One alternative of a write: its facts as a filter, its change as the parts of an update. */
+/** What a write changes, as the parts of an update (merged, increments add up). */
 interface Change {
   set?: Document;
   unset?: readonly string[];
@@ -117,7 +117,10 @@ interface Change {
 const merged = (...changes: Change[]): Change => ({
   set: Object.assign({}, ...changes.map((c) => c.set)),
   unset: changes.flatMap((c) => c.unset ?? []),
-  inc: Object.assign({}, ...changes.map((c) => c.inc)),
+  inc: changes.reduce<Document>((sum, c) => {
+    for (const [field, by] of Object.entries(c.inc ?? {})) sum[field] = ((sum[field] as number | undefined) ?? 0) + (by as number);
+    return sum;
+  }, {}),
   events: changes.flatMap((c) => c.events ?? []),
 });
 
