@@ -30,8 +30,13 @@ export const createEventLogIndexes = async (db: Db): Promise<void> => {
   const log = db.collection("event_log");
   await log.createIndex({ eventId: 1 }, { unique: true });
   await log.createIndex({ deleteAt: 1 }, { expireAfterSeconds: 0 });
+  await createCounter(db.collection<{ _id: string; value: number }>("counters"));
+};
+
+/** Created once, by an insert: a duplicate means it exists (another instance, an earlier start). */
+const createCounter = async (counters: Collection<{ _id: string; value: number }>): Promise<void> => {
   try {
-    await db.collection<{ _id: string; value: number }>("counters").insertOne({ _id: COUNTER, value: 0 });
+    await counters.insertOne({ _id: COUNTER, value: 0 });
   } catch (error) {
     if (!isDuplicateKeyError(error)) throw error;
   }
@@ -55,7 +60,13 @@ export class MongoEventLog implements EventLog {
   append(events: readonly DomainEvent[]): Promise<void> {
     return guarded(async () => {
       if (events.length === 0) return;
-      const counter = await this.#counters.findOneAndUpdate({ _id: COUNTER }, { $inc: { value: events.length } }, { returnDocument: "after", upsert: true });
+      // No upsert: racing upserts of an absent counter can each count from zero on some engines (see createCounters).
+      const take = () => this.#counters.findOneAndUpdate({ _id: COUNTER }, { $inc: { value: events.length } }, { returnDocument: "after" });
+      let counter = await take();
+      if (!counter) {
+        await createCounter(this.#counters);
+        counter = await take();
+      }
       const first = counter!.value - events.length + 1;
       const appendedAt = new Date();
       const deleteAt = deleteAtAfter(EVENT_LOG_RETENTION_MS);

@@ -82,4 +82,14 @@ describeMongo("MongoDB event log: gaps between positions", () => {
     expect(page.events.map((e) => e.id)).toEqual([1, 2, 3].map((n) => event(n).id));
     expect(page.last).toBe(5);
   });
+
+  it("creates its counter when it is missing (a database not prepared by a start-up) and positions stay unique", async () => {
+    await mongo.db.collection<{ _id: string }>("counters").deleteOne({ _id: "event-log" });
+
+    await Promise.all([log.append([event(1), event(2)]), log.append([event(3)])]);
+
+    const page = await log.readAfter(0, 10);
+    expect(page.events.map((e) => e.id).sort()).toEqual([1, 2, 3].map((n) => event(n).id));
+    expect(new Set(page.events.map((e) => e.position)).size).toBe(3);
+  });
 });
