@@ -148,13 +148,14 @@ const Alert = ({ message }) => (message ? html`<p class="error" role="alert">${m
 
 /** Seconds left until `until`, ticking. */
 const useCountdown = (until) => {
-  const [now, setNow] = useState(Date.now());
+  // The tick only re-renders; the time is read at render, so a deadline set after the last tick never reads long.
+  const [, setTick] = useState(0);
   useEffect(() => {
     if (!until) return undefined;
-    const timer = setInterval(() => setNow(Date.now()), 250);
+    const timer = setInterval(() => setTick((n) => n + 1), 250);
     return () => clearInterval(timer);
   }, [until]);
-  return until ? Math.max(0, Math.ceil((until - now) / 1000)) : 0;
+  return until ? Math.max(0, Math.ceil((until - Date.now()) / 1000)) : 0;
 };
 
 /** Focuses the element once it appears: for an editor or a confirmation the keyboard user just opened. */
