@@ -1,7 +1,7 @@
 import { stampEvent } from "../events/event-stamp.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
-import { fenceOf, markOf, type ListedPet, type PetRecord } from "./pet-record.ts";
+import { markOf, type ListedPet, type PetRecord } from "./pet-record.ts";
 import type { PetStatus } from "./pet.ts";
 import type { Consequence, Pets, StatusChange, StockSetting, UnitsBack } from "./pets.port.ts";
 
@@ -100,8 +100,6 @@ export const applySettlement = async (
 export const clearSettleMark = async (pets: Pets, petId: number, orderId: number): Promise<void> => {
   await pets.clearSettleMark({ petId, orderId });
 };
-
-export { fenceOf };
 
 /** Staff set the stock: above 0, a sold or sold-out pet is available again; a staff hold stays. Within MAX_STOCK. */
 export const stockSetting = (clock: Clock, petId: number, quantity: number, expectedRevision?: number): StockSetting => {
