@@ -1,11 +1,36 @@
 // @ts-check
 import tseslint from "typescript-eslint";
 
+/** Imports first: a reader sees a file's dependencies in one place. */
+const importsFirst = {
+  meta: { type: "suggestion", messages: { late: "Imports go at the top of the file, before any other statement." } },
+  create: (context) => ({
+    Program(program) {
+      let seenOther = false;
+      for (const statement of program.body) {
+        if (statement.type !== "ImportDeclaration") seenOther = true;
+        else if (seenOther) context.report({ node: statement, messageId: "late" });
+      }
+    },
+  }),
+};
+
 export default tseslint.config(
-  { ignores: ["node_modules/", "coverage/", ".ci/work/", "**/*.d.ts", "clients/typescript/dist/", "clients/typescript/src/generated/"] },
+  {
+    ignores: [
+      "node_modules/",
+      "coverage/",
+      ".ci/work/",
+      "**/*.d.ts",
+      "clients/typescript/dist/",
+      "clients/typescript/src/generated/",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
+    plugins: { local: { rules: { "imports-first": importsFirst } } },
     rules: {
+      "local/imports-first": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-imports": "error",
       eqeqeq: ["error", "always"],
@@ -25,7 +50,10 @@ export default tseslint.config(
     // The client runs in browsers too: fetch and Web Crypto, nothing of Node's.
     files: ["clients/typescript/src/**/*.ts"],
     rules: {
-      "no-restricted-imports": ["error", { patterns: [{ regex: "^node:", message: "The client package uses no Node built-ins." }] }],
+      "no-restricted-imports": [
+        "error",
+        { patterns: [{ regex: "^node:", message: "The client package uses no Node built-ins." }] },
+      ],
       "no-restricted-globals": ["error", "process", "Buffer", "require", "__dirname", "setImmediate"],
     },
   },
@@ -34,7 +62,11 @@ export default tseslint.config(
     rules: {
       "no-restricted-imports": [
         "error",
-        { patterns: [{ regex: "^(?!\\.)", message: "core/ imports nothing outside core/ (no packages, no node: modules)." }] },
+        {
+          patterns: [
+            { regex: "^(?!\\.)", message: "core/ imports nothing outside core/ (no packages, no node: modules)." },
+          ],
+        },
       ],
     },
   },

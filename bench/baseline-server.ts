@@ -8,9 +8,20 @@ import { z } from "zod";
 import { answerControl } from "./server-control.ts";
 
 const int64 = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
-const idString = z.string().regex(/^[1-9]\d{0,15}$/).transform(Number);
-const NewPet = z.strictObject({ name: z.string().min(1).max(100), categoryId: int64, status: z.enum(["available", "pending", "sold"]).optional() });
-const NewOrder = z.strictObject({ petId: int64, quantity: z.number().int().min(1).max(1000), shipDate: z.iso.datetime({ offset: true }).optional() });
+const idString = z
+  .string()
+  .regex(/^[1-9]\d{0,15}$/)
+  .transform(Number);
+const NewPet = z.strictObject({
+  name: z.string().min(1).max(100),
+  categoryId: int64,
+  status: z.enum(["available", "pending", "sold"]).optional(),
+});
+const NewOrder = z.strictObject({
+  petId: int64,
+  quantity: z.number().int().min(1).max(1000),
+  shipDate: z.iso.datetime({ offset: true }).optional(),
+});
 const PetListQuery = z.strictObject({
   ids: z
     .string()
@@ -70,19 +81,36 @@ app.get("/store/inventory", () =>
 app.post("/store/orders", async (event) => {
   const input = NewOrder.parse(await event.req.json());
   stock.set(input.petId, (stock.get(input.petId) ?? 0) - input.quantity);
-  const order: Order = { id: nextOrderId++, petId: input.petId, quantity: input.quantity, shipDate: input.shipDate, status: "placed", complete: false };
+  const order: Order = {
+    id: nextOrderId++,
+    petId: input.petId,
+    quantity: input.quantity,
+    shipDate: input.shipDate,
+    status: "placed",
+    complete: false,
+  };
   orders.set(order.id, order);
   event.res.status = 201;
   return order;
 });
 app.post("/pets", async (event) => {
   const input = NewPet.parse(await event.req.json());
-  const pet: Pet = { id: nextPetId++, name: input.name, categoryId: input.categoryId, status: input.status ?? "available" };
+  const pet: Pet = {
+    id: nextPetId++,
+    name: input.name,
+    categoryId: input.categoryId,
+    status: input.status ?? "available",
+  };
   pets.set(pet.id, pet);
   event.res.status = 201;
   return pet;
 });
 
-const server = serve(app, { port: Number(process.env.PORT), hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
+const server = serve(app, {
+  port: Number(process.env.PORT),
+  hostname: "127.0.0.1",
+  silent: true,
+  gracefulShutdown: false,
+});
 await server.ready();
 answerControl(() => server.close(true));

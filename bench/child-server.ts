@@ -4,7 +4,9 @@ import type { ControlReply, ControlRequest } from "./server-control.ts";
 
 /** `taskset` when the machine has it and at least two cores: the server on core 0, the load generator on core 1. */
 export const pinning = (): { server: string[]; available: boolean } => {
-  const available = spawnSync("taskset", ["--version"], { stdio: "ignore" }).status === 0 && (globalThis.navigator?.hardwareConcurrency ?? 1) >= 2;
+  const available =
+    spawnSync("taskset", ["--version"], { stdio: "ignore" }).status === 0 &&
+    (globalThis.navigator?.hardwareConcurrency ?? 1) >= 2;
   return { server: available ? ["taskset", "-c", "0"] : [], available };
 };
 
@@ -106,7 +108,13 @@ const clockTicks = (): number => Number(spawnSync("getconf", ["CLK_TCK"], { enco
 type ThreadKind = "main" | "v8" | "profiler" | "other";
 
 const kindOf = (pid: number, task: string, name: string): ThreadKind =>
-  task === String(pid) ? "main" : name.startsWith("V8Worker") ? "v8" : name.startsWith("v8:Prof") ? "profiler" : "other";
+  task === String(pid)
+    ? "main"
+    : name.startsWith("V8Worker")
+      ? "v8"
+      : name.startsWith("v8:Prof")
+        ? "profiler"
+        : "other";
 
 /** User + system CPU of each thread of `pid` (Linux /proc), summed by kind of thread; undefined without /proc. */
 const threadCpuMicrosOf = (pid: number): Record<ThreadKind, number> | undefined => {

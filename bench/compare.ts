@@ -22,14 +22,17 @@ import { median, spread, table } from "./stats.ts";
 const [ref, name] = process.argv.slice(2);
 const scenarios = name ? allScenarios.filter((s) => s.name === name) : allScenarios;
 if (!ref || scenarios.length === 0) {
-  process.stderr.write(`usage: npm run bench:compare -- <git ref> ["<scenario>"], scenario one of ${allScenarios.map((s) => JSON.stringify(s.name)).join(", ")}\n`);
+  process.stderr.write(
+    `usage: npm run bench:compare -- <git ref> ["<scenario>"], scenario one of ${allScenarios.map((s) => JSON.stringify(s.name)).join(", ")}\n`,
+  );
   process.exit(2);
 }
 const rounds = Number(process.env.BENCH_ROUNDS ?? 12);
 const seconds = Number(process.env.BENCH_SECONDS ?? 2);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const here = fileURLToPath(new URL("..", import.meta.url));
-const git = (...args: string[]) => execFileSync("git", args, { cwd: here, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
+const git = (...args: string[]) =>
+  execFileSync("git", args, { cwd: here, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] }).trim();
 
 const commit = git("rev-parse", "--verify", `${ref}^{commit}`);
 const other = join(mkdtempSync(join(tmpdir(), "petstore-compare-")), "tree");
@@ -39,13 +42,21 @@ symlinkSync(join(here, "node_modules"), join(other, "node_modules"));
 const place = pinning();
 const adminKey = randomBytes(24).toString("base64url");
 const start = async (tree: string): Promise<ChildServer> =>
-  startChildServer(join(tree, "bench/service-server.ts"), await freeLoopbackPort(), { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" }, { prefix: place.server, nodeArgs: SERVICE_NODE_ARGS });
+  startChildServer(
+    join(tree, "bench/service-server.ts"),
+    await freeLoopbackPort(),
+    { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
+    { prefix: place.server, nodeArgs: SERVICE_NODE_ARGS },
+  );
 const servers: ChildServer[] = [];
 try {
   const [theirs, ours] = [await start(other), await start(here)];
   servers.push(theirs, ours);
   if (place.available) pinSelf(1);
-  const [theirService, ourService] = [await prepareService(theirs.url, adminKey), await prepareService(ours.url, adminKey)];
+  const [theirService, ourService] = [
+    await prepareService(theirs.url, adminKey),
+    await prepareService(ours.url, adminKey),
+  ];
   const rows = [["scenario", `${ref} CPU µs`, "this tree CPU µs", "this tree ÷ ref", "failed"]];
   for (const scenario of scenarios) {
     const sides = [
@@ -64,9 +75,17 @@ try {
     const [them, us] = sides as [(typeof sides)[0], (typeof sides)[0]];
     const ratios = us.cpu.map((cpu, i) => cpu / them.cpu[i]!);
     const { min, max } = spread(ratios);
-    rows.push([scenario.name, median(them.cpu).toFixed(0), median(us.cpu).toFixed(0), `${median(ratios).toFixed(2)} (${min.toFixed(2)}–${max.toFixed(2)})`, String(them.failures + us.failures)]);
+    rows.push([
+      scenario.name,
+      median(them.cpu).toFixed(0),
+      median(us.cpu).toFixed(0),
+      `${median(ratios).toFixed(2)} (${min.toFixed(2)}–${max.toFixed(2)})`,
+      String(them.failures + us.failures),
+    ]);
   }
-  process.stdout.write(`${rounds} alternating rounds × ${seconds} s, ${connections} connections; ${ref} is ${commit.slice(0, 7)}\n${table(rows)}\n`);
+  process.stdout.write(
+    `${rounds} alternating rounds × ${seconds} s, ${connections} connections; ${ref} is ${commit.slice(0, 7)}\n${table(rows)}\n`,
+  );
 } finally {
   await Promise.all(servers.map((s) => s.stop()));
   git("worktree", "remove", "--force", other);

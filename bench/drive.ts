@@ -13,7 +13,13 @@ export interface Round {
 }
 
 /** Drives `server` with `scenario` for `duration` seconds over `connections` connections. */
-export const drive = async (server: ChildServer, scenario: Scenario, key: string, duration: number, connections: number): Promise<Round> => {
+export const drive = async (
+  server: ChildServer,
+  scenario: Scenario,
+  key: string,
+  duration: number,
+  connections: number,
+): Promise<Round> => {
   const cpuBefore = await server.cpuMicros();
   const result = await autocannon({
     url: `${server.url}${scenario.path}`,

@@ -33,7 +33,19 @@ const readFirst = (paths: string[]): string | undefined => {
 export const startEngineContainer = async (memoryCap = "4g"): Promise<EngineContainer> => {
   const port = await freeLoopbackPort();
   const env = Object.entries(testMongoEnvironment(port)).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
-  const { stdout } = await run("docker", ["run", "-d", "--rm", "--network", "host", "--memory", memoryCap, "--label", "petstore.test=bench", ...env, TEST_MONGO_IMAGE]);
+  const { stdout } = await run("docker", [
+    "run",
+    "-d",
+    "--rm",
+    "--network",
+    "host",
+    "--memory",
+    memoryCap,
+    "--label",
+    "petstore.test=bench",
+    ...env,
+    TEST_MONGO_IMAGE,
+  ]);
   const id = stdout.trim();
   const deadline = Date.now() + 90_000;
   for (;;) {
@@ -46,7 +58,10 @@ export const startEngineContainer = async (memoryCap = "4g"): Promise<EngineCont
     await new Promise((resolve) => setTimeout(resolve, 300));
   }
   const v1 = (controller: string, file: string) => `/sys/fs/cgroup/${controller}/docker/${id}/${file}`;
-  const v2 = (file: string) => [`/sys/fs/cgroup/system.slice/docker-${id}.scope/${file}`, `/sys/fs/cgroup/docker/${id}/${file}`];
+  const v2 = (file: string) => [
+    `/sys/fs/cgroup/system.slice/docker-${id}.scope/${file}`,
+    `/sys/fs/cgroup/docker/${id}/${file}`,
+  ];
   const inside = async (file: string) => (await run("docker", ["exec", id, "cat", file])).stdout;
   return {
     url: `mongodb://127.0.0.1:${port}/?directConnection=true`,
@@ -62,7 +77,11 @@ export const startEngineContainer = async (memoryCap = "4g"): Promise<EngineCont
       const current = readFirst([v1("memory", "memory.usage_in_bytes"), ...v2("memory.current")]);
       const peak = readFirst([v1("memory", "memory.max_usage_in_bytes"), ...v2("memory.peak")]);
       if (current !== undefined) return { current: Number(current), peak: Number(peak ?? current) };
-      const now = Number(await inside("/sys/fs/cgroup/memory.current").catch(() => inside("/sys/fs/cgroup/memory/memory.usage_in_bytes")));
+      const now = Number(
+        await inside("/sys/fs/cgroup/memory.current").catch(() =>
+          inside("/sys/fs/cgroup/memory/memory.usage_in_bytes"),
+        ),
+      );
       return { current: now, peak: now };
     },
     async remove() {

@@ -15,7 +15,8 @@ import { servePetstore } from "../test/support/serve-petstore.ts";
 
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 
 interface Received {
   at: number;
@@ -53,7 +54,11 @@ const follow = (body: ReadableStream<Uint8Array>) => {
         const data = /^data: (.*)$/m.exec(block)?.[1];
         if (data === undefined) continue;
         const event = JSON.parse(data) as { type: string; data: { id?: number } };
-        const r: Received = { at: performance.now(), type: event.type, orderId: event.type.startsWith("order.") ? event.data.id : undefined };
+        const r: Received = {
+          at: performance.now(),
+          type: event.type,
+          orderId: event.type.startsWith("order.") ? event.data.id : undefined,
+        };
         received.push(r);
         for (const waiter of waiters.splice(0)) {
           if (waiter.match(r)) waiter.resolve(r);
@@ -86,10 +91,16 @@ export const measureEventStream = async (
         headers: { "x-api-key": key, ...(body === undefined ? {} : { "content-type": "application/json" }) },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
-      return { status: response.status, at: performance.now(), body: (await response.json()) as Record<string, number> };
+      return {
+        status: response.status,
+        at: performance.now(),
+        body: (await response.json()) as Record<string, number>,
+      };
     };
     const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
-    const newKey = async (role: string) => (await call("POST", "/admin/api-keys", served.adminKey, { label: role, role, plan: "enterprise", limits })).body.key as unknown as string;
+    const newKey = async (role: string) =>
+      (await call("POST", "/admin/api-keys", served.adminKey, { label: role, role, plan: "enterprise", limits })).body
+        .key as unknown as string;
     const staff = await newKey("staff");
     const customer = await newKey("customer");
     const category = await call("POST", "/categories", staff, { name: "Dogs" });
@@ -129,7 +140,10 @@ export const measureEventStream = async (
     const finished = stream.received.at(-1)!.at;
 
     const replayStarted = performance.now();
-    const replay = await fetch(`${served.origin}/events`, { headers: { "x-api-key": staff, "last-event-id": "0" }, signal: abort.signal });
+    const replay = await fetch(`${served.origin}/events`, {
+      headers: { "x-api-key": staff, "last-event-id": "0" },
+      signal: abort.signal,
+    });
     const again = follow(replay.body!);
     // The memory log keeps the newest 10,000 events: the replay ends with the burst's last order either way.
     await again.until((r) => r.type === "order.placed" && r.orderId === last);
@@ -172,7 +186,9 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
     if (!url) throw new Error(`no MongoDB for --mongo: ${provided.mongoUnavailable ?? "set MONGODB_URL"}`);
     try {
       const dbName = `bench_events_${randomBytes(4).toString("hex")}`;
-      figures.push(await measureEventStream("MongoDB", { PETSTORE_STORE: "mongo", MONGODB_URL: url, MONGODB_DB: dbName }, options));
+      figures.push(
+        await measureEventStream("MongoDB", { PETSTORE_STORE: "mongo", MONGODB_URL: url, MONGODB_DB: dbName }, options),
+      );
     } finally {
       await (stopEngine as (() => Promise<void>) | undefined)?.();
     }

@@ -37,7 +37,14 @@ if (kind === "idempotency") {
   const leaseUntil = new Date(now.getTime() + 60_000);
   for (let i = 0; i < count; i++) {
     const key = randomUUID();
-    const claim = await idempotency.claim({ scope: "key:2", key, fingerprint: `${key}fingerprint`.slice(0, 43), now, leaseUntil, expiresAt });
+    const claim = await idempotency.claim({
+      scope: "key:2",
+      key,
+      fingerprint: `${key}fingerprint`.slice(0, 43),
+      now,
+      leaseUntil,
+      expiresAt,
+    });
     if (claim.outcome !== "claimed") throw new Error(`fresh key ${key} was not claimed`);
     await idempotency.complete("key:2", key, claim.token, {
       status: 201,

@@ -38,13 +38,19 @@ export const mongoRoundTrips = async (): Promise<Array<{ operation: string; comm
       const category = await t.client.post("/categories", { key: staff, body: { name: "Dogs" } });
       const pet = await t.client.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } });
       await t.client.put(`/store/inventory/${pet.body.id}`, { key: staff, body: { quantity: 1_000 } });
-      const soldOut = await t.client.post("/pets", { key: staff, body: { name: "Bella", categoryId: category.body.id } });
+      const soldOut = await t.client.post("/pets", {
+        key: staff,
+        body: { name: "Bella", categoryId: category.body.id },
+      });
       let idempotencyKey = 0;
       const operations: Array<[string, () => Promise<{ status: number }>, number?]> = [
         ["keyed GET /pets?ids=", () => t.client.get(`/pets?ids=${pet.body.id}`, { key: customer })],
         ["GET /pets/{id}", () => t.client.get(`/pets/${pet.body.id}`, { key: customer })],
         ["GET /store/inventory", () => t.client.get("/store/inventory", { key: customer })],
-        ["POST /store/orders", () => t.client.post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } })],
+        [
+          "POST /store/orders",
+          () => t.client.post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } }),
+        ],
         [
           "POST /store/orders + Idempotency-Key",
           () =>
@@ -59,7 +65,10 @@ export const mongoRoundTrips = async (): Promise<Array<{ operation: string; comm
           () => t.client.post("/store/orders", { key: customer, body: { petId: soldOut.body.id, quantity: 1 } }),
           409,
         ],
-        ["POST /pets", () => t.client.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } })],
+        [
+          "POST /pets",
+          () => t.client.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } }),
+        ],
         [
           "POST /pets + Idempotency-Key",
           () =>
@@ -83,7 +92,10 @@ export const mongoRoundTrips = async (): Promise<Array<{ operation: string; comm
       await t.close();
     }
   } finally {
-    await client.db(dbName).dropDatabase().catch(() => undefined);
+    await client
+      .db(dbName)
+      .dropDatabase()
+      .catch(() => undefined);
     await client.close();
     await stopEngine?.();
   }

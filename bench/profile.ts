@@ -33,7 +33,9 @@ interface CpuProfile {
 const [name = "GET /pets?ids=1", secondsArg = "8"] = process.argv.slice(2);
 const scenario = allScenarios.find((s) => s.name === name);
 if (!scenario) {
-  process.stderr.write(`No scenario ${JSON.stringify(name)}; one of: ${allScenarios.map((s) => JSON.stringify(s.name)).join(", ")}\n`);
+  process.stderr.write(
+    `No scenario ${JSON.stringify(name)}; one of: ${allScenarios.map((s) => JSON.stringify(s.name)).join(", ")}\n`,
+  );
   process.exit(2);
 }
 const seconds = Number(secondsArg);
@@ -47,7 +49,10 @@ const service = await startChildServer(
   fileURLToPath(new URL("./service-server.ts", import.meta.url)),
   await freeLoopbackPort(),
   { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
-  { prefix: place.server, nodeArgs: [...SERVICE_NODE_ARGS, "--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=100"] },
+  {
+    prefix: place.server,
+    nodeArgs: [...SERVICE_NODE_ARGS, "--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=100"],
+  },
 );
 if (place.available) pinSelf(1);
 
@@ -75,13 +80,21 @@ try {
   const threadsAfter = service.threadCpuMicros();
   requests = result["2xx"] + result.non2xx;
   if (threadsBefore && threadsAfter) {
-    threads = Object.fromEntries(Object.entries(threadsAfter).map(([kind, micros]) => [kind, micros - threadsBefore[kind as keyof typeof threadsBefore]]));
+    threads = Object.fromEntries(
+      Object.entries(threadsAfter).map(([kind, micros]) => [
+        kind,
+        micros - threadsBefore[kind as keyof typeof threadsBefore],
+      ]),
+    );
   }
 } finally {
   await service.stop();
 }
 
-const file = join(directory, readdirSync(directory).find((f) => f.endsWith(".cpuprofile"))!);
+const file = join(
+  directory,
+  readdirSync(directory).find((f) => f.endsWith(".cpuprofile"))!,
+);
 const profile = JSON.parse(readFileSync(file, "utf8")) as CpuProfile;
 
 // Only the samples of the load itself: the last `seconds` before the stop (start-up, set-up and warm-up left out).
@@ -112,13 +125,20 @@ for (const node of profile.nodes) {
   byFile.set(where(url), (byFile.get(where(url)) ?? 0) + count);
 }
 const top = (counts: Map<string, number>, n: number) =>
-  [...counts].sort((a, b) => b[1] - a[1]).slice(0, n).map(([label, count]) => [label, `${((100 * count) / total).toFixed(1)} %`]);
+  [...counts]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, n)
+    .map(([label, count]) => [label, `${((100 * count) / total).toFixed(1)} %`]);
 
-out(`${scenario.name}: ${requests.toLocaleString("en")} requests in ${seconds} s under the profiler, ${(cpuMicros / Math.max(1, requests)).toFixed(0)} µs of server CPU each`);
+out(
+  `${scenario.name}: ${requests.toLocaleString("en")} requests in ${seconds} s under the profiler, ${(cpuMicros / Math.max(1, requests)).toFixed(0)} µs of server CPU each`,
+);
 // The profile samples the main thread only; V8's helper threads (mostly garbage collection) are seen here alone.
 if (threads) {
   const each = (kind: string) => `${((threads![kind] ?? 0) / Math.max(1, requests)).toFixed(1)} µs`;
-  out(`by thread (from /proc): main ${each("main")}, V8 helpers (GC) ${each("v8")}, the profiler's sampler ${each("profiler")}, other ${each("other")}; the profile below is the main thread's`);
+  out(
+    `by thread (from /proc): main ${each("main")}, V8 helpers (GC) ${each("v8")}, the profiler's sampler ${each("profiler")}, other ${each("other")}; the profile below is the main thread's`,
+  );
 }
 out("");
 out(table([["function (self time)", "share"], ...top(bySelf, 30)]));

@@ -45,7 +45,8 @@ const only = process.env.BENCH_ONLY;
 const scalingOnly = process.env.BENCH_SCALING?.split(",").filter(Boolean);
 if (scalingOnly) {
   const unknown = scalingOnly.filter((name) => !(SCALING_SCENARIOS as readonly string[]).includes(name));
-  if (unknown.length > 0) throw new Error(`BENCH_SCALING: unknown ${unknown.join(", ")}; expected some of ${SCALING_SCENARIOS.join(", ")}`);
+  if (unknown.length > 0)
+    throw new Error(`BENCH_SCALING: unknown ${unknown.join(", ")}; expected some of ${SCALING_SCENARIOS.join(", ")}`);
   await runScaling(scalingOnly as ScalingScenario[], { smoke, adminKey: randomBytes(24).toString("base64url") });
   process.exit(0);
 }
@@ -56,7 +57,13 @@ interface Probe {
   after: { rss: number; heap: number };
 }
 const memoryProbe = async (kind: string, count: number): Promise<Probe> => {
-  const { stdout } = await promisify(execFile)(process.execPath, [...SERVICE_NODE_ARGS, "--expose-gc", here("./memory-probe.ts"), kind, String(count)]);
+  const { stdout } = await promisify(execFile)(process.execPath, [
+    ...SERVICE_NODE_ARGS,
+    "--expose-gc",
+    here("./memory-probe.ts"),
+    kind,
+    String(count),
+  ]);
   return JSON.parse(stdout.trim().split("\n").at(-1)!) as Probe;
 };
 
@@ -82,7 +89,10 @@ const addressesOverHttp = async (count: number): Promise<Probe & { answered401: 
         {
           setupRequest: (request) => {
             const i = next++;
-            return { ...request, headers: { ...request.headers, "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` } };
+            return {
+              ...request,
+              headers: { ...request.headers, "x-forwarded-for": `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
+            };
           },
         },
       ],
@@ -109,7 +119,12 @@ const service = await startChildServer(
   { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
   { prefix: place.server, nodeArgs: SERVICE_NODE_ARGS },
 );
-const baseline = await startChildServer(here("./baseline-server.ts"), baselinePort, { BENCH_SEEDED_PETS: String(SEEDED_PETS) }, { prefix: place.server }).catch(async (error) => {
+const baseline = await startChildServer(
+  here("./baseline-server.ts"),
+  baselinePort,
+  { BENCH_SEEDED_PETS: String(SEEDED_PETS) },
+  { prefix: place.server },
+).catch(async (error) => {
   await service.stop();
   throw error;
 });
@@ -130,7 +145,10 @@ try {
       const slot = results.get(scenario.name)!;
       const order = round % 2 === 0 ? (["baseline", "service"] as const) : (["service", "baseline"] as const);
       await prepared.nextRound();
-      for (const which of order) slot[which].push(await drive(which === "service" ? service : baseline, scenario, keys[scenario.as], seconds, connections));
+      for (const which of order)
+        slot[which].push(
+          await drive(which === "service" ? service : baseline, scenario, keys[scenario.as], seconds, connections),
+        );
     }
   }
 
@@ -138,11 +156,25 @@ try {
   out(
     `petstore bench${smoke ? " (smoke: timings mean nothing)" : ""}: ${rounds} round(s) × ${seconds} s per scenario and server, ` +
       `${connections} connections, Node ${process.versions.node}, ${os.cpus().length} × ${cpu}, ` +
-      (place.available && pinnedSelf ? "server on core 0, autocannon on core 1" : "not pinned (no taskset or one core)"),
+      (place.available && pinnedSelf
+        ? "server on core 0, autocannon on core 1"
+        : "not pinned (no taskset or one core)"),
   );
-  out("CPU = server process CPU time per request answered; ratio = baseline CPU ÷ service CPU per round, median (min–max)\n");
+  out(
+    "CPU = server process CPU time per request answered; ratio = baseline CPU ÷ service CPU per round, median (min–max)\n",
+  );
   const rows: string[][] = [
-    ["scenario", "service req/s", "bare h3 req/s", "service p50/p99 ms", "bare h3 p50/p99 ms", "service CPU µs", "bare h3 CPU µs", "ratio", "failed"],
+    [
+      "scenario",
+      "service req/s",
+      "bare h3 req/s",
+      "service p50/p99 ms",
+      "bare h3 p50/p99 ms",
+      "service CPU µs",
+      "bare h3 CPU µs",
+      "ratio",
+      "failed",
+    ],
   ];
   for (const scenario of scenarios) {
     const { service: s, baseline: b } = results.get(scenario.name)!;
@@ -162,7 +194,12 @@ try {
     ]);
     summaries.set(scenario.name, {
       ratio: median(ratios),
-      p99Times: m(s, (r) => r.p99) / Math.max(1, m(b, (r) => r.p99)),
+      p99Times:
+        m(s, (r) => r.p99) /
+        Math.max(
+          1,
+          m(b, (r) => r.p99),
+        ),
       failures: [...s, ...b].reduce((n, r) => n + r.failures, 0),
     });
   }
@@ -189,8 +226,16 @@ if (!only) {
   out(
     table([
       ["load", "RSS before", "RSS after", "heap bytes per entry"],
-      memoryRow(`${memoryLoads.idempotency.toLocaleString("en")} distinct Idempotency-Keys, one API key`, memoryLoads.idempotency, idempotency),
-      memoryRow(`${memoryLoads.addresses.toLocaleString("en")} distinct client addresses, limiter adapter`, memoryLoads.addresses, addresses),
+      memoryRow(
+        `${memoryLoads.idempotency.toLocaleString("en")} distinct Idempotency-Keys, one API key`,
+        memoryLoads.idempotency,
+        idempotency,
+      ),
+      memoryRow(
+        `${memoryLoads.addresses.toLocaleString("en")} distinct client addresses, limiter adapter`,
+        memoryLoads.addresses,
+        addresses,
+      ),
       memoryRow(
         `${memoryLoads.addresses.toLocaleString("en")} distinct client addresses over HTTP (${addressesHttp.answered401.toLocaleString("en")} answered 401)`,
         memoryLoads.addresses,
@@ -200,14 +245,28 @@ if (!only) {
   );
 
   const thousands = (n: number) => `${n / 1000}k`;
-  judge(`RSS after ${thousands(memoryLoads.idempotency)} Idempotency-Keys ≤ 300 MiB`, mib(idempotency.after.rss), idempotency.after.rss <= 300);
-  judge(`RSS after ${thousands(memoryLoads.addresses)} addresses (over HTTP) ≤ 250 MiB`, mib(addressesHttp.after.rss), addressesHttp.after.rss <= 250);
+  judge(
+    `RSS after ${thousands(memoryLoads.idempotency)} Idempotency-Keys ≤ 300 MiB`,
+    mib(idempotency.after.rss),
+    idempotency.after.rss <= 300,
+  );
+  judge(
+    `RSS after ${thousands(memoryLoads.addresses)} addresses (over HTTP) ≤ 250 MiB`,
+    mib(addressesHttp.after.rss),
+    addressesHttp.after.rss <= 250,
+  );
 }
 
 if (!only) {
   const { measureEventStream, eventStreamTable } = await import("./events-stream.ts");
-  out("\nGET /events on the memory store (bench/events-stream.ts; --mongo there for MongoDB): 201 → message delay, and events/s on one stream:");
-  const figures = await measureEventStream("memory", {}, smoke ? { orders: 3, burstSeconds: 0.5 } : { orders: 40, burstSeconds: 3 });
+  out(
+    "\nGET /events on the memory store (bench/events-stream.ts; --mongo there for MongoDB): 201 → message delay, and events/s on one stream:",
+  );
+  const figures = await measureEventStream(
+    "memory",
+    {},
+    smoke ? { orders: 3, burstSeconds: 0.5 } : { orders: 40, burstSeconds: 3 },
+  );
   for (const line of eventStreamTable([figures])) out(line);
 }
 
@@ -215,9 +274,18 @@ if (args.has("--mongo")) {
   const { mongoRoundTrips } = await import("./mongo-round-trips.ts");
   out(`\nMongoDB: store round trips per operation (driver command monitoring):`);
   const trips = await mongoRoundTrips();
-  out(table([["operation", "round trips", "commands"], ...trips.map((r) => [r.operation, String(r.commands.length), r.commands.join(", ")])]));
+  out(
+    table([
+      ["operation", "round trips", "commands"],
+      ...trips.map((r) => [r.operation, String(r.commands.length), r.commands.join(", ")]),
+    ]),
+  );
   const count = (operation: string) => trips.find((r) => r.operation === operation)?.commands.length ?? Number.NaN;
-  judge("MongoDB keyed read ≤ 2 round trips", String(count("keyed GET /pets?ids=")), count("keyed GET /pets?ids=") <= 2);
+  judge(
+    "MongoDB keyed read ≤ 2 round trips",
+    String(count("keyed GET /pets?ids=")),
+    count("keyed GET /pets?ids=") <= 2,
+  );
   judge("MongoDB place order ≤ 4 round trips", String(count("POST /store/orders")), count("POST /store/orders") <= 4);
 } else {
   out("\nMongoDB round trips: run with --mongo (MONGODB_URL, or the test engine image as the tests use it).");
@@ -226,10 +294,20 @@ if (args.has("--mongo")) {
 if (!only) await runScaling(args.has("--mongo") ? SCALING_SCENARIOS : ["memory-orders"], { smoke, adminKey });
 
 const ratioOf = (name: string) => summaries.get(name)?.ratio ?? Number.NaN;
-for (const [name, target] of [["GET /pets?ids=1", 0.7], ["POST /store/orders", 0.6]] as const) {
+for (const [name, target] of [
+  ["GET /pets?ids=1", 0.7],
+  ["POST /store/orders", 0.6],
+] as const) {
   const summary = summaries.get(name);
-  if (summary) judge(`${name === "GET /pets?ids=1" ? "keyed " : ""}${name}: CPU ratio ≥ ${target}`, fixed(ratioOf(name), 2), ratioOf(name) >= target, summary.failures);
+  if (summary)
+    judge(
+      `${name === "GET /pets?ids=1" ? "keyed " : ""}${name}: CPU ratio ≥ ${target}`,
+      fixed(ratioOf(name), 2),
+      ratioOf(name) >= target,
+      summary.failures,
+    );
 }
-for (const [name, { p99Times, failures }] of summaries) judge(`${name}: p99 ≤ 2× bare h3`, `${fixed(p99Times, 2)}×`, p99Times <= 2, failures);
+for (const [name, { p99Times, failures }] of summaries)
+  judge(`${name}: p99 ≤ 2× bare h3`, `${fixed(p99Times, 2)}×`, p99Times <= 2, failures);
 out(`\nIssue 13's targets${smoke ? " (smoke run: too short to judge, shown for the format only)" : ""}:`);
 out(table(verdicts));

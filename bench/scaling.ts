@@ -52,7 +52,8 @@ const call = async (url: string, method: string, path: string, key: string, body
 
 const newKeys = async (url: string, adminKey: string): Promise<Keys> => {
   const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
-  const key = (role: string) => call(url, "POST", "/admin/api-keys", adminKey, { label: `bench ${role}`, role, plan: "enterprise", limits });
+  const key = (role: string) =>
+    call(url, "POST", "/admin/api-keys", adminKey, { label: `bench ${role}`, role, plan: "enterprise", limits });
   const staff = await key("staff");
   const customer = await key("customer");
   return { staff: staff.key as string, customer: customer.key as string, customerId: customer.id as number };
@@ -74,7 +75,13 @@ interface Load {
   statuses: Record<string, number>;
 }
 
-const placeOrders = async (url: string, key: string, petId: number, clients: number, seconds: number): Promise<Load> => {
+const placeOrders = async (
+  url: string,
+  key: string,
+  petId: number,
+  clients: number,
+  seconds: number,
+): Promise<Load> => {
   const result = await autocannon({
     url: `${url}/store/orders`,
     method: "POST",
@@ -86,7 +93,13 @@ const placeOrders = async (url: string, key: string, petId: number, clients: num
   });
   const statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
   if (result.errors + result.timeouts > 0) statuses.errors = result.errors + result.timeouts;
-  return { orders: result["2xx"], seconds: result.duration, p50: result.latency.p50, p99: result.latency.p99, statuses };
+  return {
+    orders: result["2xx"],
+    seconds: result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    statuses,
+  };
 };
 
 const failures = (statuses: Record<string, number>) =>
@@ -100,7 +113,13 @@ const startMongoService = (engine: EngineContainer, dbName: string, adminKey: st
     startChildServer(
       here("./service-server.ts"),
       port,
-      { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info", PETSTORE_STORE: "mongo", MONGODB_URL: engine.url, MONGODB_DB: dbName },
+      {
+        PETSTORE_ADMIN_KEY: adminKey,
+        PETSTORE_LOG_LEVEL: "info",
+        PETSTORE_STORE: "mongo",
+        MONGODB_URL: engine.url,
+        MONGODB_DB: dbName,
+      },
       { prefix: [], nodeArgs: SERVICE_NODE_ARGS },
     ),
   );
@@ -121,22 +140,36 @@ const fillOpenOrders = async (db: Db, petId: number, placedBy: number, target: n
   const createdAt = new Date();
   while (missing > 0) {
     const batch = Math.min(missing, 10_000);
-    const counter = await db.collection<{ _id: string; value: number }>("counters").findOneAndUpdate(
-      { _id: "orders" },
-      { $inc: { value: batch } },
-      { returnDocument: "after" },
-    );
+    const counter = await db
+      .collection<{ _id: string; value: number }>("counters")
+      .findOneAndUpdate({ _id: "orders" }, { $inc: { value: batch } }, { returnDocument: "after" });
     const first = counter!.value - batch + 1;
     const ids = Array.from({ length: batch }, (_, i) => first + i);
     await orders.insertMany(
-      ids.map((id) => ({ _id: id, petId, quantity: 1, state: "open", placedBy, revision: 1, createdAt, outbox: [] })) as never[],
+      ids.map((id) => ({
+        _id: id,
+        petId,
+        quantity: 1,
+        state: "open",
+        placedBy,
+        revision: 1,
+        createdAt,
+        outbox: [],
+      })) as never[],
       { ordered: false },
     );
     if (holdsOnPet) {
       const holds = Object.fromEntries(ids.map((id) => [`holds.o${id}`, 1]));
-      await db.collection("pets").updateOne({ _id: petId as never }, { $set: holds, $inc: { holdCount: batch, stock: -batch, revision: 1 } });
+      await db
+        .collection("pets")
+        .updateOne({ _id: petId as never }, { $set: holds, $inc: { holdCount: batch, stock: -batch, revision: 1 } });
     } else {
-      await db.collection("pets").updateOne({ _id: petId as never }, { $inc: { holdCount: batch, heldUnits: batch, stock: -batch, revision: 1 } });
+      await db
+        .collection("pets")
+        .updateOne(
+          { _id: petId as never },
+          { $inc: { holdCount: batch, heldUnits: batch, stock: -batch, revision: 1 } },
+        );
     }
     missing -= batch;
   }
@@ -146,7 +179,9 @@ const fillOpenOrders = async (db: Db, petId: number, placedBy: number, target: n
 const relayCaughtUp = async (db: Db, withinMs: number): Promise<boolean> => {
   const deadline = Date.now() + withinMs;
   for (;;) {
-    const pending = (await db.collection("pets").countDocuments({ hasEvents: true })) + (await db.collection("orders").countDocuments({ hasEvents: true }));
+    const pending =
+      (await db.collection("pets").countDocuments({ hasEvents: true })) +
+      (await db.collection("orders").countDocuments({ hasEvents: true }));
     if (pending === 0) return true;
     if (Date.now() > deadline) return false;
     await sleep(500);
@@ -155,7 +190,10 @@ const relayCaughtUp = async (db: Db, withinMs: number): Promise<boolean> => {
 
 const petDocument = async (db: Db, petId: number) => {
   const doc = await db.collection("pets").findOne({ _id: petId as never });
-  return { bytes: doc ? BSON.calculateObjectSize(doc) : Number.NaN, events: Array.isArray(doc?.outbox) ? (doc.outbox as unknown[]).length : 0 };
+  return {
+    bytes: doc ? BSON.calculateObjectSize(doc) : Number.NaN,
+    events: Array.isArray(doc?.outbox) ? (doc.outbox as unknown[]).length : 0,
+  };
 };
 
 interface Settings {
@@ -164,13 +202,28 @@ interface Settings {
 }
 
 const hotPet = async (engine: EngineContainer, client: MongoClient, { adminKey }: Settings): Promise<void> => {
-  const stages = (process.env.BENCH_HOT_OPEN_ORDERS ?? "0,10000,100000").split(",").map(Number).sort((a, b) => a - b);
+  const stages = (process.env.BENCH_HOT_OPEN_ORDERS ?? "0,10000,100000")
+    .split(",")
+    .map(Number)
+    .sort((a, b) => a - b);
   const seconds = Number(process.env.BENCH_HOT_SECONDS ?? 15);
   const clients = Number(process.env.BENCH_HOT_CLIENTS ?? 12);
   const dbName = `bench_hot_${randomBytes(4).toString("hex")}`;
   const db = client.db(dbName);
   const service = await startMongoService(engine, dbName, adminKey);
-  const rows = [["open orders", "orders/s", "p50/p99 ms", "service CPU/order ms", "engine CPU/order ms", "pet document", "events in it", "engine memory now/peak", "failed"]];
+  const rows = [
+    [
+      "open orders",
+      "orders/s",
+      "p50/p99 ms",
+      "service CPU/order ms",
+      "engine CPU/order ms",
+      "pet document",
+      "events in it",
+      "engine memory now/peak",
+      "failed",
+    ],
+  ];
   try {
     const keys = await newKeys(service.url, adminKey);
     const petId = await newPet(service.url, keys);
@@ -178,7 +231,9 @@ const hotPet = async (engine: EngineContainer, client: MongoClient, { adminKey }
       const filling = Date.now();
       await fillOpenOrders(db, petId, keys.customerId, stage);
       const caughtUp = await relayCaughtUp(db, 60_000);
-      out(`  hot pet: ${stage.toLocaleString("en")} open orders written in ${((Date.now() - filling) / 1000).toFixed(1)} s${caughtUp ? "" : " (relay still behind after 60 s)"}`);
+      out(
+        `  hot pet: ${stage.toLocaleString("en")} open orders written in ${((Date.now() - filling) / 1000).toFixed(1)} s${caughtUp ? "" : " (relay still behind after 60 s)"}`,
+      );
       const [serviceBefore, engineBefore] = [await service.cpuMicros(), await engine.cpuMicros()];
       const load = await placeOrders(service.url, keys.customer, petId, clients, seconds);
       const [serviceAfter, engineAfter] = [await service.cpuMicros(), await engine.cpuMicros()];
@@ -201,7 +256,9 @@ const hotPet = async (engine: EngineContainer, client: MongoClient, { adminKey }
     await service.stop();
     await db.dropDatabase().catch(() => undefined);
   }
-  out(`\nMongoDB, one hot pet: ${clients} clients placing orders of 1 unit for ${seconds} s per stage (engine capped at 4 GiB):`);
+  out(
+    `\nMongoDB, one hot pet: ${clients} clients placing orders of 1 unit for ${seconds} s per stage (engine capped at 4 GiB):`,
+  );
   out(table(rows));
 };
 
@@ -232,7 +289,10 @@ const twoInstances = async (engine: EngineContainer, client: MongoClient, { admi
   try {
     const keys = await newKeys(first.url, adminKey);
     const pets = [await newPet(first.url, keys), await newPet(first.url, keys)];
-    await measure("one, on both pets", pets.map((petId) => ({ url: first.url, key: keys.customer, petId })));
+    await measure(
+      "one, on both pets",
+      pets.map((petId) => ({ url: first.url, key: keys.customer, petId })),
+    );
     await relayCaughtUp(db, 60_000);
     const fresh = [await newPet(first.url, keys), await newPet(first.url, keys)];
     second = await startMongoService(engine, dbName, adminKey);
@@ -292,7 +352,11 @@ const memoryOrders = async ({ smoke, adminKey }: Settings): Promise<void> => {
       amount: count,
       headers: { "x-api-key": keys.customer, "content-type": "application/json" },
       body: JSON.stringify({ petId, quantity: 1 }),
-      requests: [{ setupRequest: (request) => ({ ...request, headers: { ...request.headers, "idempotency-key": randomUUID() } }) }],
+      requests: [
+        {
+          setupRequest: (request) => ({ ...request, headers: { ...request.headers, "idempotency-key": randomUUID() } }),
+        },
+      ],
     });
     statuses = Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count]));
     clearInterval(sampler);
@@ -305,13 +369,23 @@ const memoryOrders = async ({ smoke, adminKey }: Settings): Promise<void> => {
   } finally {
     await service.stop();
   }
-  out(`\nmemory store: ${count.toLocaleString("en")} orders over HTTP with an Idempotency-Key each (${failures(statuses)} failed), then idle:`);
+  out(
+    `\nmemory store: ${count.toLocaleString("en")} orders over HTTP with an Idempotency-Key each (${failures(statuses)} failed), then idle:`,
+  );
   out(table([["RSS", "MiB"], ...rss.map((r) => [r.label, fixed(r.mib)])]));
-  const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const quantile = (sorted: number[], q: number) =>
+    sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
   const rows = [["GET /pets/{id} every 20 ms", "requests", "p50 ms", "p99 ms", "max ms", "over 20 ms"]];
   for (const [phase, latencies] of Object.entries(phases)) {
     const sorted = [...latencies].sort((a, b) => a - b);
-    rows.push([phase, String(sorted.length), fixed(quantile(sorted, 0.5), 1), fixed(quantile(sorted, 0.99), 1), fixed(sorted.at(-1) ?? Number.NaN, 1), String(sorted.filter((l) => l > 20).length)]);
+    rows.push([
+      phase,
+      String(sorted.length),
+      fixed(quantile(sorted, 0.5), 1),
+      fixed(quantile(sorted, 0.99), 1),
+      fixed(sorted.at(-1) ?? Number.NaN, 1),
+      String(sorted.filter((l) => l > 20).length),
+    ]);
   }
   out(table(rows));
 };

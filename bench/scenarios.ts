@@ -13,8 +13,20 @@ export const allScenarios: Scenario[] = [
   { name: "GET /pets?ids=1", method: "GET", path: "/pets?ids=1", as: "customer" },
   { name: "GET /pets/1", method: "GET", path: "/pets/1", as: "customer" },
   { name: "GET /store/inventory", method: "GET", path: "/store/inventory", as: "customer" },
-  { name: "POST /store/orders", method: "POST", path: "/store/orders", body: JSON.stringify({ petId: 1, quantity: 1 }), as: "customer" },
-  { name: "POST /pets", method: "POST", path: "/pets", body: JSON.stringify({ name: "Rex", categoryId: 1 }), as: "staff" },
+  {
+    name: "POST /store/orders",
+    method: "POST",
+    path: "/store/orders",
+    body: JSON.stringify({ petId: 1, quantity: 1 }),
+    as: "customer",
+  },
+  {
+    name: "POST /pets",
+    method: "POST",
+    path: "/pets",
+    body: JSON.stringify({ name: "Rex", categoryId: 1 }),
+    as: "staff",
+  },
 ];
 
 /** Pets in both stores before any round: lists and look-ups run on a store of this size (POST /pets runs last). */
@@ -45,12 +57,14 @@ export const prepareService = async (url: string, adminKey: string): Promise<Pre
   };
   const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
   const newKey = async (role: string) =>
-    (await call("POST", "/admin/api-keys", adminKey, { label: `bench ${role}`, role, plan: "enterprise", limits })).key as string;
+    (await call("POST", "/admin/api-keys", adminKey, { label: `bench ${role}`, role, plan: "enterprise", limits }))
+      .key as string;
   const keys = { customer: await newKey("customer"), staff: await newKey("staff") };
   const category = await call("POST", "/categories", keys.staff, { name: "Dogs" });
   for (let id = 1; id <= SEEDED_PETS; id++) {
     const pet = await call("POST", "/pets", keys.staff, { name: "Rex", categoryId: category.id });
-    if (category.id !== 1 || pet.id !== id) throw new Error("setup expected category 1 and pets from 1 in a fresh service");
+    if (category.id !== 1 || pet.id !== id)
+      throw new Error("setup expected category 1 and pets from 1 in a fresh service");
   }
   const nextRound = async () => {
     keys.customer = await newKey("customer");
@@ -67,7 +81,8 @@ export const prepareService = async (url: string, adminKey: string): Promise<Pre
     if (res.status === 200) return;
     const refusal = (await res.json()) as { code?: string; message?: string };
     const most = /at most (\d+)/.exec(refusal.message ?? "")?.[1];
-    if (refusal.code !== "stock_limit_exceeded" || most === undefined) throw new Error(`setup PUT /store/inventory/${petId}: ${res.status} ${JSON.stringify(refusal)}`);
+    if (refusal.code !== "stock_limit_exceeded" || most === undefined)
+      throw new Error(`setup PUT /store/inventory/${petId}: ${res.status} ${JSON.stringify(refusal)}`);
     await call("PUT", `/store/inventory/${petId}`, keys.staff, { quantity: Number(most) });
   };
   await nextRound();

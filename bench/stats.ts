@@ -12,6 +12,7 @@ export const spread = (values: readonly number[]): { min: number; max: number } 
 /** Right-aligned columns, the first left-aligned; a header rule under the first row. */
 export const table = (rows: readonly (readonly string[])[]): string => {
   const widths = rows[0]!.map((_, c) => Math.max(...rows.map((r) => r[c]!.length)));
-  const line = (r: readonly string[]) => r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
+  const line = (r: readonly string[]) =>
+    r.map((cell, c) => (c === 0 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join("  ");
   return [line(rows[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...rows.slice(1).map(line)].join("\n");
 };

@@ -49,7 +49,12 @@ const measure = async (stores: Stores, pollMs: number): Promise<number[]> => {
   try {
     const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
     const newKey = async (role: "staff" | "customer") =>
-      (await client.post("/admin/api-keys", { key: ADMIN_KEY, body: { label: role, role, plan: "enterprise", limits } })).body.key as string;
+      (
+        await client.post("/admin/api-keys", {
+          key: ADMIN_KEY,
+          body: { label: role, role, plan: "enterprise", limits },
+        })
+      ).body.key as string;
     const staff = await newKey("staff");
     const customer = await newKey("customer");
     await t.petstore.useCases.createWebhookSubscription.execute({ url: receiver.url, events: ["order.placed"] });
@@ -91,19 +96,27 @@ const webhookRoundTrips = async (url: string): Promise<void> => {
   const client = new MongoClient(url, { monitorCommands: true });
   const commands: string[] = [];
   client.on("commandStarted", (event: CommandStartedEvent) => {
-    if (event.databaseName === dbName) commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
+    if (event.databaseName === dbName)
+      commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
   });
   const receiver = await startWebhookReceiver([204]);
   await client.connect();
   const db = client.db(dbName);
   await prepareMongoDatabase(db);
-  const config = loadConfig({ PETSTORE_ADMIN_KEY: ADMIN_KEY, PETSTORE_SEED_DEMO: "false", PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true" });
-  const petstore = await composePetstore(config, createLogger("silent"), { stores: mongoStoresFor(db, async () => {}) });
+  const config = loadConfig({
+    PETSTORE_ADMIN_KEY: ADMIN_KEY,
+    PETSTORE_SEED_DEMO: "false",
+    PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
+  });
+  const petstore = await composePetstore(config, createLogger("silent"), {
+    stores: mongoStoresFor(db, async () => {}),
+  });
   const http = new TestClient(petstore.app);
   try {
     const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
     const newKey = async (role: "staff" | "customer") =>
-      (await http.post("/admin/api-keys", { key: ADMIN_KEY, body: { label: role, role, plan: "enterprise", limits } })).body.key as string;
+      (await http.post("/admin/api-keys", { key: ADMIN_KEY, body: { label: role, role, plan: "enterprise", limits } }))
+        .body.key as string;
     const staff = await newKey("staff");
     const customer = await newKey("customer");
     await petstore.useCases.createWebhookSubscription.execute({ url: receiver.url, events: ["order.placed"] });
@@ -154,13 +167,19 @@ const underLoad = async (): Promise<void> => {
   );
   try {
     const call = async (method: string, path: string, key: string, body: unknown) => {
-      const res = await fetch(`${service.url}${path}`, { method, headers: { "x-api-key": key, "content-type": "application/json" }, body: JSON.stringify(body) });
+      const res = await fetch(`${service.url}${path}`, {
+        method,
+        headers: { "x-api-key": key, "content-type": "application/json" },
+        body: JSON.stringify(body),
+      });
       const json = (await res.json()) as Record<string, unknown>;
       if (res.status >= 300) throw new Error(`setup ${method} ${path}: ${res.status} ${JSON.stringify(json)}`);
       return json;
     };
     const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
-    const key = async (role: string) => (await call("POST", "/admin/api-keys", adminKey, { label: role, role, plan: "enterprise", limits })).key as string;
+    const key = async (role: string) =>
+      (await call("POST", "/admin/api-keys", adminKey, { label: role, role, plan: "enterprise", limits }))
+        .key as string;
     const staff = await key("staff");
     const customer = await key("customer");
     await call("POST", "/admin/webhooks", adminKey, { url: receiver.url, events: ["order.placed"] });
@@ -198,7 +217,9 @@ const underLoad = async (): Promise<void> => {
     );
     out("| from the 201 to the webhook | median | p95 | max | last one after the load stopped |");
     out("|---|---|---|---|---|");
-    out(`| order.placed, one subscription | ${quantile(delays, 0.5)} ms | ${quantile(delays, 0.95)} ms | ${delays.at(-1)} ms | ${lastAfterStop} ms |`);
+    out(
+      `| order.placed, one subscription | ${quantile(delays, 0.5)} ms | ${quantile(delays, 0.95)} ms | ${delays.at(-1)} ms | ${lastAfterStop} ms |`,
+    );
   } finally {
     await service.stop();
     await receiver.close();
@@ -226,7 +247,13 @@ if (process.argv.includes("--mongo")) {
       const db = client.db(`bench_webhooks_${randomBytes(4).toString("hex")}`);
       await prepareMongoDatabase(db);
       try {
-        report(`MongoDB, ${pollMs} ms`, await measure(mongoStoresFor(db, async () => {}), pollMs));
+        report(
+          `MongoDB, ${pollMs} ms`,
+          await measure(
+            mongoStoresFor(db, async () => {}),
+            pollMs,
+          ),
+        );
       } finally {
         await db.dropDatabase();
       }

@@ -30,14 +30,19 @@ try {
   fail(2, error instanceof ConfigError ? error.message : String(error));
 }
 if (config!.store.kind === "memory") {
-  fail(2, "PETSTORE_STORE is memory: the keys live inside the running service, so there is nothing to administer offline (use the /admin API, or set PETSTORE_STORE=mongo and MONGODB_URL)");
+  fail(
+    2,
+    "PETSTORE_STORE is memory: the keys live inside the running service, so there is nothing to administer offline (use the /admin API, or set PETSTORE_STORE=mongo and MONGODB_URL)",
+  );
 }
 
 // Loaded once the command line and settings are known to be good: a refusal comes quickly.
 const { openStores } = await import("./petstore.ts");
 const { buildContainer } = await import("./container.ts");
 const { tokens } = await import("./tokens.ts");
-const stores = await openStores(config!).catch((error: unknown) => fail(1, `cannot reach the store: ${error instanceof Error ? error.message : String(error)}`));
+const stores = await openStores(config!).catch((error: unknown) =>
+  fail(1, `cannot reach the store: ${error instanceof Error ? error.message : String(error)}`),
+);
 let exitCode = 0;
 try {
   const container = buildContainer(config!, stores, createLogger("silent"));
@@ -45,7 +50,11 @@ try {
   process.stdout.write(lines.map((l) => `${l}\n`).join(""));
 } catch (error) {
   exitCode = 1;
-  const message = isDomainError(error) ? `${error.code}: ${error.message}` : error instanceof Error ? error.message : String(error);
+  const message = isDomainError(error)
+    ? `${error.code}: ${error.message}`
+    : error instanceof Error
+      ? error.message
+      : String(error);
   process.stderr.write(`admin: ${message.split("\n")[0]}\n`);
 } finally {
   await stores.close().catch(() => undefined);

@@ -35,7 +35,11 @@ const limitOptions = windowNames.map((name) => `per-${name}`);
 
 const createOptions = z
   .object({
-    label: z.string({ error: "--label is required" }).trim().min(1, "--label must not be empty").max(100, "--label is at most 100 characters"),
+    label: z
+      .string({ error: "--label is required" })
+      .trim()
+      .min(1, "--label must not be empty")
+      .max(100, "--label is at most 100 characters"),
     role: z.enum(roles, { error: `--role must be one of ${roles.join(", ")}` }),
     plan: z.enum(plans, { error: `--plan must be one of ${plans.join(", ")}` }),
     ...Object.fromEntries(limitOptions.map((option) => [option, positive(option).optional()])),
@@ -46,13 +50,15 @@ const createOptions = z
   );
 
 const keyId = (value: string | undefined): number => {
-  if (value === undefined || !/^[1-9]\d{0,15}$/.test(value)) throw new UsageError(`expected a key id (a positive whole number), got ${JSON.stringify(value ?? "")}`);
+  if (value === undefined || !/^[1-9]\d{0,15}$/.test(value))
+    throw new UsageError(`expected a key id (a positive whole number), got ${JSON.stringify(value ?? "")}`);
   return Number(value);
 };
 
 const onlyPositionals = (args: string[], count: number, command: string): string[] => {
   const { positionals } = parseArgs({ args, allowPositionals: true, strict: true, options: {} });
-  if (positionals.length !== count) throw new UsageError(`${command} takes ${count === 0 ? "no arguments" : `${count} argument`}`);
+  if (positionals.length !== count)
+    throw new UsageError(`${command} takes ${count === 0 ? "no arguments" : `${count} argument`}`);
   return positionals;
 };
 
@@ -80,7 +86,8 @@ export const parseAdminCommand = (argv: string[]): AdminCommand => {
             ...Object.fromEntries(limitOptions.map((option) => [option, { type: "string" as const }])),
           },
         });
-        if (positionals.length > 0) throw new UsageError(`create-key takes options only, not ${JSON.stringify(positionals[0])}`);
+        if (positionals.length > 0)
+          throw new UsageError(`create-key takes options only, not ${JSON.stringify(positionals[0])}`);
         const parsed = createOptions.safeParse(values);
         if (!parsed.success) throw new UsageError(parsed.error.issues[0]?.message ?? "invalid options");
         const o = parsed.data;
@@ -88,7 +95,9 @@ export const parseAdminCommand = (argv: string[]): AdminCommand => {
         const limits =
           given[limitOptions[0]!] === undefined
             ? undefined
-            : (Object.fromEntries(windowNames.map((name) => [rateWindows[name].limitField, given[`per-${name}`] ?? 0])) as RateLimits);
+            : (Object.fromEntries(
+                windowNames.map((name) => [rateWindows[name].limitField, given[`per-${name}`] ?? 0]),
+              ) as RateLimits);
         return { name: command, draft: { label: o.label, role: o.role, plan: o.plan, limits } };
       }
       case "list-keys":
@@ -99,11 +108,14 @@ export const parseAdminCommand = (argv: string[]): AdminCommand => {
       case "unban":
         return { name: command, id: keyId(onlyPositionals(args, 1, command)[0]) };
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}; try create-key, list-keys, revoke-key, unban or rotate-admin-key`);
+        throw new UsageError(
+          `unknown command ${JSON.stringify(command)}; try create-key, list-keys, revoke-key, unban or rotate-admin-key`,
+        );
     }
   } catch (error) {
     // parseArgs reports unknown or malformed options with its own error codes.
-    if (error instanceof Error && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS")) throw new UsageError(error.message);
+    if (error instanceof Error && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS"))
+      throw new UsageError(error.message);
     throw error;
   }
 };
@@ -111,7 +123,7 @@ export const parseAdminCommand = (argv: string[]): AdminCommand => {
 /** Every key, page after page. */
 const allKeys = async (useCases: AdminUseCases): Promise<ApiKey[]> => {
   const all: ApiKey[] = [];
-  for (let after: number | undefined; ; ) {
+  for (let after: number | undefined; ;) {
     const page = await useCases.listApiKeys.execute({ limit: 100, after });
     all.push(...page.items);
     if (page.nextAfter === undefined) return all;
@@ -120,7 +132,11 @@ const allKeys = async (useCases: AdminUseCases): Promise<ApiKey[]> => {
 };
 
 /** Runs one admin command through the use cases; the lines to print on stdout (JSON each). */
-export const runAdminCommand = async (command: AdminCommand, useCases: AdminUseCases, clock: Clock): Promise<string[]> => {
+export const runAdminCommand = async (
+  command: AdminCommand,
+  useCases: AdminUseCases,
+  clock: Clock,
+): Promise<string[]> => {
   const show = (key: ApiKey) => presentApiKey(key, clock.now());
   switch (command.name) {
     case "create-key": {
@@ -135,7 +151,11 @@ export const runAdminCommand = async (command: AdminCommand, useCases: AdminUseC
     case "unban":
       return [JSON.stringify(show(await useCases.unbanApiKey.execute(command.id)))];
     case "rotate-admin-key": {
-      const { key, secret } = await useCases.createApiKey.execute({ label: ROTATED_LABEL, role: "admin", plan: "business" });
+      const { key, secret } = await useCases.createApiKey.execute({
+        label: ROTATED_LABEL,
+        role: "admin",
+        plan: "business",
+      });
       const revoked: number[] = [];
       for (const old of await allKeys(useCases)) {
         if (old.id === key.id || old.revokedAt || old.role !== "admin" || !replacedByRotation.test(old.label)) continue;

@@ -4,19 +4,29 @@ import { defaultGetPetDeprecation } from "../adapters/http/routes/pet.routes.ts"
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-const flag = z.enum(["true", "false", "1", "0"], { error: "expected true or false" }).transform((v) => v === "true" || v === "1");
+const flag = z
+  .enum(["true", "false", "1", "0"], { error: "expected true or false" })
+  .transform((v) => v === "true" || v === "1");
 const wholeNumber = (min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, `expected a whole number from ${min} to ${max}`)
     .transform(Number)
-    .pipe(z.number().min(min, `expected a whole number from ${min} to ${max}`).max(max, `expected a whole number from ${min} to ${max}`));
+    .pipe(
+      z
+        .number()
+        .min(min, `expected a whole number from ${min} to ${max}`)
+        .max(max, `expected a whole number from ${min} to ${max}`),
+    );
 /** A UTC date (2027-06-30) or an RFC 3339 date-time. */
 const instant = z
   .string()
-  .refine((s) => (DAY.test(s) || z.iso.datetime({ offset: true }).safeParse(s).success) && !Number.isNaN(Date.parse(s)), {
-    error: "expected a date (YYYY-MM-DD, UTC) or an RFC 3339 date-time",
-  })
+  .refine(
+    (s) => (DAY.test(s) || z.iso.datetime({ offset: true }).safeParse(s).success) && !Number.isNaN(Date.parse(s)),
+    {
+      error: "expected a date (YYYY-MM-DD, UTC) or an RFC 3339 date-time",
+    },
+  )
   .transform((s) => new Date(DAY.test(s) ? `${s}T00:00:00Z` : s));
 
 const environment = z.object({
@@ -27,7 +37,10 @@ const environment = z.object({
     .string()
     .regex(/^mongodb(\+srv)?:\/\//, "expected a mongodb:// or mongodb+srv:// URL")
     .optional(),
-  MONGODB_DB: z.string().regex(/^[^/\\. "$*<>:|?]{1,63}$/, "expected a MongoDB database name").default("petstore"),
+  MONGODB_DB: z
+    .string()
+    .regex(/^[^/\\. "$*<>:|?]{1,63}$/, "expected a MongoDB database name")
+    .default("petstore"),
   PETSTORE_ADMIN_KEY: z.string().min(32, "expected at least 32 characters").optional(),
   PETSTORE_SEED_DEMO: flag.optional(),
   PETSTORE_BAN_STRIKES: wholeNumber(1, 1_000_000).default(10),
@@ -36,18 +49,36 @@ const environment = z.object({
   PETSTORE_GET_PET_SUNSET_AT: instant.default(defaultGetPetDeprecation.sunsetAt),
   PETSTORE_CORS_ORIGINS: z
     .string()
-    .transform((s) => s.split(",").map((o) => o.trim()).filter(Boolean))
-    .pipe(z.array(z.union([z.literal("*"), z.url({ protocol: /^https?$/, error: "expected * or a comma list of http(s) origins" })])))
+    .transform((s) =>
+      s
+        .split(",")
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(
+        z.union([
+          z.literal("*"),
+          z.url({ protocol: /^https?$/, error: "expected * or a comma list of http(s) origins" }),
+        ]),
+      ),
+    )
     .optional(),
   MONGODB_TIMEOUT_MS: wholeNumber(100, 600_000).default(2_000),
-  PETSTORE_TRUST_PROXY: z.string().transform((list, ctx) => {
-    try {
-      return parseTrustedProxies(list);
-    } catch (error) {
-      ctx.addIssue({ code: "custom", message: `expected a comma list of addresses or CIDRs: ${(error as Error).message}` });
-      return z.NEVER;
-    }
-  }).optional(),
+  PETSTORE_TRUST_PROXY: z
+    .string()
+    .transform((list, ctx) => {
+      try {
+        return parseTrustedProxies(list);
+      } catch (error) {
+        ctx.addIssue({
+          code: "custom",
+          message: `expected a comma list of addresses or CIDRs: ${(error as Error).message}`,
+        });
+        return z.NEVER;
+      }
+    })
+    .optional(),
   PETSTORE_METRICS_PORT: wholeNumber(0, 65_535).optional(),
   PETSTORE_DRAIN_SECONDS: wholeNumber(0, 3_600).default(0),
   PETSTORE_SHUTDOWN_SECONDS: wholeNumber(0, 3_600).default(10),
@@ -62,7 +93,9 @@ const environment = z.object({
   PETSTORE_HEADERS_TIMEOUT_SECONDS: wholeNumber(1, 600).default(20),
   PETSTORE_REQUEST_TIMEOUT_SECONDS: wholeNumber(1, 3_600).default(60),
   PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS: wholeNumber(1, 600).default(5),
-  PETSTORE_LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" }).default("info"),
+  PETSTORE_LOG_LEVEL: z
+    .enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" })
+    .default("info"),
 });
 
 export interface Config {
@@ -116,7 +149,9 @@ export interface WebhookSettings {
 export class ConfigError extends Error {}
 
 const fail = (variable: string, problem: string, value: string | undefined): never => {
-  throw new ConfigError(`Invalid setting ${variable}: ${problem}${value === undefined ? "" : ` (got ${JSON.stringify(value)})`}`);
+  throw new ConfigError(
+    `Invalid setting ${variable}: ${problem}${value === undefined ? "" : ` (got ${JSON.stringify(value)})`}`,
+  );
 };
 
 export const loadConfig = (env: Record<string, string | undefined>): Config => {
@@ -129,12 +164,21 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     return fail(variable, issue?.message ?? "invalid", present[variable]);
   }
   const e = parsed.data;
-  if (e.PETSTORE_STORE === "mongo" && !e.MONGODB_URL) fail("MONGODB_URL", "required when PETSTORE_STORE=mongo", undefined);
+  if (e.PETSTORE_STORE === "mongo" && !e.MONGODB_URL)
+    fail("MONGODB_URL", "required when PETSTORE_STORE=mongo", undefined);
   if (e.PETSTORE_GET_PET_SUNSET_AT < e.PETSTORE_GET_PET_DEPRECATED_AT) {
-    fail("PETSTORE_GET_PET_SUNSET_AT", "the sunset cannot come before PETSTORE_GET_PET_DEPRECATED_AT", present.PETSTORE_GET_PET_SUNSET_AT);
+    fail(
+      "PETSTORE_GET_PET_SUNSET_AT",
+      "the sunset cannot come before PETSTORE_GET_PET_DEPRECATED_AT",
+      present.PETSTORE_GET_PET_SUNSET_AT,
+    );
   }
   if (e.PETSTORE_METRICS_PORT !== undefined && e.PETSTORE_METRICS_PORT !== 0 && e.PETSTORE_METRICS_PORT === e.PORT) {
-    fail("PETSTORE_METRICS_PORT", "must differ from PORT: metrics are never served on the API port", present.PETSTORE_METRICS_PORT);
+    fail(
+      "PETSTORE_METRICS_PORT",
+      "must differ from PORT: metrics are never served on the API port",
+      present.PETSTORE_METRICS_PORT,
+    );
   }
   if (e.PETSTORE_HEADERS_TIMEOUT_SECONDS > e.PETSTORE_REQUEST_TIMEOUT_SECONDS) {
     const limit = `cannot exceed PETSTORE_REQUEST_TIMEOUT_SECONDS (${e.PETSTORE_REQUEST_TIMEOUT_SECONDS}): the headers are part of the request`;
@@ -153,7 +197,10 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     events: { pollMs: e.PETSTORE_EVENTS_POLL_MS, heartbeatMs: e.PETSTORE_EVENTS_HEARTBEAT_SECONDS * 1000 },
     getPetDeprecation: { deprecatedAt: e.PETSTORE_GET_PET_DEPRECATED_AT, sunsetAt: e.PETSTORE_GET_PET_SUNSET_AT },
     logLevel: e.PETSTORE_LOG_LEVEL,
-    recovery: { intervalSeconds: e.PETSTORE_RECOVERY_INTERVAL_SECONDS, graceSeconds: e.PETSTORE_RECOVERY_GRACE_SECONDS },
+    recovery: {
+      intervalSeconds: e.PETSTORE_RECOVERY_INTERVAL_SECONDS,
+      graceSeconds: e.PETSTORE_RECOVERY_GRACE_SECONDS,
+    },
     corsOrigins: (e.PETSTORE_CORS_ORIGINS ?? []).map((o) => (o === "*" ? o : new URL(o).origin)),
     trustProxy: e.PETSTORE_TRUST_PROXY ?? noTrustedProxies,
     metricsPort: e.PETSTORE_METRICS_PORT,

@@ -39,7 +39,12 @@ export interface ContainerOverrides {
  * Built once at start-up. Stores, clock and use cases are singletons (inversify's default scope is transient);
  * requests never reach the container: the HTTP app receives its use cases as plain objects.
  */
-export const buildContainer = (config: Config, stores: Stores, logger: Logger, overrides: ContainerOverrides = {}): Container => {
+export const buildContainer = (
+  config: Config,
+  stores: Stores,
+  logger: Logger,
+  overrides: ContainerOverrides = {},
+): Container => {
   const container = new Container({ defaultScope: "Singleton" });
   container.bind(tokens.config).toConstantValue(config);
   container.bind(tokens.logger).toConstantValue(logger);
@@ -49,19 +54,28 @@ export const buildContainer = (config: Config, stores: Stores, logger: Logger, o
   container.bind(tokens.secrets).toConstantValue(overrides.secrets ?? new NodeSecrets());
   container.bind(tokens.webhookSigner).toConstantValue(new HmacWebhookSigner());
   container.bind(tokens.addressResolver).toConstantValue(overrides.addressResolver ?? new DnsAddressResolver());
-  container
-    .bind(tokens.webhookSender)
-    .toConstantValue(
-      overrides.webhookSender ??
-        new HttpWebhookSender({ timeoutMs: config.webhooks.timeoutMs, allowPrivateTargets: config.webhooks.allowPrivateTargets }),
-    );
+  container.bind(tokens.webhookSender).toConstantValue(
+    overrides.webhookSender ??
+      new HttpWebhookSender({
+        timeoutMs: config.webhooks.timeoutMs,
+        allowPrivateTargets: config.webhooks.allowPrivateTargets,
+      }),
+  );
   bindPorts(container, stores);
   bindUseCases(container);
   container
     .bind(tokens.webhookWorker)
     .toResolvedValue(
       (s: Stores, clock: Clock, c: Config, log: Logger, signer: WebhookSigner, sender: WebhookSender) =>
-        createWebhookWorker({ stores: s, events: overrides.events ?? s.outbox, sender, signer, clock, logger: log, settings: c.webhooks }),
+        createWebhookWorker({
+          stores: s,
+          events: overrides.events ?? s.outbox,
+          sender,
+          signer,
+          clock,
+          logger: log,
+          settings: c.webhooks,
+        }),
       [tokens.stores, tokens.clock, tokens.config, tokens.logger, tokens.webhookSigner, tokens.webhookSender],
     )
     .inSingletonScope();

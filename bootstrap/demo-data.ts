@@ -2,9 +2,31 @@ import type { UseCases } from "../adapters/http/use-cases.ts";
 import type { Stores } from "../core/stores.ts";
 
 const catalog: Array<{ category: string; description: string; pets: Array<[name: string, stock: number]> }> = [
-  { category: "Dogs", description: "Loyal companions", pets: [["Rex", 3], ["Bella", 1], ["Max", 0]] },
-  { category: "Cats", description: "Independent spirits", pets: [["Luna", 2], ["Milo", 5]] },
-  { category: "Birds", description: "Feathered friends", pets: [["Kiwi", 10], ["Sunny", 4]] },
+  {
+    category: "Dogs",
+    description: "Loyal companions",
+    pets: [
+      ["Rex", 3],
+      ["Bella", 1],
+      ["Max", 0],
+    ],
+  },
+  {
+    category: "Cats",
+    description: "Independent spirits",
+    pets: [
+      ["Luna", 2],
+      ["Milo", 5],
+    ],
+  },
+  {
+    category: "Birds",
+    description: "Feathered friends",
+    pets: [
+      ["Kiwi", 10],
+      ["Sunny", 4],
+    ],
+  },
   { category: "Fish", description: "Quiet swimmers", pets: [["Nemo", 25]] },
 ];
 

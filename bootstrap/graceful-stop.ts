@@ -46,7 +46,9 @@ export const stopGracefully = async (o: GracefulStopOptions): Promise<0 | 1> => 
   clearInterval(idle);
   let code: 0 | 1 = 0;
   if (cutShort) {
-    o.logger.error("shutdown deadline passed: cutting the connections still busy", { deadlineSeconds: o.deadlineSeconds });
+    o.logger.error("shutdown deadline passed: cutting the connections still busy", {
+      deadlineSeconds: o.deadlineSeconds,
+    });
     o.server.closeAllConnections();
     code = 1;
   }

@@ -150,7 +150,10 @@ const fieldPrefixes = new Map<string, string | undefined>();
 const prefixOf = (name: string): string | undefined => {
   let prefix = fieldPrefixes.get(name);
   if (prefix === undefined && !fieldPrefixes.has(name)) {
-    prefix = name === "time" || name === "level" || name === "message" || isIndex(name) ? undefined : `,${JSON.stringify(name)}:`;
+    prefix =
+      name === "time" || name === "level" || name === "message" || isIndex(name)
+        ? undefined
+        : `,${JSON.stringify(name)}:`;
     if (fieldPrefixes.size < 1_000) fieldPrefixes.set(name, prefix);
   }
   return prefix;
@@ -196,7 +199,10 @@ const flatFields = (fields: Record<string, unknown>): string | undefined => {
   return text;
 };
 
-export const createLogger = (level: keyof typeof levels, write: (line: string, urgent: boolean) => void = toStdout): Logger => {
+export const createLogger = (
+  level: keyof typeof levels,
+  write: (line: string, urgent: boolean) => void = toStdout,
+): Logger => {
   const at = (name: "debug" | "info" | "warn" | "error") => {
     const head = `","level":"${name}","message":`;
     return (message: string, fields: Record<string, unknown> = {}) => {
@@ -213,4 +219,6 @@ export const createLogger = (level: keyof typeof levels, write: (line: string, u
 };
 
 export const errorFields = (error: unknown): Record<string, unknown> =>
-  error instanceof Error ? { error: { name: error.name, message: error.message, stack: error.stack } } : { error: String(error) };
+  error instanceof Error
+    ? { error: { name: error.name, message: error.message, stack: error.stack } }
+    : { error: String(error) };

@@ -69,7 +69,11 @@ const server = serve(petstore.app, {
     connectionsCheckingInterval: 1000,
   },
 });
-guardNodeServer(server.node!.server as NodeServer, server.node!.handler as Parameters<typeof guardNodeServer>[1], logger);
+guardNodeServer(
+  server.node!.server as NodeServer,
+  server.node!.handler as Parameters<typeof guardNodeServer>[1],
+  logger,
+);
 await server.ready().catch(async (error: unknown) => {
   await petstore.close().catch(() => undefined);
   startUpFailure(error);
@@ -78,7 +82,11 @@ const metricsServer =
   petstore.metrics && config!.metricsPort !== undefined
     ? await startMetricsServer(petstore.metrics, config!.metricsPort, config!.host).catch(async (error: unknown) => {
         await petstore.close().catch(() => undefined);
-        return startUpFailure(new Error(`metrics on port ${config!.metricsPort}: ${error instanceof Error ? error.message : String(error)} (check PETSTORE_METRICS_PORT)`));
+        return startUpFailure(
+          new Error(
+            `metrics on port ${config!.metricsPort}: ${error instanceof Error ? error.message : String(error)} (check PETSTORE_METRICS_PORT)`,
+          ),
+        );
       })
     : undefined;
 petstore.webhookWorker.start();

@@ -83,11 +83,15 @@ export const createMetrics = (): Metrics => {
 
   return {
     registry,
-    observeRequest: ({ method, route, status, seconds }) => requests.observe({ method, route, status_code: status }, seconds),
+    observeRequest: ({ method, route, status, seconds }) =>
+      requests.observe({ method, route, status_code: status }, seconds),
     countRefusal: (reason) => refusals.inc({ reason }),
     instrument: (stores) =>
       Object.fromEntries(
-        Object.entries(stores).map(([name, port]) => [name, typeof port === "object" && port !== null ? instrumentPort(name, port) : port]),
+        Object.entries(stores).map(([name, port]) => [
+          name,
+          typeof port === "object" && port !== null ? instrumentPort(name, port) : port,
+        ]),
       ) as unknown as Stores,
   };
 };
@@ -101,7 +105,10 @@ export const startMetricsServer = async (metrics: Metrics, port: number, host: s
       return;
     }
     metrics.registry.metrics().then(
-      (text) => res.writeHead(200, { "content-type": metrics.registry.contentType }).end(req.method === "HEAD" ? undefined : text),
+      (text) =>
+        res
+          .writeHead(200, { "content-type": metrics.registry.contentType })
+          .end(req.method === "HEAD" ? undefined : text),
       () => res.writeHead(500).end(),
     );
   });

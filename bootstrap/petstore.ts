@@ -33,7 +33,11 @@ export const openStores = async (config: Config): Promise<Stores> => {
   // Loaded only when asked for: the in-memory service never loads the MongoDB driver.
   const { connectMongoStores } = await import("../adapters/mongo/mongo-stores.ts");
   try {
-    return await connectMongoStores({ url: config.store.url, dbName: config.store.dbName, timeoutMs: config.store.timeoutMs });
+    return await connectMongoStores({
+      url: config.store.url,
+      dbName: config.store.dbName,
+      timeoutMs: config.store.timeoutMs,
+    });
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : String(error)} (check MONGODB_URL)`, { cause: error });
   }

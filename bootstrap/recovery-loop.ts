@@ -12,7 +12,11 @@ const didSomething = (report: RecoveryReport): boolean => Object.values(report).
  * Runs recovery now and then every `intervalMs`, one pass at a time (a slow pass delays the next rather than
  * overlapping it). A failed pass is logged and retried at the next tick: recovery is idempotent.
  */
-export const startRecoveryLoop = async (recovery: RecoverInterruptedWrites, intervalMs: number, logger: Logger): Promise<RecoveryLoop> => {
+export const startRecoveryLoop = async (
+  recovery: RecoverInterruptedWrites,
+  intervalMs: number,
+  logger: Logger,
+): Promise<RecoveryLoop> => {
   let running: Promise<void> | undefined;
   const pass = (): Promise<void> => {
     running ??= recovery

@@ -1,5 +1,11 @@
 import type { Container, ServiceIdentifier } from "inversify";
-import { useCaseFactories, type Dependency, type UseCaseDependencies, type UseCases, type UseCaseFactory } from "../adapters/http/use-cases.ts";
+import {
+  useCaseFactories,
+  type Dependency,
+  type UseCaseDependencies,
+  type UseCases,
+  type UseCaseFactory,
+} from "../adapters/http/use-cases.ts";
 import { CachedApiKeys } from "../core/access/cached-api-keys.ts";
 import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
 import type { Config } from "./config.ts";
@@ -27,7 +33,9 @@ const dependencyTokens: { readonly [N in Dependency]-?: ServiceIdentifier<UseCas
  * scope is singleton: built once, at start-up). Core classes need no decorators: these factories make them.
  */
 export const bindUseCases = (container: Container): void => {
-  container.bind(t.cachedApiKeys).toResolvedValue((store, clock) => new CachedApiKeys(store, clock), [p.apiKeys, t.clock]);
+  container
+    .bind(t.cachedApiKeys)
+    .toResolvedValue((store, clock) => new CachedApiKeys(store, clock), [p.apiKeys, t.clock]);
   container.bind(t.banPolicy).toResolvedValue((config: Config) => config.ban, [t.config]);
   container
     .bind(t.webhookTargets)
@@ -43,11 +51,14 @@ export const bindUseCases = (container: Container): void => {
   const names = Object.keys(useCaseFactories) as (keyof UseCases)[];
   for (const name of names) {
     const { needs, make } = useCaseFactories[name] as UseCaseFactory<Dependency, unknown>;
-    container
-      .bind(useCaseTokens[name] as ServiceIdentifier<unknown>)
-      .toResolvedValue((...resolved: unknown[]) => make(Object.fromEntries(needs.map((need, i) => [need, resolved[i]])) as unknown as UseCaseDependencies), needs.map((need) => dependencyTokens[need]));
+    container.bind(useCaseTokens[name] as ServiceIdentifier<unknown>).toResolvedValue(
+      (...resolved: unknown[]) =>
+        make(Object.fromEntries(needs.map((need, i) => [need, resolved[i]])) as unknown as UseCaseDependencies),
+      needs.map((need) => dependencyTokens[need]),
+    );
   }
-  container
-    .bind(t.useCases)
-    .toResolvedValue((...resolved: unknown[]) => Object.fromEntries(names.map((name, i) => [name, resolved[i]])) as UseCases, names.map((name) => useCaseTokens[name]));
+  container.bind(t.useCases).toResolvedValue(
+    (...resolved: unknown[]) => Object.fromEntries(names.map((name, i) => [name, resolved[i]])) as UseCases,
+    names.map((name) => useCaseTokens[name]),
+  );
 };

@@ -31,7 +31,15 @@ interface Deps {
  * there is work, otherwise every `pollMs`, and at once when an outbox that can tell (the memory store's) records
  * events. Claims are leased, so instances never send a message at the same time.
  */
-export const createWebhookWorker = ({ stores, events, sender, signer, clock, logger, settings }: Deps): WebhookWorker => {
+export const createWebhookWorker = ({
+  stores,
+  events,
+  sender,
+  signer,
+  clock,
+  logger,
+  settings,
+}: Deps): WebhookWorker => {
   const ports = { ...stores, sender, signer, clock };
   const relay = events && new RelayEvents({ ...ports, events });
   const deliver = new DeliverDueMessages(ports, {
@@ -59,8 +67,12 @@ export const createWebhookWorker = ({ stores, events, sender, signer, clock, log
   const tick = async (): Promise<"busy" | "idle" | "failed"> => {
     // Side by side: a run delivers what earlier runs relayed, so under load a message waits for one of the two,
     // not for both one after the other. Each settles before the tick ends (stop() waits for both).
-    const [relayed, delivered] = await Promise.allSettled([relay ? relay.execute() : Promise.resolve(0), deliver.execute()]);
-    if (relayed.status === "fulfilled" && delivered.status === "fulfilled") return relayed.value + delivered.value > 0 ? "busy" : "idle";
+    const [relayed, delivered] = await Promise.allSettled([
+      relay ? relay.execute() : Promise.resolve(0),
+      deliver.execute(),
+    ]);
+    if (relayed.status === "fulfilled" && delivered.status === "fulfilled")
+      return relayed.value + delivered.value > 0 ? "busy" : "idle";
     for (const outcome of [relayed, delivered]) {
       if (outcome.status === "rejected") logger.warn("webhook delivery run failed", errorFields(outcome.reason));
     }
@@ -73,7 +85,9 @@ export const createWebhookWorker = ({ stores, events, sender, signer, clock, log
       () => {
         state = "running";
         woken = false;
-        running = tick().then((outcome) => schedule(outcome === "failed" ? "rest" : outcome === "busy" || woken ? "now" : "poll"));
+        running = tick().then((outcome) =>
+          schedule(outcome === "failed" ? "rest" : outcome === "busy" || woken ? "now" : "poll"),
+        );
       },
       next === "now" ? 0 : settings.pollMs,
     );

@@ -8,10 +8,12 @@ import { join } from "node:path";
 import ts from "typescript";
 
 const filesUnder = (dir) =>
-  statSync(dir).isFile() ? [dir] : readdirSync(dir, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts"))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
+  statSync(dir).isFile()
+    ? [dir]
+    : readdirSync(dir, { withFileTypes: true, recursive: true })
+        .filter((entry) => entry.isFile() && entry.name.endsWith(".ts") && !entry.name.endsWith(".d.ts"))
+        .map((entry) => join(entry.parentPath, entry.name))
+        .sort();
 
 const commentCharacters = (path, text) => {
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -41,5 +43,11 @@ for (const path of dirs.flatMap(filesUnder)) {
   total += text.length;
   rows.push({ path, share: inFile / text.length, comments: inFile, total: text.length });
 }
-if (process.env.VERBOSE) for (const r of rows.sort((a, b) => b.comments - a.comments)) process.stdout.write(`${(100 * r.share).toFixed(1).padStart(5)}% ${String(r.comments).padStart(6)} ${r.path}` + "\n");
-process.stdout.write(`${dirs.join(" ")}: ${comments} of ${total} characters in comments, ${((100 * comments) / total).toFixed(1)}%` + "\n");
+if (process.env.VERBOSE)
+  for (const r of rows.sort((a, b) => b.comments - a.comments))
+    process.stdout.write(
+      `${(100 * r.share).toFixed(1).padStart(5)}% ${String(r.comments).padStart(6)} ${r.path}` + "\n",
+    );
+process.stdout.write(
+  `${dirs.join(" ")}: ${comments} of ${total} characters in comments, ${((100 * comments) / total).toFixed(1)}%` + "\n",
+);

@@ -45,11 +45,23 @@ export interface HttpSettings {
 }
 
 /** Paths whose every response, errors included, is admitted and carries the rate-limit headers. */
-const limitedPrefixes = ["/pets", "/categories", "/store", "/admin", "/me", "/events", "/openapi.json", "/docs", "/console"];
-const under = (prefixes: string[], pathname: string) => prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+const limitedPrefixes = [
+  "/pets",
+  "/categories",
+  "/store",
+  "/admin",
+  "/me",
+  "/events",
+  "/openapi.json",
+  "/docs",
+  "/console",
+];
+const under = (prefixes: string[], pathname: string) =>
+  prefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 const isLimited = (pathname: string) => under(limitedPrefixes, pathname);
 /** The reference's area needs no key: an unknown path there is a plain 404, limited per client address. */
-const accessOfUnknown = (pathname: string): Access => (under(["/openapi.json", "/docs", "/console"], pathname) ? "public" : "any-key");
+const accessOfUnknown = (pathname: string): Access =>
+  under(["/openapi.json", "/docs", "/console"], pathname) ? "public" : "any-key";
 
 /** `/pets/{petId}` → `/pets/:petId` */
 const h3Path = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1");
@@ -68,7 +80,8 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
   const { report } = settings;
   const trusted = settings.trustProxy ?? noTrustedProxies;
   // Asked for by admission and by the access log: worked out once per request.
-  const clientAddress = (event: H3Event) => ((event.context as { client?: string }).client ??= clientAddressOf(event, trusted));
+  const clientAddress = (event: H3Event) =>
+    ((event.context as { client?: string }).client ??= clientAddressOf(event, trusted));
   const pipeline = createPipeline({
     admit: ports.useCases.admitRequest,
     runIdempotently: ports.useCases.runIdempotently,
@@ -85,10 +98,19 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
     readinessTimeoutMs: settings.readinessTimeoutMs ?? 2_000,
     draining: settings.draining ?? (() => false),
     events: { ...defaultEventStreamSettings, ...settings.events },
-    documents: { public: () => (publicDocument ??= compressAsset(JSON.stringify(documents.public), JSON_TYPE, DOCUMENT_CACHE_CONTROL)), admin: JSON.stringify(documents.admin) },
+    documents: {
+      public: () =>
+        (publicDocument ??= compressAsset(JSON.stringify(documents.public), JSON_TYPE, DOCUMENT_CACHE_CONTROL)),
+      admin: JSON.stringify(documents.admin),
+    },
   };
 
-  const inContext = requestContext({ log: settings.log, observe: settings.observe, clientAddress, corsOrigins: settings.corsOrigins });
+  const inContext = requestContext({
+    log: settings.log,
+    observe: settings.observe,
+    clientAddress,
+    corsOrigins: settings.corsOrigins,
+  });
   const notFound = (event: H3Event) => {
     const problem = new HttpProblem("not_found", `No resource at ${event.req.method} ${event.url.pathname}`);
     return isLimited(event.url.pathname)
@@ -118,7 +140,9 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
   const byPath = new Map<string, Route[]>();
   for (const route of routeTable) byPath.set(route.path, [...(byPath.get(route.path) ?? []), route]);
   for (const [path, routes] of byPath) {
-    const operations = new Map<string, Operation>(routes.map((route) => [route.method, pipeline.operation(route, services)]));
+    const operations = new Map<string, Operation>(
+      routes.map((route) => [route.method, pipeline.operation(route, services)]),
+    );
     const methods = routes.flatMap((route): string[] => (route.method === "GET" ? ["GET", "HEAD"] : [route.method]));
     const allow = [...methods, "OPTIONS"].join(", ");
     const access = accessOfPath(routes);
@@ -136,7 +160,9 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
         });
       }
       return pipeline.admitted(event, access, () => {
-        throw new HttpProblem("method_not_allowed", `${method} is not allowed here; use ${allow}`, { headers: { allow } });
+        throw new HttpProblem("method_not_allowed", `${method} is not allowed here; use ${allow}`, {
+          headers: { allow },
+        });
       });
     };
     app.all(h3Path(path), (event) => inContext(event, () => answer(event)));

@@ -31,7 +31,11 @@ export const parseTrustedProxies = (list: string): TrustedProxies => {
     const [address = "", prefix, extra] = entry.split("/");
     const kind = family(canonical(address));
     const max = kind === "ipv4" ? 32 : 128;
-    if (!kind || extra !== undefined || (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= max))) {
+    if (
+      !kind ||
+      extra !== undefined ||
+      (prefix !== undefined && !(/^\d{1,3}$/.test(prefix) && Number(prefix) <= max))
+    ) {
       throw new Error(`${JSON.stringify(entry)} is not an IPv4/IPv6 address or CIDR`);
     }
     if (prefix === undefined) blocks.addAddress(canonical(address), kind);

@@ -46,7 +46,11 @@ const matches = (ifNoneMatch: string, etag: string): boolean =>
   ifNoneMatch.trim() === "*" || ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
 
 /** 200 with the chosen encoding, or 304 when the client's copy is current. `extra`: headers such as a CSP. */
-export const respondWithAsset = (asset: CompressedAsset, request: Request, extra: Record<string, string> = {}): Answer => {
+export const respondWithAsset = (
+  asset: CompressedAsset,
+  request: Request,
+  extra: Record<string, string> = {},
+): Answer => {
   const encoding = chooseEncoding(request.headers.get("accept-encoding"));
   const etag = asset.etags[encoding];
   const headers: Record<string, string> = {

@@ -21,7 +21,8 @@ export const matchesNoneMatch = (header: string | null, etag: string): boolean =
   return listOf(header).some((tag) => opaque(tag) === etag);
 };
 
-const stale = () => new HttpProblem("precondition_failed", "The resource has changed since you read it (If-Match); read it again");
+const stale = () =>
+  new HttpProblem("precondition_failed", "The resource has changed since you read it (If-Match); read it again");
 
 /**
  * If-Match (strong comparison): the revision the client read, for the store to check in the same write.

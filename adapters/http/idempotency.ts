@@ -36,7 +36,9 @@ export const idempotently = async (
   act: (attempt: IdempotentAttempt) => Promise<Answer>,
 ): Promise<Answer> => {
   const body = await readBodyText(event);
-  const fingerprint = createHash("sha256").update(`${event.req.method} ${event.url.pathname}\n${body}`).digest("base64url");
+  const fingerprint = createHash("sha256")
+    .update(`${event.req.method} ${event.url.pathname}\n${body}`)
+    .digest("base64url");
   const { response, replayed } = await run.execute(
     { scope: `key:${actor.keyId}`, key, fingerprint },
     async (attempt) => {

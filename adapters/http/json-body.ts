@@ -22,7 +22,10 @@ const mediaTypeProblem = (contentType: string | null): HttpProblem | undefined =
     // A token or a quoted string (RFC 9110 §5.6.6); what follows it (a repeated header's ", …") is not the charset.
     const charset = /^\s*(?:"([^"]*)"|([^\s;,"]*))/.exec(value)!.slice(1).join("").toLowerCase();
     if (charset !== "utf-8" && charset !== "utf8") {
-      return new HttpProblem("unsupported_media_type", `Bodies are UTF-8 only: send charset=utf-8 or no charset (got charset=${charset})`);
+      return new HttpProblem(
+        "unsupported_media_type",
+        `Bodies are UTF-8 only: send charset=utf-8 or no charset (got charset=${charset})`,
+      );
     }
   }
   return undefined;
@@ -30,7 +33,9 @@ const mediaTypeProblem = (contentType: string | null): HttpProblem | undefined =
 
 // The rest of the body is not wanted: closing spares both sides its transfer (RFC 9110 §15.5.14).
 const tooLarge = () =>
-  new HttpProblem("payload_too_large", `Request bodies are limited to ${BODY_LIMIT_BYTES} bytes`, { headers: { connection: "close" } });
+  new HttpProblem("payload_too_large", `Request bodies are limited to ${BODY_LIMIT_BYTES} bytes`, {
+    headers: { connection: "close" },
+  });
 
 const bodyTexts = new WeakMap<H3Event, Promise<string>>();
 
@@ -47,7 +52,10 @@ export const readBodyText = (event: H3Event): Promise<string> => {
 // The client closed the connection mid-body (or the parser gave up on it): nobody is left to answer, and it is no
 // fault of ours, so it is answered like any truncated body rather than reported.
 const cutShort = (size: number) =>
-  new HttpProblem("invalid_json", `The request body ended after ${size} bytes: the connection closed before it was complete`);
+  new HttpProblem(
+    "invalid_json",
+    `The request body ended after ${size} bytes: the connection closed before it was complete`,
+  );
 
 /**
  * Reads at most BODY_LIMIT_BYTES, whatever Content-Length claims (chunked bodies have none): from node's request
@@ -103,10 +111,16 @@ const decodeUtf8 = (bytes: Uint8Array): string => {
   try {
     text = utf8.decode(bytes);
   } catch {
-    throw new HttpProblem("invalid_json", `The request body is not valid UTF-8 (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})`);
+    throw new HttpProblem(
+      "invalid_json",
+      `The request body is not valid UTF-8 (first bad byte at offset ${firstInvalidUtf8Offset(bytes)})`,
+    );
   }
   if (text.startsWith("\uFEFF")) {
-    throw new HttpProblem("invalid_json", "The request body starts with a UTF-8 byte order mark (EF BB BF): remove the byte order mark");
+    throw new HttpProblem(
+      "invalid_json",
+      "The request body starts with a UTF-8 byte order mark (EF BB BF): remove the byte order mark",
+    );
   }
   return text;
 };
@@ -151,7 +165,9 @@ export const readJsonBody = async (event: H3Event): Promise<unknown> => {
     throw new HttpProblem("invalid_json", "The request body is not valid JSON");
   }
   if (value instanceof InexactNumber) {
-    throw new HttpProblem("validation_failed", "The request body is not valid", { details: [{ path: "body", message: value.message }] });
+    throw new HttpProblem("validation_failed", "The request body is not valid", {
+      details: [{ path: "body", message: value.message }],
+    });
   }
   return value;
 };

@@ -12,7 +12,6 @@ export interface EdgeLog {
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
-
 const bodyOf = (code: ErrorCode, message: string): string =>
   JSON.stringify({ code, message, status: statusOfCode[code] } satisfies ErrorBody);
 
@@ -38,10 +37,16 @@ const parserRefusal = (error: NodeJS.ErrnoException & { rawPacket?: Buffer }): {
     case "HPE_INVALID_METHOD":
       return { code: "bad_request", message: "Unknown request method (methods are case-sensitive: GET, not get)" };
     case "HPE_INVALID_URL":
-      return { code: "bad_request", message: "The request target is not a valid URL (percent-encode anything but printable ASCII)" };
+      return {
+        code: "bad_request",
+        message: "The request target is not a valid URL (percent-encode anything but printable ASCII)",
+      };
     case "HPE_INVALID_CONTENT_LENGTH":
     case "HPE_UNEXPECTED_CONTENT_LENGTH":
-      return { code: "bad_request", message: "Content-Length must be one decimal number, and not be sent with Transfer-Encoding" };
+      return {
+        code: "bad_request",
+        message: "Content-Length must be one decimal number, and not be sent with Transfer-Encoding",
+      };
     case "HPE_INVALID_TRANSFER_ENCODING":
       return { code: "bad_request", message: "Transfer-Encoding must end with chunked" };
     case "HPE_INVALID_CHUNK_SIZE":
@@ -52,7 +57,10 @@ const parserRefusal = (error: NodeJS.ErrnoException & { rawPacket?: Buffer }): {
     case "HPE_INVALID_HEADER_TOKEN":
     case "HPE_LF_EXPECTED":
     case "HPE_CR_EXPECTED":
-      return { code: "bad_request", message: "A header line is malformed (names are tokens; no spaces before the colon)" };
+      return {
+        code: "bad_request",
+        message: "A header line is malformed (names are tokens; no spaces before the colon)",
+      };
     case "HPE_INVALID_VERSION":
       return { code: "bad_request", message: "Unsupported HTTP version: use HTTP/1.1" };
     default:
@@ -95,7 +103,11 @@ interface HeldRefusal {
   message: string;
   after: number;
 }
-type TrackedSocket = Duplex & { [unanswered]?: number; [latest]?: IncomingMessage | undefined; [heldRefusal]?: HeldRefusal | undefined };
+type TrackedSocket = Duplex & {
+  [unanswered]?: number;
+  [latest]?: IncomingMessage | undefined;
+  [heldRefusal]?: HeldRefusal | undefined;
+};
 
 /** A response is done (written, or its connection gone): the refusal behind it goes out once the ones before are. */
 function responseSettled(this: ServerResponse): void {
@@ -143,7 +155,10 @@ export const guardNodeServer = (server: Server, handler: RequestListener, log: E
     // The parser reports again on every later packet: the first refusal is the one that is answered.
     if (tracked[heldRefusal]) return;
     const { code, message } = parserRefusal(error);
-    log.debug("request refused by the HTTP parser", { reason: error.code ?? error.message, status: statusOfCode[code] });
+    log.debug("request refused by the HTTP parser", {
+      reason: error.code ?? error.message,
+      status: statusOfCode[code],
+    });
     // Complete requests before the malformed one (pipelined in the same packet) ran or are running: their answers go
     // first, then the refusal, so an order placed is never left unanswered. A request whose body the parser refused
     // is the malformed one: it is not waited for (its body never completes).
@@ -161,7 +176,12 @@ export const guardNodeServer = (server: Server, handler: RequestListener, log: E
   });
 
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
-    answer(res, "expectation_failed", `Only Expect: 100-continue is supported (got ${JSON.stringify(req.headers.expect)})`, true);
+    answer(
+      res,
+      "expectation_failed",
+      `Only Expect: 100-continue is supported (got ${JSON.stringify(req.headers.expect)})`,
+      true,
+    );
   });
 
   // Node would answer a missing Host with an empty 400 before any listener runs: the guard below answers instead.
@@ -174,7 +194,10 @@ export const guardNodeServer = (server: Server, handler: RequestListener, log: E
     socket.once("close", () => {
       const res = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;
       if (res && !res.req.complete && !res.writableFinished) {
-        log.debug("request aborted by the client", { method: res.req.method, path: res.req.url?.split("?")[0]?.slice(0, 200) });
+        log.debug("request aborted by the client", {
+          method: res.req.method,
+          path: res.req.url?.split("?")[0]?.slice(0, 200),
+        });
       }
     });
   });

@@ -45,7 +45,8 @@ const queryOf = (event: H3Event): RawParams => {
   for (const [key, value] of event.url.searchParams) {
     const seen = Object.hasOwn(query, key) ? query[key] : undefined;
     const all = seen === undefined ? value : typeof seen === "string" ? [seen, value] : [...seen, value];
-    if (key === "__proto__") Object.defineProperty(query, key, { value: all, enumerable: true, writable: true, configurable: true });
+    if (key === "__proto__")
+      Object.defineProperty(query, key, { value: all, enumerable: true, writable: true, configurable: true });
     else query[key] = all;
   }
   return query;
@@ -97,7 +98,11 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
   };
 
   /** Admits the request under `access`, then runs `handler`; `"unlimited"` skips admission altogether. */
-  const admitted = async (event: H3Event, access: Access, handler: (actor: Actor | undefined) => Promise<Answer> | Answer): Promise<Answer> => {
+  const admitted = async (
+    event: H3Event,
+    access: Access,
+    handler: (actor: Actor | undefined) => Promise<Answer> | Answer,
+  ): Promise<Answer> => {
     if (access === "unlimited") return answer(event, () => handler(undefined));
     const keyed = access !== "public";
     let admission: Admission;
@@ -112,7 +117,10 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
       // else waits; either way the headers say "nothing left until Retry-After".
       const retryAfter = isDomainError(error) ? error.retryAfterSeconds : undefined;
       const outage = isDomainError(error) && error.code === "service_unavailable";
-      const response = outage && !keyed ? await answer(event, () => handler(undefined)) : errorResponse(error, report, requestIdOf(event));
+      const response =
+        outage && !keyed
+          ? await answer(event, () => handler(undefined))
+          : errorResponse(error, report, requestIdOf(event));
       return withQuota(response, unknownQuota(clock.now(), retryAfter));
     }
     const { actor, refusal, quota } = admission;
@@ -147,26 +155,44 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
       /** The plain parser's reading when it has one, else zod's (which explains a refusal). */
       const read = (schema: z.ZodType, plain: PlainParser | undefined, raw: unknown, where: InputPart) =>
         plain?.(raw) ?? (parseInto(schema, raw, where, details) as Record<string, unknown> | undefined);
-      const path = (input.path ? read(input.path, plainPath, event.context.params ?? {}, "path") : {}) as Record<string, unknown>;
+      const path = (input.path ? read(input.path, plainPath, event.context.params ?? {}, "path") : {}) as Record<
+        string,
+        unknown
+      >;
       // Most requests have no query: a route without query parameters then parses nothing.
-      const query = !input.query && event.url.search === "" ? {} : read(querySchema, plainQuery, queryOf(event), "query");
+      const query =
+        !input.query && event.url.search === "" ? {} : read(querySchema, plainQuery, queryOf(event), "query");
       const headers = headerSchema
-        ? parseInto(headerSchema, Object.fromEntries(headerNames.map((name) => [name, event.req.headers.get(name) ?? undefined])), "header", details)
+        ? parseInto(
+            headerSchema,
+            Object.fromEntries(headerNames.map((name) => [name, event.req.headers.get(name) ?? undefined])),
+            "header",
+            details,
+          )
         : {};
       const parsed = (body: unknown): Parsed<RouteInput> => {
         if (details.length) throw invalid(details);
         const expectedRevision =
-          versioned && writes ? expectedRevisionOf(event.req.headers.get("if-match"), versioned, path[versioned.idParam] as number) : undefined;
+          versioned && writes
+            ? expectedRevisionOf(event.req.headers.get("if-match"), versioned, path[versioned.idParam] as number)
+            : undefined;
         return { path, query, headers, body, expectedRevision } as Parsed<RouteInput>;
       };
       const bodySchema = input.body;
-      return bodySchema ? readBody(event, details).then((raw) => parsed(read(bodySchema, plainBody, raw, "body"))) : parsed(undefined);
+      return bodySchema
+        ? readBody(event, details).then((raw) => parsed(read(bodySchema, plainBody, raw, "body")))
+        : parsed(undefined);
     };
 
     const serialise = (result: unknown, event: H3Event): Answer => {
       const reply = result instanceof Reply ? result : new Reply({ body: result });
       if (reply.asset) return respondWithAsset(reply.asset, event.req, reply.headers);
-      if (reply.stream) return { status: 200, headers: { ...reply.headers, "content-type": reply.stream.contentType }, body: reply.stream.body };
+      if (reply.stream)
+        return {
+          status: 200,
+          headers: { ...reply.headers, "content-type": reply.stream.contentType },
+          body: reply.stream.body,
+        };
       const headers = { ...reply.headers };
       if (reply.nextAfter !== undefined) {
         const next = new URLSearchParams(event.url.searchParams);
@@ -176,21 +202,29 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
       }
       if (reply.etag) {
         headers.etag = reply.etag;
-        if (!writes && matchesNoneMatch(event.req.headers.get("if-none-match"), reply.etag)) return emptyResponse(304, headers);
+        if (!writes && matchesNoneMatch(event.req.headers.get("if-none-match"), reply.etag))
+          return emptyResponse(304, headers);
       }
       if (route.output.status === 204) return emptyResponse(204, headers);
-      if (reply.raw) return textResponse(reply.raw.text, route.output.status, { "content-type": reply.raw.contentType, ...headers });
+      if (reply.raw)
+        return textResponse(reply.raw.text, route.output.status, { "content-type": reply.raw.contentType, ...headers });
       return jsonResponse(reply.body, route.output.status, headers);
     };
 
     // Keyed routes always have an actor once admitted; open routes never get one.
-    const handle = route.handle as (parsed: Parsed<RouteInput>, actor: Actor | undefined, app: RouteServices) => unknown;
+    const handle = route.handle as (
+      parsed: Parsed<RouteInput>,
+      actor: Actor | undefined,
+      app: RouteServices,
+    ) => unknown;
     const run = async (event: H3Event, actor: Actor | undefined): Promise<Answer> => {
       const reading = parse(event);
       const parsed = reading instanceof Promise ? await reading : reading;
       const act = async (input: Parsed<RouteInput>) => serialise(await handle(input, actor, services), event);
       const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
-      return key !== undefined && actor ? idempotently(runIdempotently, report, event, actor, key, (attempt) => act({ ...parsed, attempt })) : act(parsed);
+      return key !== undefined && actor
+        ? idempotently(runIdempotently, report, event, actor, key, (attempt) => act({ ...parsed, attempt }))
+        : act(parsed);
     };
     const { deprecated } = route;
     if (!deprecated) return (event) => admitted(event, route.access, (actor) => run(event, actor));
@@ -201,13 +235,24 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     const sunset = sunsetAt.toUTCString();
     // The successor's path, split around its parameters once: `/pets?ids={petId}` → ["/pets?ids=", "petId", ""].
     const successor = deprecated.successor.replace(/^[A-Z]+ /, "").split(/\{(\w+)\}/);
-    const successorOf = (params: Record<string, string>) => successor.map((part, i) => (i % 2 === 1 ? (params[part] ?? "") : part)).join("");
+    const successorOf = (params: Record<string, string>) =>
+      successor.map((part, i) => (i % 2 === 1 ? (params[part] ?? "") : part)).join("");
     return (event) =>
       admitted(event, route.access, async (actor) => {
-        const headers = { deprecation, sunset, link: `<${successorOf(event.context.params ?? {})}>; rel="successor-version"` };
+        const headers = {
+          deprecation,
+          sunset,
+          link: `<${successorOf(event.context.params ?? {})}>; rel="successor-version"`,
+        };
         const response =
           clock.now() >= sunsetAt
-            ? errorResponse(new HttpProblem("gone", `${route.method} ${route.path} reached its sunset; use ${deprecated.successor}`), report)
+            ? errorResponse(
+                new HttpProblem(
+                  "gone",
+                  `${route.method} ${route.path} reached its sunset; use ${deprecated.successor}`,
+                ),
+                report,
+              )
             : await answer(event, () => run(event, actor));
         Object.assign(response.headers, headers);
         return response;

@@ -13,7 +13,8 @@ export type PlainParser = (raw: unknown) => Record<string, unknown> | undefined;
 
 /** 1 to 15 digits without a leading zero: always a safe integer, and always an int64. */
 const plainIdText = /^[1-9]\d{0,14}$/;
-export const plainInt64Text: PlainReader<number> = (value) => (typeof value === "string" && plainIdText.test(value) ? Number(value) : undefined);
+export const plainInt64Text: PlainReader<number> = (value) =>
+  typeof value === "string" && plainIdText.test(value) ? Number(value) : undefined;
 
 const upToThreeDigits = /^\d{1,3}$/;
 export const plainLimitText =
@@ -29,7 +30,8 @@ export const plainEnum =
   (value) =>
     (values as readonly unknown[]).includes(value) ? (value as T) : undefined;
 
-export const plainBooleanText: PlainReader<boolean> = (value) => (value === "true" ? true : value === "false" ? false : undefined);
+export const plainBooleanText: PlainReader<boolean> = (value) =>
+  value === "true" ? true : value === "false" ? false : undefined;
 
 /** A list of at most `max` items, comma-separated, repeated (`ids=1&ids=2`: an array of strings) or both. */
 export const plainListText =
@@ -72,13 +74,17 @@ export const plainAsciiText =
 export const plainAsciiVerbatim =
   (min: number, max: number): PlainReader<string> =>
   (value) =>
-    typeof value === "string" && printableAscii.test(value) && value.length >= min && value.length <= max ? value : undefined;
+    typeof value === "string" && printableAscii.test(value) && value.length >= min && value.length <= max
+      ? value
+      : undefined;
 
 /** A value only zod reads (a date, say): present, it sends the whole input to zod. */
 export const zodOnly: PlainReader<never> = () => undefined;
 
 type Shape<S extends z.ZodObject> = S["shape"];
-export type PlainReaders<S extends z.ZodObject> = { [K in keyof Shape<S>]-?: PlainReader<Exclude<z.output<Shape<S>[K]>, undefined>> };
+export type PlainReaders<S extends z.ZodObject> = {
+  [K in keyof Shape<S>]-?: PlainReader<Exclude<z.output<Shape<S>[K]>, undefined>>;
+};
 
 const plainObject = (value: object): boolean => {
   const prototype: unknown = Object.getPrototypeOf(value);

@@ -7,13 +7,26 @@ import type { Pet } from "../../core/pets/pet.ts";
 import { limitsOf } from "../../core/rate-limiting/plans.ts";
 import type { DeliveryAttempt } from "../../core/webhooks/delivery-attempt.ts";
 import type { WebhookSubscription } from "../../core/webhooks/webhook-subscription.ts";
-import type { ApiKeyView, CategoryView, DeliveryAttemptView, InventoryItemView, OrderView, PetView, WebhookView } from "./schemas.ts";
+import type {
+  ApiKeyView,
+  CategoryView,
+  DeliveryAttemptView,
+  InventoryItemView,
+  OrderView,
+  PetView,
+  WebhookView,
+} from "./schemas.ts";
 
 /** Domain objects → wire shapes, field by field: internal fields (order owner, key hashes, revisions) stop here. */
 
 type View<S extends z.ZodType> = z.input<S>;
 
-export const presentPet = (p: Pet): View<typeof PetView> => ({ id: p.id, name: p.name, categoryId: p.categoryId, status: p.status });
+export const presentPet = (p: Pet): View<typeof PetView> => ({
+  id: p.id,
+  name: p.name,
+  categoryId: p.categoryId,
+  status: p.status,
+});
 
 export const presentCategory = (c: Category): View<typeof CategoryView> =>
   c.description === undefined ? { id: c.id, name: c.name } : { id: c.id, name: c.name, description: c.description };
@@ -26,7 +39,11 @@ export const presentOrder = (o: Order): View<typeof OrderView> => ({
   complete: o.complete,
 });
 
-export const presentInventoryItem = (i: InventoryItem): View<typeof InventoryItemView> => ({ petId: i.petId, quantity: i.quantity, status: i.status });
+export const presentInventoryItem = (i: InventoryItem): View<typeof InventoryItemView> => ({
+  petId: i.petId,
+  quantity: i.quantity,
+  status: i.status,
+});
 
 export const presentApiKey = (k: ApiKey, now: Date): View<typeof ApiKeyView> => ({
   id: k.id,
@@ -47,7 +64,8 @@ export const presentWebhook = (s: WebhookSubscription, now: Date): View<typeof W
     events: [...s.events],
     ...(s.description !== undefined && { description: s.description }),
     createdAt: s.createdAt.toISOString(),
-    ...(previous?.expiresAt && previous.expiresAt > now && { previousSecretExpiresAt: previous.expiresAt.toISOString() }),
+    ...(previous?.expiresAt &&
+      previous.expiresAt > now && { previousSecretExpiresAt: previous.expiresAt.toISOString() }),
   };
 };
 

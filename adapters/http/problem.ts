@@ -64,7 +64,11 @@ export class HttpProblem extends Error {
   readonly details: ProblemDetail[] | undefined;
   readonly headers: Record<string, string>;
 
-  constructor(code: ErrorCode, message: string, options: { details?: ProblemDetail[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: ProblemDetail[]; headers?: Record<string, string> } = {},
+  ) {
     super(message);
     this.name = "HttpProblem";
     this.code = code;

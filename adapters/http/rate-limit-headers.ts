@@ -6,7 +6,9 @@ const policies = new WeakMap<RateLimits, { limits: RateLimits; text: string }>()
 const policyOf = (limits: RateLimits): string => {
   const known = policies.get(limits);
   if (known && sameLimits(known.limits, limits)) return known.text;
-  const text = windowNames.map((name) => `"${name}";q=${limits[rateWindows[name].limitField]};w=${rateWindows[name].ms / 1000}`).join(", ");
+  const text = windowNames
+    .map((name) => `"${name}";q=${limits[rateWindows[name].limitField]};w=${rateWindows[name].ms / 1000}`)
+    .join(", ");
   policies.set(limits, { limits: { ...limits }, text });
   return text;
 };

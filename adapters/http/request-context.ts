@@ -105,9 +105,14 @@ export const requestContext = ({ log, observe, clientAddress, corsOrigins }: Req
       headers["access-control-expose-headers"] = exposed;
       headers.vary = headers.vary ? `${headers.vary}, Origin` : "Origin";
       // A preflight is the OPTIONS answer of the path (204 with Allow), plus what the browser asks about.
-      if (event.req.method === "OPTIONS" && response.status === 204 && event.req.headers.has("access-control-request-method")) {
+      if (
+        event.req.method === "OPTIONS" &&
+        response.status === 204 &&
+        event.req.headers.has("access-control-request-method")
+      ) {
         headers["access-control-allow-methods"] = headers.allow ?? "";
-        headers["access-control-allow-headers"] = "Content-Type, X-API-Key, Idempotency-Key, If-Match, If-None-Match, X-Request-Id";
+        headers["access-control-allow-headers"] =
+          "Content-Type, X-API-Key, Idempotency-Key, If-Match, If-None-Match, X-Request-Id";
         headers["access-control-max-age"] = "600";
       }
     }
@@ -122,7 +127,12 @@ export const requestContext = ({ log, observe, clientAddress, corsOrigins }: Req
     if (context.keyId !== undefined) entry.keyId = context.keyId;
     if (clientAddress) entry.client = clientAddress(event);
     log(entry);
-    observe?.({ method: event.req.method, route: routeTemplate(event), status: response.status, seconds: elapsedMs / 1000 });
+    observe?.({
+      method: event.req.method,
+      route: routeTemplate(event),
+      status: response.status,
+      seconds: elapsedMs / 1000,
+    });
     return sendAnswer(response, event);
   };
 };

@@ -19,21 +19,17 @@ const idempotencyHeader = {
 
 /** What `versioned` adds to a GET. */
 const ifNoneMatchHeader = {
-  "If-None-Match": z
-    .string()
-    .optional()
-    .meta({ description: "The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed." }),
+  "If-None-Match": z.string().optional().meta({
+    description: "The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed.",
+  }),
 };
 
 /** What `versioned` adds to a PUT, PATCH or DELETE. */
 const ifMatchHeader = {
-  "If-Match": z
-    .string()
-    .optional()
-    .meta({
-      description:
-        "The `ETag` you read (one tag, or `*`): the change is made only if the resource has not changed since; otherwise 412 `precondition_failed` and nothing changes.",
-    }),
+  "If-Match": z.string().optional().meta({
+    description:
+      "The `ETag` you read (one tag, or `*`): the change is made only if the resource has not changed since; otherwise 412 `precondition_failed` and nothing changes.",
+  }),
 };
 
 /** Every request header a route reads, declared or following from its flags: for the pipeline and the document. */

@@ -26,13 +26,21 @@ export const jsonResponse = (body: unknown, status = 200, headers?: Record<strin
   const text = JSON.stringify(body);
   return {
     status,
-    headers: { "content-type": "application/json; charset=utf-8", ...headers, "content-length": String(Buffer.byteLength(text)) },
+    headers: {
+      "content-type": "application/json; charset=utf-8",
+      ...headers,
+      "content-length": String(Buffer.byteLength(text)),
+    },
     body: text,
   };
 };
 
 /** 204 and 304 carry no body and therefore no Content-Length. */
-export const emptyResponse = (status: 204 | 304, headers: Record<string, string> = {}): Answer => ({ status, headers: { ...headers }, body: null });
+export const emptyResponse = (status: 204 | 304, headers: Record<string, string> = {}): Answer => ({
+  status,
+  headers: { ...headers },
+  body: null,
+});
 
 /** Bytes (an asset in some encoding), with their Content-Length. */
 export const bytesResponse = (bytes: Uint8Array<ArrayBuffer>, headers: Record<string, string>): Answer => ({
@@ -45,7 +53,11 @@ export const bytesResponse = (bytes: Uint8Array<ArrayBuffer>, headers: Record<st
  * Writes a streamed answer at once (not queued: it has no end to wait for), each chunk as it comes, waiting for
  * the socket to drain; a client that goes away cancels the stream.
  */
-const streamTo = async (res: ServerResponse, answer: Answer, body: ReadableStream<Uint8Array<ArrayBuffer>>): Promise<symbol> => {
+const streamTo = async (
+  res: ServerResponse,
+  answer: Answer,
+  body: ReadableStream<Uint8Array<ArrayBuffer>>,
+): Promise<symbol> => {
   res.writeHead(answer.status, STATUS_CODES[answer.status], answer.headers);
   res.flushHeaders();
   const reader = body.getReader();
@@ -111,5 +123,9 @@ export const sendAnswer = (answer: Answer, event: H3Event): Response | Promise<s
     if (queued.push({ res, answer, sent: resolve, failed: reject }) === 1) setImmediate(writeQueued);
     return promise;
   }
-  return new FastResponse(answer.body, { status: answer.status, statusText: STATUS_CODES[answer.status], headers: answer.headers });
+  return new FastResponse(answer.body, {
+    status: answer.status,
+    statusText: STATUS_CODES[answer.status],
+    headers: answer.headers,
+  });
 };

@@ -11,4 +11,15 @@ import { storeRoutes } from "./routes/store.routes.ts";
 import { webhookRoutes } from "./routes/webhook.routes.ts";
 
 /** Every operation the service answers: what the app serves and what the OpenAPI documents describe. */
-export const routeTable: readonly Route[] = [...petRoutes, ...categoryRoutes, ...storeRoutes, ...accountRoutes, ...eventRoutes, ...adminRoutes, ...webhookRoutes, ...referenceRoutes, ...consoleRoutes, ...probeRoutes];
+export const routeTable: readonly Route[] = [
+  ...petRoutes,
+  ...categoryRoutes,
+  ...storeRoutes,
+  ...accountRoutes,
+  ...eventRoutes,
+  ...adminRoutes,
+  ...webhookRoutes,
+  ...referenceRoutes,
+  ...consoleRoutes,
+  ...probeRoutes,
+];

@@ -18,7 +18,8 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export type Access = Permission | "any-key" | "public" | "unlimited";
 
 /** `Pets` and `Store` make the public reference; the other tags go to the operators' document. */
-export type DocTag = "Pets" | "Store" | "Account" | "Events" | "Console" | "API keys" | "Webhooks" | "Reference" | "Health";
+export type DocTag =
+  "Pets" | "Store" | "Account" | "Events" | "Console" | "API keys" | "Webhooks" | "Reference" | "Health";
 
 export const publicTags: readonly DocTag[] = ["Pets", "Store"];
 
@@ -147,8 +148,10 @@ export interface RouteServices {
 
 /** Declares a route; the type parameter ties the handler's input to the declared schemas. */
 // The table holds routes of many input types; each is checked here, where it is declared.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const route = <I extends RouteInput = Record<never, never>>(declaration: Route<I>): Route<any> => declaration as Route<any>;
+/* eslint-disable @typescript-eslint/no-explicit-any */
+export const route = <I extends RouteInput = Record<never, never>>(declaration: Route<I>): Route<any> =>
+  declaration as Route<any>;
+/* eslint-enable @typescript-eslint/no-explicit-any */
 
 /**
  * What a handler returns when plain data is not enough: extra headers, an ETag, a page, raw text. The pipeline
@@ -207,4 +210,5 @@ export const paged = <T>(page: Page<T>, present: (item: T) => unknown): Reply =>
 export const rawText = (text: string, contentType: string, headers: Record<string, string> = {}): Reply =>
   new Reply({ raw: { text, contentType }, headers });
 
-export const assetReply = (asset: CompressedAsset, headers: Record<string, string> = {}): Reply => new Reply({ asset, headers });
+export const assetReply = (asset: CompressedAsset, headers: Record<string, string> = {}): Reply =>
+  new Reply({ asset, headers });

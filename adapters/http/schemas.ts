@@ -9,9 +9,6 @@ import { rateWindows, windowNames } from "../../core/rate-limiting/windows.ts";
 import { petStatuses } from "../../core/pets/pet.ts";
 import { petSorts } from "../../core/pets/pets.port.ts";
 import { orderSorts } from "../../core/orders/orders.port.ts";
-
-/** The order states a listing may ask for (cancelled orders are never listed). */
-const orderStates = ["open", "complete"] as const;
 import { webhookEventTypes } from "../../core/webhooks/webhook-event.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 import {
@@ -27,6 +24,9 @@ import {
   zodOnly,
   type PlainReaders,
 } from "./plain-input.ts";
+
+/** The order states a listing may ask for (cancelled orders are never listed). */
+const orderStates = ["open", "complete"] as const;
 
 const INT64_MAX = 2n ** 63n - 1n;
 const INT64_MIN = -(2n ** 63n);
@@ -181,7 +181,13 @@ export const OrderView = z
   .object({
     id: int64.optional(),
     petId: int64.optional(),
-    quantity: z.number().int().min(1).max(1000).optional().meta({ format: "int32", description: "Number of units ordered" }),
+    quantity: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .optional()
+      .meta({ format: "int32", description: "Number of units ordered" }),
     shipDate: z.string().optional().meta({ format: "date-time", description: "Expected or actual ship date (UTC)" }),
     complete: z.boolean().optional(),
   })
@@ -196,7 +202,9 @@ export const InventoryItemView = z
   .meta({ id: "InventoryItem" });
 
 export const InventoryBody = z
-  .strictObject({ quantity: z.number().int().min(0).max(1_000_000).meta({ description: "The new stock count", format: "int32" }) })
+  .strictObject({
+    quantity: z.number().int().min(0).max(1_000_000).meta({ description: "The new stock count", format: "int32" }),
+  })
   .meta({ id: "InventoryUpdate" });
 
 export const ErrorView = z
@@ -212,10 +220,12 @@ export const ErrorView = z
 
 const RateLimitsBody = z
   .strictObject(
-    Object.fromEntries(windowNames.map((name) => [rateWindows[name].limitField, z.number().int().min(1).max(rateWindows[name].maxLimit)])) as Record<
-      (typeof rateWindows)[keyof typeof rateWindows]["limitField"],
-      z.ZodNumber
-    >,
+    Object.fromEntries(
+      windowNames.map((name) => [
+        rateWindows[name].limitField,
+        z.number().int().min(1).max(rateWindows[name].maxLimit),
+      ]),
+    ) as Record<(typeof rateWindows)[keyof typeof rateWindows]["limitField"], z.ZodNumber>,
   )
   .meta({ id: "RateLimits" });
 
@@ -282,13 +292,10 @@ const paging = { limit, after };
 const plainPaging = { limit: plainLimitText(PAGE_SIZE.max), after: plainInt64Text };
 const plainStatuses = plainListText(plainEnum(petStatuses), 3);
 
-const PetSortParam = z
-  .enum(petSorts)
-  .optional()
-  .meta({
-    description:
-      "Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`.",
-  });
+const PetSortParam = z.enum(petSorts).optional().meta({
+  description:
+    "Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`.",
+});
 
 export const PetListQuery = plainly(
   z.strictObject({
@@ -300,7 +307,10 @@ export const PetListQuery = plainly(
       .max(400)
       .refine(...wellFormed)
       .optional()
-      .meta({ description: "With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both)" }),
+      .meta({
+        description:
+          "With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both)",
+      }),
     name: text(1, 100).optional().meta({ description: "Only pets whose name starts with this text, ignoring case" }),
     status: commaList(PetStatus, 3)
       .optional()
@@ -308,7 +318,9 @@ export const PetListQuery = plainly(
     categoryId: int64String.optional().meta({ description: "Only pets of this category" }),
     ids: commaList(int64String, 100)
       .optional()
-      .meta({ description: `${listDescription("Only these pets, at most 100 ids", "ids", "1&2")}: the successor of GET /pets/{petId}` }),
+      .meta({
+        description: `${listDescription("Only these pets, at most 100 ids", "ids", "1&2")}: the successor of GET /pets/{petId}`,
+      }),
   }),
   {
     ...plainPaging,
@@ -331,12 +343,19 @@ export const OrderListQuery = plainly(
       .transform((s) => s === "true")
       .optional()
       .meta({ description: "Only completed (true) or open (false) orders" }),
-    state: z.enum(orderStates).optional().meta({ description: "Only `open` or only `complete` orders (the same as `complete=false` or `complete=true`)" }),
-    petId: int64String.optional().meta({ description: "Only orders for this pet" }),
-    placedBy: int64String
+    state: z
+      .enum(orderStates)
       .optional()
-      .meta({ description: "Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key" }),
-    sort: z.enum(orderSorts).optional().meta({ description: "`id` (ascending, the default) or `-id` (newest first); `after` follows that order" }),
+      .meta({ description: "Only `open` or only `complete` orders (the same as `complete=false` or `complete=true`)" }),
+    petId: int64String.optional().meta({ description: "Only orders for this pet" }),
+    placedBy: int64String.optional().meta({
+      description:
+        "Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key",
+    }),
+    sort: z
+      .enum(orderSorts)
+      .optional()
+      .meta({ description: "`id` (ascending, the default) or `-id` (newest first); `after` follows that order" }),
   }),
   {
     ...plainPaging,
@@ -353,7 +372,9 @@ export const InventoryListQuery = plainly(
     ...paging,
     status: commaList(PetStatus, 3)
       .optional()
-      .meta({ description: listDescription("Only items whose pet has one of these statuses", "status", "available&pending") }),
+      .meta({
+        description: listDescription("Only items whose pet has one of these statuses", "status", "available&pending"),
+      }),
   }),
   { ...plainPaging, status: plainStatuses },
 );
@@ -373,15 +394,22 @@ export const KeyIdParam = idParam("keyId", "Identifier of the API key");
 
 // --- Webhooks ----------------------------------------------------------------------------------------------
 
-export const WebhookEventType = z.enum(webhookEventTypes).meta({ id: "WebhookEventType", description: "A kind of event a subscription receives" });
+export const WebhookEventType = z
+  .enum(webhookEventTypes)
+  .meta({ id: "WebhookEventType", description: "A kind of event a subscription receives" });
 
 export const NewWebhookBody = z
   .strictObject({
-    url: z
-      .url({ error: "Expected an absolute URL" })
-      .max(2048)
-      .meta({ description: "Where the events are POSTed: http or https, on a public address", format: "uri", maxLength: 2048 }),
-    events: z.array(WebhookEventType).min(1).max(webhookEventTypes.length).meta({ description: "The events to receive" }),
+    url: z.url({ error: "Expected an absolute URL" }).max(2048).meta({
+      description: "Where the events are POSTed: http or https, on a public address",
+      format: "uri",
+      maxLength: 2048,
+    }),
+    events: z
+      .array(WebhookEventType)
+      .min(1)
+      .max(webhookEventTypes.length)
+      .meta({ description: "The events to receive" }),
     description: text(0, 500).optional().meta({ description: "What the subscription is for" }),
   })
   .meta({ id: "NewWebhook" });
@@ -392,10 +420,10 @@ const webhookFields = {
   events: z.array(WebhookEventType),
   description: z.string().optional(),
   createdAt: z.string().meta({ format: "date-time" }),
-  previousSecretExpiresAt: z
-    .string()
-    .optional()
-    .meta({ format: "date-time", description: "After a rotation: until when the previous secret still signs (a second signature)" }),
+  previousSecretExpiresAt: z.string().optional().meta({
+    format: "date-time",
+    description: "After a rotation: until when the previous secret still signs (a second signature)",
+  }),
 };
 
 export const WebhookView = z.strictObject(webhookFields).meta({ id: "Webhook" });
@@ -413,10 +441,21 @@ export const DeliveryAttemptView = z
     type: WebhookEventType,
     attempt: z.number().int().min(1).meta({ format: "int32", description: "1 for the first try" }),
     at: z.string().meta({ format: "date-time", description: "When it was sent" }),
-    status: z.number().int().optional().meta({ format: "int32", description: "The receiver's HTTP status, when it answered" }),
-    error: z.string().optional().meta({ description: "Why there was no answer: time-out, refused target, connection error" }),
+    status: z
+      .number()
+      .int()
+      .optional()
+      .meta({ format: "int32", description: "The receiver's HTTP status, when it answered" }),
+    error: z
+      .string()
+      .optional()
+      .meta({ description: "Why there was no answer: time-out, refused target, connection error" }),
     response: z.string().optional().meta({ description: "The first kilobyte of the receiver's answer" }),
-    durationMs: z.number().int().min(0).meta({ format: "int32", description: "From sending to the answer or the error" }),
+    durationMs: z
+      .number()
+      .int()
+      .min(0)
+      .meta({ format: "int32", description: "From sending to the answer or the error" }),
   })
   .meta({ id: "WebhookDeliveryAttempt" });
 
@@ -428,8 +467,14 @@ const eventOf = <T extends string, D extends z.ZodType>(type: T, id: string, dat
 
 const PetStatusChange = z.strictObject({ petId: int64, from: PetStatus, to: PetStatus });
 const InventoryChange = z.union([
-  z.strictObject({ petId: int64, delta: z.number().int().meta({ format: "int32", description: "Units an order took (negative) or gave back" }) }),
-  z.strictObject({ petId: int64, quantity: z.number().int().min(0).meta({ format: "int32", description: "The stock staff set" }) }),
+  z.strictObject({
+    petId: int64,
+    delta: z.number().int().meta({ format: "int32", description: "Units an order took (negative) or gave back" }),
+  }),
+  z.strictObject({
+    petId: int64,
+    quantity: z.number().int().min(0).meta({ format: "int32", description: "The stock staff set" }),
+  }),
 ]);
 
 /** The request bodies webhooks carry, one per event type. */
@@ -450,15 +495,28 @@ export const MeView = z
     role: z.enum(roles),
     plan: z.enum(plans),
     limits: z
-      .object(perWindow((name) => rateWindows[name as keyof typeof rateWindows].limitField, () => z.number().int()))
+      .object(
+        perWindow(
+          (name) => rateWindows[name as keyof typeof rateWindows].limitField,
+          () => z.number().int(),
+        ),
+      )
       .meta({ description: `Requests allowed ${windowNames.map((name) => `per UTC ${name}`).join(" and ")}` }),
     usage: z
       .object({
         ...perWindow(
           (name) => name,
-          (name) => z.number().int().min(0).meta({ format: "int32", description: `Requests counted in the current UTC ${name}, this one included` }),
+          (name) =>
+            z
+              .number()
+              .int()
+              .min(0)
+              .meta({ format: "int32", description: `Requests counted in the current UTC ${name}, this one included` }),
         ),
-        ...perWindow((name) => `${name}ResetsAt`, () => z.string().meta({ format: "date-time" })),
+        ...perWindow(
+          (name) => `${name}ResetsAt`,
+          () => z.string().meta({ format: "date-time" }),
+        ),
       })
       .meta({ description: "Today's usage of the plan's limits" }),
     bannedUntil: z.string().optional().meta({ format: "date-time" }),

@@ -60,7 +60,10 @@ export interface UseCaseFactory<N extends Dependency, T> {
   readonly make: (dependencies: Pick<UseCaseDependencies, N>) => T;
 }
 
-const useCase = <N extends Dependency, T>(needs: readonly N[], make: (dependencies: Pick<UseCaseDependencies, N>) => T): UseCaseFactory<N, T> => ({
+const useCase = <N extends Dependency, T>(
+  needs: readonly N[],
+  make: (dependencies: Pick<UseCaseDependencies, N>) => T,
+): UseCaseFactory<N, T> => ({
   needs,
   make,
 });
@@ -98,28 +101,51 @@ export const useCaseFactories = {
   ),
   listApiKeys: useCase(["cachedApiKeys"], ({ cachedApiKeys }) => new ListApiKeys(cachedApiKeys)),
   getApiKey: useCase(["cachedApiKeys"], ({ cachedApiKeys }) => new GetApiKey(cachedApiKeys)),
-  getMe: useCase(["cachedApiKeys", "limiter", "clock"], ({ cachedApiKeys, ...d }) => new GetMe({ apiKeys: cachedApiKeys, ...d })),
+  getMe: useCase(
+    ["cachedApiKeys", "limiter", "clock"],
+    ({ cachedApiKeys, ...d }) => new GetMe({ apiKeys: cachedApiKeys, ...d }),
+  ),
   followEvents: useCase(["eventLog"], ({ eventLog }) => new FollowEvents(eventLog)),
-  updateApiKey: useCase(["cachedApiKeys", "adminGuard"], ({ cachedApiKeys, ...d }) => new UpdateApiKey({ apiKeys: cachedApiKeys, ...d })),
-  revokeApiKey: useCase(["cachedApiKeys", "adminGuard", "clock"], ({ cachedApiKeys, ...d }) => new RevokeApiKey({ apiKeys: cachedApiKeys, ...d })),
+  updateApiKey: useCase(
+    ["cachedApiKeys", "adminGuard"],
+    ({ cachedApiKeys, ...d }) => new UpdateApiKey({ apiKeys: cachedApiKeys, ...d }),
+  ),
+  revokeApiKey: useCase(
+    ["cachedApiKeys", "adminGuard", "clock"],
+    ({ cachedApiKeys, ...d }) => new RevokeApiKey({ apiKeys: cachedApiKeys, ...d }),
+  ),
   unbanApiKey: useCase(["cachedApiKeys"], ({ cachedApiKeys }) => new UnbanApiKey(cachedApiKeys)),
   admitRequest: useCase(
     ["cachedApiKeys", "secrets", "limiter", "clock", "banPolicy"],
     ({ cachedApiKeys, banPolicy, ...d }) => new AdmitRequest({ apiKeys: cachedApiKeys, ...d }, banPolicy),
   ),
-  runIdempotently: useCase(["idempotency", "clock"], ({ idempotency, clock }) => new RunIdempotently({ records: idempotency, clock })),
+  runIdempotently: useCase(
+    ["idempotency", "clock"],
+    ({ idempotency, clock }) => new RunIdempotently({ records: idempotency, clock }),
+  ),
 
   createWebhookSubscription: useCase(
     ["webhooks", "ids", "webhookSigner", "addressResolver", "clock", "webhookTargets"],
     ({ webhooks, ids, webhookSigner, addressResolver, clock, webhookTargets }) =>
-      new CreateWebhookSubscription({ webhooks, ids, signer: webhookSigner, resolver: addressResolver, clock }, webhookTargets),
+      new CreateWebhookSubscription(
+        { webhooks, ids, signer: webhookSigner, resolver: addressResolver, clock },
+        webhookTargets,
+      ),
   ),
   listWebhookSubscriptions: useCase(["webhooks"], ({ webhooks }) => new ListWebhookSubscriptions(webhooks)),
   getWebhookSubscription: useCase(["webhooks"], ({ webhooks }) => new GetWebhookSubscription(webhooks)),
-  deleteWebhookSubscription: useCase(["webhooks", "webhookMessages", "deliveryAttempts"], (d) => new DeleteWebhookSubscription(d)),
-  rotateWebhookSecret: useCase(["webhooks", "webhookSigner", "clock"], ({ webhookSigner, ...d }) => new RotateWebhookSecret({ signer: webhookSigner, ...d })),
+  deleteWebhookSubscription: useCase(
+    ["webhooks", "webhookMessages", "deliveryAttempts"],
+    (d) => new DeleteWebhookSubscription(d),
+  ),
+  rotateWebhookSecret: useCase(
+    ["webhooks", "webhookSigner", "clock"],
+    ({ webhookSigner, ...d }) => new RotateWebhookSecret({ signer: webhookSigner, ...d }),
+  ),
   listWebhookDeliveries: useCase(["webhooks", "deliveryAttempts"], (d) => new ListWebhookDeliveries(d)),
 };
 
 /** Everything the HTTP adapter drives, built once at start-up. */
-export type UseCases = { readonly [K in keyof typeof useCaseFactories]: ReturnType<(typeof useCaseFactories)[K]["make"]> };
+export type UseCases = {
+  readonly [K in keyof typeof useCaseFactories]: ReturnType<(typeof useCaseFactories)[K]["make"]>;
+};

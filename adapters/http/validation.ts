@@ -3,10 +3,16 @@ import type { ProblemDetail } from "./problem.ts";
 
 export type InputPart = "path" | "query" | "header" | "body";
 
-const pathOf = (where: InputPart, path: readonly PropertyKey[]): string => [where, ...path.map(String)].filter(Boolean).join(".");
+const pathOf = (where: InputPart, path: readonly PropertyKey[]): string =>
+  [where, ...path.map(String)].filter(Boolean).join(".");
 
 /** Parses one part of the input; problems are added to `details`, each named by where it is (`body.name`). */
-export const parseInto = <S extends z.ZodType>(schema: S, input: unknown, where: InputPart, details: ProblemDetail[]): z.output<S> | undefined => {
+export const parseInto = <S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+  where: InputPart,
+  details: ProblemDetail[],
+): z.output<S> | undefined => {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   for (const issue of result.error.issues) {

@@ -15,10 +15,7 @@ const copyOf = (k: ApiKey): ApiKey => ({
 });
 
 const sameSettings = (a: ApiKeySettings, b: ApiKeySettings): boolean =>
-  a.label === b.label &&
-  a.role === b.role &&
-  a.plan === b.plan &&
-  sameLimits(a.limits, b.limits);
+  a.label === b.label && a.role === b.role && a.plan === b.plan && sameLimits(a.limits, b.limits);
 
 export class MemoryApiKeys implements ApiKeys {
   readonly #keys = new Map<number, ApiKey>();

@@ -4,7 +4,10 @@ import { DomainError } from "../../core/shared/domain-error.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
 
-const copyCategory = (c: CategoryRecord): CategoryRecord => ({ ...c, deletingSince: c.deletingSince && new Date(c.deletingSince) });
+const copyCategory = (c: CategoryRecord): CategoryRecord => ({
+  ...c,
+  deletingSince: c.deletingSince && new Date(c.deletingSince),
+});
 
 /**
  * The name check and the write happen in one synchronous step, so two racing adds never both pass it. The
@@ -46,7 +49,8 @@ export class MemoryCategories implements Categories {
 
   async beginDelete(id: number, since: Date, expectedRevision?: number): Promise<boolean> {
     const current = this.#categories.get(id);
-    if (!current || current.deletingSince || (expectedRevision !== undefined && current.revision !== expectedRevision)) return false;
+    if (!current || current.deletingSince || (expectedRevision !== undefined && current.revision !== expectedRevision))
+      return false;
     this.#set({ ...current, deletingSince: new Date(since), revision: current.revision + 1 });
     return true;
   }
@@ -73,7 +77,8 @@ export class MemoryCategories implements Categories {
 
   #assertNameFree(id: number, name: string): void {
     const owner = this.#idOfName.get(normalizedCategoryName(name));
-    if (owner !== undefined && owner !== id) throw new DomainError("category_name_taken", `A category named "${name}" already exists`);
+    if (owner !== undefined && owner !== id)
+      throw new DomainError("category_name_taken", `A category named "${name}" already exists`);
   }
 
   /** Adds or replaces the category (its name checked free before). */

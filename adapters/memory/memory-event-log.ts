@@ -1,5 +1,10 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
-import { EVENT_LOG_RETENTION_MS, type EventLog, type EventLogPage, type LoggedEvent } from "../../core/events/event-log.port.ts";
+import {
+  EVENT_LOG_RETENTION_MS,
+  type EventLog,
+  type EventLogPage,
+  type LoggedEvent,
+} from "../../core/events/event-log.port.ts";
 import { copyEvent } from "./memory-pending-events.ts";
 
 interface Entry {
@@ -45,13 +50,18 @@ export class MemoryEventLog implements EventLog {
     // Positions are consecutive from the oldest kept on.
     const first = entries[this.#head]!.event.position;
     const from = this.#head + Math.max(0, position + 1 - first);
-    const events = entries.slice(from, from + Math.max(0, limit)).map((e) => ({ ...copyEvent(e.event), position: e.event.position }));
+    const events = entries
+      .slice(from, from + Math.max(0, limit))
+      .map((e) => ({ ...copyEvent(e.event), position: e.event.position }));
     return { events, last: events.at(-1)?.position ?? position };
   }
 
   #trim(now: number): void {
     const entries = this.#entries;
-    while (this.#head < entries.length && (entries.length - this.#head > this.#limit || entries[this.#head]!.appendedAt < now - EVENT_LOG_RETENTION_MS)) {
+    while (
+      this.#head < entries.length &&
+      (entries.length - this.#head > this.#limit || entries[this.#head]!.appendedAt < now - EVENT_LOG_RETENTION_MS)
+    ) {
       this.#ids.delete(entries[this.#head]!.event.id);
       this.#head++;
     }

@@ -57,7 +57,8 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
     }
     // A lost or released attempt's note goes on with its record for a retry of the same request; an expired record's
     // is forgotten with it, and another request (the key reused with another body) learns nothing of it.
-    const previous = existing && existing.expiresAt > now && existing.fingerprint === claim.fingerprint ? existing.note : undefined;
+    const previous =
+      existing && existing.expiresAt > now && existing.fingerprint === claim.fingerprint ? existing.note : undefined;
     entries.delete(claim.key); // a stale record: claimed anew, it becomes the newest
     if (entries.size >= this.#perScope) forgetOldest(entries, now);
     const token = String(++this.#lastToken);
@@ -86,7 +87,8 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
 
   release(scope: string, key: string, token: string): Promise<void> {
     const entry = this.#owned(scope, key, token);
-    if (entry?.note) entry.leaseUntil = 0; // unlocked: the next claim takes it over, note and all
+    if (entry?.note)
+      entry.leaseUntil = 0; // unlocked: the next claim takes it over, note and all
     else if (entry) {
       const entries = this.#scopes.get(scope)!;
       entries.delete(key);
@@ -113,7 +115,8 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
 }
 
 /** Expired, or never completed and its lease ran out. */
-const isStale = (entry: Entry, now: number): boolean => entry.expiresAt <= now || (!entry.response && entry.leaseUntil <= now);
+const isStale = (entry: Entry, now: number): boolean =>
+  entry.expiresAt <= now || (!entry.response && entry.leaseUntil <= now);
 
 /** The oldest record that is not in progress; none when every record is. */
 const forgetOldest = (entries: Map<string, Entry>, now: number): void => {

@@ -76,12 +76,15 @@ export class MemoryOrders implements Orders {
   async list(query: OrderQuery): Promise<OrderRecord[]> {
     const { complete, petId, placedBy, limit } = query;
     const page: OrderRecord[] = [];
-    const index = petId !== undefined ? this.#ofPet.get(petId) : placedBy !== undefined ? this.#ofPlacer.get(placedBy) : this.#all;
+    const index =
+      petId !== undefined ? this.#ofPet.get(petId) : placedBy !== undefined ? this.#ofPlacer.get(placedBy) : this.#all;
     const walk = query.sort === "-id" ? index?.valuesBefore(query.after) : index?.valuesAfter(query.after);
     for (const { order: o } of walk ?? []) {
       if (page.length >= limit) break;
       const shown =
-        (complete === undefined ? o.state === "open" || o.state === "complete" : o.state === (complete ? "complete" : "open")) &&
+        (complete === undefined
+          ? o.state === "open" || o.state === "complete"
+          : o.state === (complete ? "complete" : "open")) &&
         (petId === undefined || o.petId === petId) &&
         (placedBy === undefined || o.placedBy === placedBy);
       if (shown) page.push(copyOrder(o));
@@ -119,7 +122,8 @@ export class MemoryOrders implements Orders {
   async removeAllOfPet(petId: number): Promise<void> {
     // Collected first: the indexes change in place, and a walk must not see its map change.
     const removed: number[] = [];
-    for (const { order } of this.#ofPet.get(petId)?.valuesAfter() ?? []) if (order.state !== "abandoned") removed.push(order.id);
+    for (const { order } of this.#ofPet.get(petId)?.valuesAfter() ?? [])
+      if (order.state !== "abandoned") removed.push(order.id);
     for (let i = 0; i < removed.length; i++) this.#remove(removed[i]!);
   }
 

@@ -17,7 +17,12 @@ const copyJson = <T>(value: T): T => {
  * every event handed out).
  */
 export const copyEvent = (event: DomainEvent): DomainEvent =>
-  ({ id: event.id, type: event.type, occurredAt: new Date(event.occurredAt), data: copyJson(event.data) }) as DomainEvent;
+  ({
+    id: event.id,
+    type: event.type,
+    occurredAt: new Date(event.occurredAt),
+    data: copyJson(event.data),
+  }) as DomainEvent;
 
 /**
  * A pending event as kept: a copy no caller holds, its time in ms (the order's first key), its document, and whether
@@ -31,7 +36,8 @@ export interface StoredEvent {
 }
 
 /** The outbox's order: by time, then by id. */
-export const isOlder = (a: StoredEvent, b: StoredEvent): boolean => a.at < b.at || (a.at === b.at && a.event.id < b.event.id);
+export const isOlder = (a: StoredEvent, b: StoredEvent): boolean =>
+  a.at < b.at || (a.at === b.at && a.event.id < b.event.id);
 
 /** A document's events when it has had more than one since it last had none: how many are pending, and all of them, oldest first. */
 interface Owned {
@@ -156,7 +162,8 @@ export class MemoryPendingEvents {
     if (!this.#byId) {
       this.#byId = new Map();
       const queue = this.#queue;
-      for (let i = this.#head; i < queue.length; i++) if (queue[i]!.pending) this.#byId.set(queue[i]!.event.id, queue[i]!);
+      for (let i = this.#head; i < queue.length; i++)
+        if (queue[i]!.pending) this.#byId.set(queue[i]!.event.id, queue[i]!);
     }
     return this.#byId;
   }

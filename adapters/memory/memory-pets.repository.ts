@@ -34,14 +34,16 @@ const copyOf = ({ pet }: StoredPet): PetRecord => ({
 const hasMark = (pet: PetRecord, orderId: number, kind: Mark["kind"], nonce?: string): boolean =>
   pet.marks.some((m) => m.orderId === orderId && m.kind === kind && (nonce === undefined || m.nonce === nonce));
 
-const byOrderThenKind = (a: Mark, b: Mark): number => a.orderId - b.orderId || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
+const byOrderThenKind = (a: Mark, b: Mark): number =>
+  a.orderId - b.orderId || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
 const withMark = (pet: PetRecord, mark: Mark): Mark[] => [...pet.marks, copyMark(mark)].sort(byOrderThenKind);
 const withoutMark = (pet: PetRecord, orderId: number, kind: Mark["kind"]): Mark[] =>
   pet.marks.filter((m) => !(m.orderId === orderId && m.kind === kind));
 
 const visible = (pet: PetRecord): boolean => pet.lifecycle === undefined;
 const soldOut = (pet: PetRecord): boolean => pet.pendingCause === "sold-out";
-const revisionHolds = (pet: PetRecord, expected: number | undefined): boolean => expected === undefined || pet.revision === expected;
+const revisionHolds = (pet: PetRecord, expected: number | undefined): boolean =>
+  expected === undefined || pet.revision === expected;
 const sameDate = (a: Date | undefined, b: Date): boolean => a?.getTime() === b.getTime();
 
 /** A change the store applies: the pet's new fields (revision + 1 added here) and the events it appends. */
@@ -50,8 +52,12 @@ interface Applied {
   events?: readonly DomainEvent[] | undefined;
 }
 
-const caused = (c: Consequence): Partial<PetRecord> => (c.status ? { status: c.status.to, pendingCause: c.status.cause } : {});
-const withConsequence = (change: Partial<PetRecord>, c: Consequence): Applied => ({ pet: { ...change, ...caused(c) }, events: c.events });
+const caused = (c: Consequence): Partial<PetRecord> =>
+  c.status ? { status: c.status.to, pendingCause: c.status.cause } : {};
+const withConsequence = (change: Partial<PetRecord>, c: Consequence): Applied => ({
+  pet: { ...change, ...caused(c) },
+  events: c.events,
+});
 
 /** Units back to stock and out of the holds; the consequence as the pet sold out or not. */
 const unitsBack = (pet: PetRecord, units: number, back: UnitsBack, change: Partial<PetRecord>): Applied =>
@@ -70,7 +76,11 @@ interface IndexedAs {
   provisional: boolean;
   marked: boolean;
 }
-const indexedAs = (stored: StoredPet): IndexedAs => ({ pet: stored.pet, provisional: isProvisional(stored), marked: isMarked(stored) });
+const indexedAs = (stored: StoredPet): IndexedAs => ({
+  pet: stored.pet,
+  provisional: isProvisional(stored),
+  marked: isMarked(stored),
+});
 
 /**
  * Every write checks and changes one pet without awaiting in between: atomic within the process. Besides the pets
@@ -100,7 +110,11 @@ export class MemoryPets implements Pets {
     if (sort === "name") return this.#byName(query, matches);
     const descending = sort === "-id";
     const candidates =
-      ids === undefined ? (descending ? this.#all.valuesBefore(after) : this.#all.valuesAfter(after)) : this.#ofIds(ids, after, descending);
+      ids === undefined
+        ? descending
+          ? this.#all.valuesBefore(after)
+          : this.#all.valuesAfter(after)
+        : this.#ofIds(ids, after, descending);
     return pageOf(candidates, query.limit, copyOf, matches);
   }
 
@@ -135,20 +149,40 @@ export class MemoryPets implements Pets {
 
   async reserve(r: Reservation): Promise<PetWrite> {
     return this.#write(r.petId, (pet) => {
-      if (!visible(pet) || pet.status !== "available" || hasMark(pet, r.orderId, "reserve") || pet.stock < r.units) return undefined;
+      if (!visible(pet) || pet.status !== "available" || hasMark(pet, r.orderId, "reserve") || pet.stock < r.units)
+        return undefined;
       const mark: Mark = { orderId: r.orderId, kind: "reserve", units: r.units, since: r.at, nonce: r.nonce };
-      const change = { stock: pet.stock - r.units, holdCount: pet.holdCount + 1, heldUnits: pet.heldUnits + r.units, marks: withMark(pet, mark) };
+      const change = {
+        stock: pet.stock - r.units,
+        holdCount: pet.holdCount + 1,
+        heldUnits: pet.heldUnits + r.units,
+        marks: withMark(pet, mark),
+      };
       return withConsequence(change, pet.stock === r.units ? r.lastUnits : r.unitsLeft);
     });
   }
 
-  async keepReservation({ petId, orderId, nonce }: { petId: number; orderId: number; nonce: string }): Promise<PetWrite> {
-    return this.#write(petId, (pet) => (hasMark(pet, orderId, "reserve", nonce) ? { pet: { marks: withoutMark(pet, orderId, "reserve") } } : undefined));
+  async keepReservation({
+    petId,
+    orderId,
+    nonce,
+  }: {
+    petId: number;
+    orderId: number;
+    nonce: string;
+  }): Promise<PetWrite> {
+    return this.#write(petId, (pet) =>
+      hasMark(pet, orderId, "reserve", nonce) ? { pet: { marks: withoutMark(pet, orderId, "reserve") } } : undefined,
+    );
   }
 
-  async undoReservation(u: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack): Promise<PetWrite> {
+  async undoReservation(
+    u: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack,
+  ): Promise<PetWrite> {
     return this.#write(u.petId, (pet) =>
-      hasMark(pet, u.orderId, "reserve", u.nonce) ? unitsBack(pet, u.units, u, { marks: withoutMark(pet, u.orderId, "reserve") }) : undefined,
+      hasMark(pet, u.orderId, "reserve", u.nonce)
+        ? unitsBack(pet, u.units, u, { marks: withoutMark(pet, u.orderId, "reserve") })
+        : undefined,
     );
   }
 
@@ -158,7 +192,10 @@ export class MemoryPets implements Pets {
       const marks = withMark(pet, { orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
       if (s.how === "release") return unitsBack(pet, s.units, s, { marks });
       const last = soldOut(pet) && pet.holdCount === 1 && pet.stock === 0;
-      return withConsequence({ marks, holdCount: pet.holdCount - 1, heldUnits: pet.heldUnits - s.units }, last ? s.lastOfSoldOut : s.otherwise);
+      return withConsequence(
+        { marks, holdCount: pet.holdCount - 1, heldUnits: pet.heldUnits - s.units },
+        last ? s.lastOfSoldOut : s.otherwise,
+      );
     });
   }
 
@@ -166,14 +203,25 @@ export class MemoryPets implements Pets {
     return this.#write(petId, (pet) => {
       if (!hasMark(pet, orderId, "settle")) return undefined;
       const bucket = fenceBucket(orderId);
-      return { pet: { marks: withoutMark(pet, orderId, "settle"), fences: { ...pet.fences, [bucket]: fenceOf(pet, orderId) + 1 } } };
+      return {
+        pet: {
+          marks: withoutMark(pet, orderId, "settle"),
+          fences: { ...pet.fences, [bucket]: fenceOf(pet, orderId) + 1 },
+        },
+      };
     });
   }
 
   async setStock(s: StockSetting): Promise<PetWrite> {
     return this.#write(s.petId, (pet) => {
       if (!visible(pet) || pet.heldUnits > s.heldAtMost || !revisionHolds(pet, s.expectedRevision)) return undefined;
-      const consequence = !s.restock ? s.otherwise : pet.status === "sold" ? s.restock.fromSold : soldOut(pet) ? s.restock.fromSoldOut : s.otherwise;
+      const consequence = !s.restock
+        ? s.otherwise
+        : pet.status === "sold"
+          ? s.restock.fromSold
+          : soldOut(pet)
+            ? s.restock.fromSoldOut
+            : s.otherwise;
       return withConsequence({ stock: s.quantity }, consequence);
     });
   }
@@ -184,15 +232,33 @@ export class MemoryPets implements Pets {
     );
   }
 
-  async beginMove({ petId, to, since, expectedRevision }: { petId: number; to: number; since: Date; expectedRevision: number }): Promise<PetWrite> {
+  async beginMove({
+    petId,
+    to,
+    since,
+    expectedRevision,
+  }: {
+    petId: number;
+    to: number;
+    since: Date;
+    expectedRevision: number;
+  }): Promise<PetWrite> {
     return this.#write(petId, (pet) =>
-      visible(pet) && pet.revision === expectedRevision ? { pet: { movingTo: to, provisionalSince: new Date(since) } } : undefined,
+      visible(pet) && pet.revision === expectedRevision
+        ? { pet: { movingTo: to, provisionalSince: new Date(since) } }
+        : undefined,
     );
   }
 
   async finishMove(m: Omit<Edit, "expectedRevision"> & { to: number; since: Date }): Promise<PetWrite> {
     return this.#write(m.petId, (pet) => {
-      if (pet.movingTo !== m.to || !sameDate(pet.provisionalSince, m.since) || !visible(pet) || pet.status !== m.checkedStatus) return undefined;
+      if (
+        pet.movingTo !== m.to ||
+        !sameDate(pet.provisionalSince, m.since) ||
+        !visible(pet) ||
+        pet.status !== m.checkedStatus
+      )
+        return undefined;
       const { pet: change, events } = edited(m);
       return { pet: { ...change, categoryId: m.to, movingTo: undefined, provisionalSince: undefined }, events };
     });
@@ -200,15 +266,27 @@ export class MemoryPets implements Pets {
 
   async undoMove({ petId, to, since }: { petId: number; to: number; since: Date }): Promise<PetWrite> {
     return this.#write(petId, (pet) =>
-      pet.movingTo === to && sameDate(pet.provisionalSince, since) ? { pet: { movingTo: undefined, provisionalSince: undefined } } : undefined,
+      pet.movingTo === to && sameDate(pet.provisionalSince, since)
+        ? { pet: { movingTo: undefined, provisionalSince: undefined } }
+        : undefined,
     );
   }
 
   async finishCreating(petId: number): Promise<PetWrite> {
-    return this.#write(petId, (pet) => (pet.lifecycle === "creating" ? { pet: { lifecycle: undefined, provisionalSince: undefined } } : undefined));
+    return this.#write(petId, (pet) =>
+      pet.lifecycle === "creating" ? { pet: { lifecycle: undefined, provisionalSince: undefined } } : undefined,
+    );
   }
 
-  async beginDeleting({ petId, since, expectedRevision }: { petId: number; since: Date; expectedRevision?: number | undefined }): Promise<PetWrite> {
+  async beginDeleting({
+    petId,
+    since,
+    expectedRevision,
+  }: {
+    petId: number;
+    since: Date;
+    expectedRevision?: number | undefined;
+  }): Promise<PetWrite> {
     return this.#write(petId, (pet) =>
       visible(pet) && pet.holdCount === 0 && revisionHolds(pet, expectedRevision)
         ? { pet: { lifecycle: "deleting", provisionalSince: new Date(since) } }
@@ -217,7 +295,10 @@ export class MemoryPets implements Pets {
   }
 
   async removeCreating(petId: number, since?: Date): Promise<boolean> {
-    return this.#remove(petId, (pet) => pet.lifecycle === "creating" && (since === undefined || sameDate(pet.provisionalSince, since)));
+    return this.#remove(
+      petId,
+      (pet) => pet.lifecycle === "creating" && (since === undefined || sameDate(pet.provisionalSince, since)),
+    );
   }
 
   async removeDeleting(petId: number): Promise<boolean> {
@@ -305,14 +386,25 @@ export class MemoryPets implements Pets {
   }
 }
 
-const toggle = (index: OrderedMap<StoredPet>, id: number, entry: StoredPet | undefined, was: boolean, now: boolean): void => {
+const toggle = (
+  index: OrderedMap<StoredPet>,
+  id: number,
+  entry: StoredPet | undefined,
+  was: boolean,
+  now: boolean,
+): void => {
   if (was === now) return;
   if (now && entry) index.set(id, entry);
   else index.delete(id);
 };
 
 /** Up to `limit` of the candidates (ascending id) that match, each made into what the caller gets; stops at the limit. */
-const pageOf = <T>(candidates: Iterable<StoredPet>, limit: number, as: (stored: StoredPet) => T, matches: (stored: StoredPet) => boolean = () => true): T[] => {
+const pageOf = <T>(
+  candidates: Iterable<StoredPet>,
+  limit: number,
+  as: (stored: StoredPet) => T,
+  matches: (stored: StoredPet) => boolean = () => true,
+): T[] => {
   const page: T[] = [];
   for (const stored of candidates) {
     if (page.length >= limit) break;

@@ -75,12 +75,21 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async usage(subject: string, { minute, day }: Windows): Promise<WindowCounts> {
     const dayResetsAt = day.resetsAt.getTime();
-    const generation = dayResetsAt === this.#current.resetsAt ? this.#current : dayResetsAt === this.#previous?.resetsAt ? this.#previous : undefined;
+    const generation =
+      dayResetsAt === this.#current.resetsAt
+        ? this.#current
+        : dayResetsAt === this.#previous?.resetsAt
+          ? this.#previous
+          : undefined;
     const counters = generation?.subjects.get(subject);
     if (!counters) return { minute: 0, day: 0 };
     const minuteName = dayResetsAt - minute.resetsAt.getTime();
     const minuteCount =
-      minuteName === counters.minute ? counters.minuteCount : minuteName === counters.previousMinute ? counters.previousMinuteCount : 0;
+      minuteName === counters.minute
+        ? counters.minuteCount
+        : minuteName === counters.previousMinute
+          ? counters.previousMinuteCount
+          : 0;
     return { minute: minuteCount, day: counters.count };
   }
 
@@ -100,7 +109,8 @@ export class MemoryRateLimiter implements RateLimiter {
       this.#previous = this.#current.resetsAt === Number.NEGATIVE_INFINITY ? undefined : this.#current;
       this.#current = { resetsAt: dayResetsAt, subjects: new Map() };
     }
-    if (this.#previous && minute.resetsAt.getTime() > this.#previous.resetsAt + STRAGGLER_GRACE_MS) this.#previous = undefined;
+    if (this.#previous && minute.resetsAt.getTime() > this.#previous.resetsAt + STRAGGLER_GRACE_MS)
+      this.#previous = undefined;
     const generation =
       dayResetsAt === this.#current.resetsAt
         ? this.#current

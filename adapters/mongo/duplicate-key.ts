@@ -5,7 +5,8 @@ import { DomainError } from "../../core/shared/domain-error.ts";
  * PostgreSQL's texts for a unique index violation: a unique `_id` (primary key) and a unique secondary index, which
  * DocumentDB implements as an exclusion constraint.
  */
-const POSTGRESQL_UNIQUE_VIOLATION = /duplicate key value violates unique constraint|conflicting key value violates exclusion constraint/;
+const POSTGRESQL_UNIQUE_VIOLATION =
+  /duplicate key value violates unique constraint|conflicting key value violates exclusion constraint/;
 
 /**
  * A unique index refused the write. MongoDB reports 11000 for every write. Engine quirk of FerretDB v2 on
@@ -22,7 +23,8 @@ export const isDuplicateKeyError = (error: unknown): boolean =>
  * unique secondary index (an exclusion constraint in DocumentDB) can abort one of them as the deadlock's victim.
  * The aborted command wrote nothing. MongoDB itself retries such conflicts inside a single-document write.
  */
-export const isDeadlockVictim = (error: unknown): boolean => error instanceof MongoServerError && /deadlock detected/i.test(error.message);
+export const isDeadlockVictim = (error: unknown): boolean =>
+  error instanceof MongoServerError && /deadlock detected/i.test(error.message);
 
 /** How `retryingDeadlocks` spaces its runs; tests shrink the delays. */
 export interface DeadlockRetry {
@@ -50,7 +52,10 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
  * propagates; a write still a victim after the last run becomes `service_unavailable` (503, retry in a second): a
  * conflict the store could not settle now, never an internal error.
  */
-export const retryingDeadlocks = async <T>(write: () => Promise<T>, retry: DeadlockRetry = DEADLOCK_RETRY): Promise<T> => {
+export const retryingDeadlocks = async <T>(
+  write: () => Promise<T>,
+  retry: DeadlockRetry = DEADLOCK_RETRY,
+): Promise<T> => {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();

@@ -33,7 +33,10 @@ export const migrateHoldsToMarks = async (db: Db, now: Date): Promise<void> => {
   const orders = db.collection<HeldOrder & { settling?: Date; migratedHold?: true }>("orders");
   for (;;) {
     const page = await pets
-      .find({ $or: [{ holds: { $exists: true } }, { migratingOrders: { $exists: true } }] }, { projection: { outbox: 0 } })
+      .find(
+        { $or: [{ holds: { $exists: true } }, { migratingOrders: { $exists: true } }] },
+        { projection: { outbox: 0 } },
+      )
       .limit(100)
       .toArray();
     if (page.length === 0) break;
@@ -55,11 +58,18 @@ export const migrateHoldsToMarks = async (db: Db, now: Date): Promise<void> => {
 /** One conditional write; the pet as it is afterwards (converted by this call or another), undefined when gone. */
 const convert = async (db: Db, pet: LegacyPet, now: Date): Promise<LegacyPet | undefined> => {
   const pets = db.collection<LegacyPet>("pets");
-  const holds = Object.entries(pet.holds ?? {}).map(([key, units]) => ({ orderId: Number(key.slice(1)), units, since: pet.heldSince?.[key] ?? now }));
+  const holds = Object.entries(pet.holds ?? {}).map(([key, units]) => ({
+    orderId: Number(key.slice(1)),
+    units,
+    since: pet.heldSince?.[key] ?? now,
+  }));
   const states = new Map<number, string>();
   for (let i = 0; i < holds.length; i += BATCH) {
     const ids = holds.slice(i, i + BATCH).map((h) => h.orderId);
-    for (const order of await db.collection<HeldOrder>("orders").find({ _id: { $in: ids } }, { projection: { state: 1 } }).toArray()) {
+    for (const order of await db
+      .collection<HeldOrder>("orders")
+      .find({ _id: { $in: ids } }, { projection: { state: 1 } })
+      .toArray()) {
       states.set(order._id, order.state);
     }
   }
@@ -72,7 +82,8 @@ const convert = async (db: Db, pet: LegacyPet, now: Date): Promise<LegacyPet | u
     else if (state === "cancelled" || state === "complete") migratingOrders.push(hold.orderId);
     else marks[`r${hold.orderId}`] = { u: hold.units, s: hold.since, n: "migrated" };
   }
-  const pending = pet.status === "pending" ? { pendingCause: pet.stock === 0 && openOrders > 0 ? "sold-out" : "hold" } : {};
+  const pending =
+    pet.status === "pending" ? { pendingCause: pet.stock === 0 && openOrders > 0 ? "sold-out" : "hold" } : {};
   await pets.updateOne({ _id: pet._id, revision: pet.revision, holds: { $exists: true } }, {
     $set: {
       holdCount: holds.length,
@@ -86,5 +97,8 @@ const convert = async (db: Db, pet: LegacyPet, now: Date): Promise<LegacyPet | u
     $unset: { holds: "", heldSince: "" },
     $inc: { revision: 1 },
   } as never);
-  return (await pets.findOne({ _id: pet._id, holds: { $exists: false } }, { projection: { migratingOrders: 1 } })) ?? undefined;
+  return (
+    (await pets.findOne({ _id: pet._id, holds: { $exists: false } }, { projection: { migratingOrders: 1 } })) ??
+    undefined
+  );
 };

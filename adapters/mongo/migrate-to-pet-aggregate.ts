@@ -24,11 +24,20 @@ export const migrateToPetAggregate = async (db: Db, now: Date): Promise<void> =>
     }
     await pets.updateMany(legacyPet, { $set: { stock: 0 } });
   }
-  await pets.updateMany({ revision: { $exists: false } }, { $set: { revision: 1, holds: {}, heldSince: {}, holdCount: 0, outbox: [] } });
+  await pets.updateMany(
+    { revision: { $exists: false } },
+    { $set: { revision: 1, holds: {}, heldSince: {}, holdCount: 0, outbox: [] } },
+  );
   for await (const order of orders.find({ state: { $exists: false }, complete: false })) {
     const key = `o${order._id}`;
-    await pets.updateOne({ _id: order.petId, [`holds.${key}`]: { $exists: false } }, { $set: { [`holds.${key}`]: order.quantity }, $inc: { holdCount: 1 } });
-    await orders.updateOne({ _id: order._id, state: { $exists: false } }, { $set: { state: "open", revision: 1, createdAt: now, outbox: [] }, $unset: { complete: "" } });
+    await pets.updateOne(
+      { _id: order.petId, [`holds.${key}`]: { $exists: false } },
+      { $set: { [`holds.${key}`]: order.quantity }, $inc: { holdCount: 1 } },
+    );
+    await orders.updateOne(
+      { _id: order._id, state: { $exists: false } },
+      { $set: { state: "open", revision: 1, createdAt: now, outbox: [] }, $unset: { complete: "" } },
+    );
   }
   await orders.updateMany(
     { state: { $exists: false }, complete: true },

@@ -118,7 +118,9 @@ export class MongoApiKeys implements ApiKeys {
         key.limits === undefined
           ? { $set: settings, $unset: { limits: "" } }
           : { $set: { ...settings, limits: { ...key.limits } } };
-      return (await this.#keys.updateOne({ _id: key.id, ...active, ...withSettings(expected) }, update)).matchedCount === 1;
+      return (
+        (await this.#keys.updateOne({ _id: key.id, ...active, ...withSettings(expected) }, update)).matchedCount === 1
+      );
     });
   }
 

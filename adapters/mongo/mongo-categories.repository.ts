@@ -44,7 +44,9 @@ export const createCategoryIndexes = async (db: Db): Promise<void> => {
  * engine, after running again if it was aborted as a deadlock's victim).
  */
 const nameTakenOr = (error: unknown, name: string): unknown =>
-  isDuplicateKeyError(error) ? new DomainError("category_name_taken", `A category named "${name}" already exists`) : error;
+  isDuplicateKeyError(error)
+    ? new DomainError("category_name_taken", `A category named "${name}" already exists`)
+    : error;
 
 export class MongoCategories implements Categories {
   readonly #categories: Collection<CategoryDocument>;
@@ -95,23 +97,37 @@ export class MongoCategories implements Categories {
 
   beginDelete(id: number, since: Date, expectedRevision?: number): Promise<boolean> {
     return guarded(async () => {
-      const filter = { _id: id, deletingSince: { $exists: false }, ...(expectedRevision !== undefined && { revision: expectedRevision }) };
-      return (await this.#categories.updateOne(filter, { $set: { deletingSince: since }, $inc: { revision: 1 } })).matchedCount === 1;
+      const filter = {
+        _id: id,
+        deletingSince: { $exists: false },
+        ...(expectedRevision !== undefined && { revision: expectedRevision }),
+      };
+      return (
+        (await this.#categories.updateOne(filter, { $set: { deletingSince: since }, $inc: { revision: 1 } }))
+          .matchedCount === 1
+      );
     });
   }
 
   abortDelete(id: number, since: Date): Promise<boolean> {
     return guarded(async () => {
-      const result = await this.#categories.updateOne({ _id: id, deletingSince: since }, { $unset: { deletingSince: "" }, $inc: { revision: 1 } });
+      const result = await this.#categories.updateOne(
+        { _id: id, deletingSince: since },
+        { $unset: { deletingSince: "" }, $inc: { revision: 1 } },
+      );
       return result.matchedCount === 1;
     });
   }
 
   removeDeleting(id: number, since: Date): Promise<boolean> {
-    return guarded(async () => (await this.#categories.deleteOne({ _id: id, deletingSince: since })).deletedCount === 1);
+    return guarded(
+      async () => (await this.#categories.deleteOne({ _id: id, deletingSince: since })).deletedCount === 1,
+    );
   }
 
   deletingBefore(cutoff: Date, page: PageRequest): Promise<CategoryRecord[]> {
-    return guarded(async () => (await findPage(this.#categories, { deletingSince: { $lt: cutoff } }, page)).map(toCategory));
+    return guarded(async () =>
+      (await findPage(this.#categories, { deletingSince: { $lt: cutoff } }, page)).map(toCategory),
+    );
   }
 }

@@ -1,6 +1,12 @@
 import { MongoBulkWriteError, type Collection, type Db } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
-import { EVENT_LOG_RETENTION_MS, EVENT_LOG_SETTLE_MS, type EventLog, type EventLogPage, type LoggedEvent } from "../../core/events/event-log.port.ts";
+import {
+  EVENT_LOG_RETENTION_MS,
+  EVENT_LOG_SETTLE_MS,
+  type EventLog,
+  type EventLogPage,
+  type LoggedEvent,
+} from "../../core/events/event-log.port.ts";
 import { DEADLOCK_RETRY, isDeadlockVictim, isDuplicateKeyError } from "./duplicate-key.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 import { guarded } from "./store-unavailable.ts";
@@ -61,7 +67,12 @@ export class MongoEventLog implements EventLog {
     return guarded(async () => {
       if (events.length === 0) return;
       // No upsert: racing upserts of an absent counter can each count from zero on some engines (see createCounters).
-      const take = () => this.#counters.findOneAndUpdate({ _id: COUNTER }, { $inc: { value: events.length } }, { returnDocument: "after" });
+      const take = () =>
+        this.#counters.findOneAndUpdate(
+          { _id: COUNTER },
+          { $inc: { value: events.length } },
+          { returnDocument: "after" },
+        );
       let counter = await take();
       if (!counter) {
         await createCounter(this.#counters);
@@ -84,7 +95,8 @@ export class MongoEventLog implements EventLog {
         if (logged.length > 0) await this.#mark(logged);
         if (victims.length === 0) return;
         // Positions never written are holes readers skip after the settle time.
-        if (attempt >= DEADLOCK_RETRY.attempts) throw new DomainError("service_unavailable", "The store could not settle a conflicting write; retry", 1);
+        if (attempt >= DEADLOCK_RETRY.attempts)
+          throw new DomainError("service_unavailable", "The store could not settle a conflicting write; retry", 1);
         await pause(Math.random() * DEADLOCK_RETRY.baseDelayMs * 2 ** attempt);
         todo = victims;
       }
@@ -94,7 +106,9 @@ export class MongoEventLog implements EventLog {
   readAfter(position: number, limit: number): Promise<EventLogPage> {
     return guarded(async () => {
       if (limit < 1) return { events: [], last: position };
-      const docs = await this.#log.find({ _id: { $gt: position } }, { sort: { _id: 1 }, limit, projection: { deleteAt: 0 } }).toArray();
+      const docs = await this.#log
+        .find({ _id: { $gt: position } }, { sort: { _id: 1 }, limit, projection: { deleteAt: 0 } })
+        .toArray();
       const settled = Date.now() - EVENT_LOG_SETTLE_MS;
       const events: LoggedEvent[] = [];
       let last = position;
@@ -102,7 +116,14 @@ export class MongoEventLog implements EventLog {
         // A gap: positions allocated before this one and not written yet, or never to be.
         if (doc._id !== last + 1 && doc.appendedAt.getTime() > settled) break;
         last = doc._id;
-        if (!doc.hole) events.push({ id: doc.eventId, type: doc.type!, occurredAt: doc.occurredAt!, data: doc.data, position: doc._id } as LoggedEvent);
+        if (!doc.hole)
+          events.push({
+            id: doc.eventId,
+            type: doc.type!,
+            occurredAt: doc.occurredAt!,
+            data: doc.data,
+            position: doc._id,
+          } as LoggedEvent);
       }
       return { events, last };
     });
@@ -133,11 +154,18 @@ export class MongoEventLog implements EventLog {
 
   /** Markers at the positions of events already logged; one already there is left as it is. */
   async #mark(docs: LogDocument[]): Promise<void> {
-    const markers = docs.map((d): LogDocument => ({ _id: d._id, eventId: `hole:${d._id}`, hole: true, appendedAt: d.appendedAt, deleteAt: d.deleteAt }));
+    const markers = docs.map((d): LogDocument => ({
+      _id: d._id,
+      eventId: `hole:${d._id}`,
+      hole: true,
+      appendedAt: d.appendedAt,
+      deleteAt: d.deleteAt,
+    }));
     try {
       await this.#log.insertMany(markers, { ordered: false });
     } catch (error) {
-      const duplicatesOnly = error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000);
+      const duplicatesOnly =
+        error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000);
       if (!duplicatesOnly && !isDuplicateKeyError(error)) throw error;
     }
   }

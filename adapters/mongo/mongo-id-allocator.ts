@@ -51,7 +51,8 @@ export class MongoIdAllocator implements IdAllocator {
         { $inc: { value: 1 } },
         { returnDocument: "after", projection: { _id: 0, value: 1 } },
       );
-      if (!counter) throw new Error(`The ${sequence} counter does not exist: the database was not prepared at start-up`);
+      if (!counter)
+        throw new Error(`The ${sequence} counter does not exist: the database was not prepared at start-up`);
       return counter.value;
     });
   }

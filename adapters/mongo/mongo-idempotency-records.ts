@@ -63,13 +63,20 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
           if (!isDuplicateKeyError(error)) throw error;
         }
         // An expired record is claimed as if absent, its note forgotten; a lost attempt's keeps its note, handed back.
-        const expired = await this.#records.updateOne({ _id, expiresAt: { $lte: claim.now } }, { $set: fresh, $unset: { response: "", note: "" } });
+        const expired = await this.#records.updateOne(
+          { _id, expiresAt: { $lte: claim.now } },
+          { $set: fresh, $unset: { response: "", note: "" } },
+        );
         if (expired.matchedCount === 1) return { outcome: "claimed", token };
         // A lost or released attempt's note goes on to a retry of the same request; another request learns nothing of it.
         const unlocked = { _id, response: { $exists: false }, leaseUntil: { $lte: claim.now } };
-        const lost = await this.#records.findOneAndUpdate({ ...unlocked, fingerprint: claim.fingerprint }, { $set: fresh });
+        const lost = await this.#records.findOneAndUpdate(
+          { ...unlocked, fingerprint: claim.fingerprint },
+          { $set: fresh },
+        );
         if (lost) return { outcome: "claimed", token, previous: lost.note };
-        if (await this.#records.findOneAndUpdate(unlocked, { $set: fresh, $unset: { note: "" } })) return { outcome: "claimed", token };
+        if (await this.#records.findOneAndUpdate(unlocked, { $set: fresh, $unset: { note: "" } }))
+          return { outcome: "claimed", token };
         const existing = await this.#records.findOne({ _id });
         if (existing) {
           return existing.response
@@ -84,14 +91,20 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
 
   note(scope: string, key: string, token: string, note: AttemptNote): Promise<boolean> {
     return guarded(async () => {
-      const { matchedCount } = await this.#records.updateOne({ _id: idOf(scope, key), token, response: { $exists: false } }, { $set: { note } });
+      const { matchedCount } = await this.#records.updateOne(
+        { _id: idOf(scope, key), token, response: { $exists: false } },
+        { $set: { note } },
+      );
       return matchedCount === 1;
     });
   }
 
   complete(scope: string, key: string, token: string, response: RecordedResponse): Promise<boolean> {
     return guarded(async () => {
-      const { matchedCount } = await this.#records.updateOne({ _id: idOf(scope, key), token, response: { $exists: false } }, { $set: { response } });
+      const { matchedCount } = await this.#records.updateOne(
+        { _id: idOf(scope, key), token, response: { $exists: false } },
+        { $set: { response } },
+      );
       return matchedCount === 1;
     });
   }
@@ -100,7 +113,10 @@ export class MongoIdempotencyRecords implements IdempotencyRecords {
   release(scope: string, key: string, token: string): Promise<void> {
     return guarded(async () => {
       const owned = { _id: idOf(scope, key), token, response: { $exists: false } };
-      const { matchedCount } = await this.#records.updateOne({ ...owned, note: { $exists: true } }, { $set: { leaseUntil: new Date(0) } });
+      const { matchedCount } = await this.#records.updateOne(
+        { ...owned, note: { $exists: true } },
+        { $set: { leaseUntil: new Date(0) } },
+      );
       if (matchedCount === 0) await this.#records.deleteOne(owned);
     });
   }

@@ -103,7 +103,11 @@ export class MongoOrders implements Orders {
   }
 
   settlingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]> {
-    return guarded(async () => (await findPage(this.#orders, { settling: { $lte: cutoff } }, page, undefined, withoutOutbox.projection)).map(toOrder));
+    return guarded(async () =>
+      (await findPage(this.#orders, { settling: { $lte: cutoff } }, page, undefined, withoutOutbox.projection)).map(
+        toOrder,
+      ),
+    );
   }
 
   settled(id: number): Promise<void> {
@@ -115,12 +119,15 @@ export class MongoOrders implements Orders {
       );
       // A cancelled order whose events were all relayed has nothing left to keep (see outbox-documents.ts `settle`).
       if (doc?.state === "cancelled" && !doc.hasEvents) {
-        await this.#orders.deleteOne({ _id: id, state: "cancelled", settling: { $exists: false }, outbox: { $size: 0 } });
+        await this.#orders.deleteOne({
+          _id: id,
+          state: "cancelled",
+          settling: { $exists: false },
+          outbox: { $size: 0 },
+        });
       }
     });
   }
-
-
 
   list(query: OrderQuery): Promise<OrderRecord[]> {
     return guarded(async () => {
@@ -129,7 +136,9 @@ export class MongoOrders implements Orders {
         ...(query.petId !== undefined && { petId: query.petId }),
         ...(query.placedBy !== undefined && { placedBy: query.placedBy }),
       };
-      return (await findPage(this.#orders, filter, query, undefined, withoutOutbox.projection, query.sort === "-id")).map(toOrder);
+      return (
+        await findPage(this.#orders, filter, query, undefined, withoutOutbox.projection, query.sort === "-id")
+      ).map(toOrder);
     });
   }
 
@@ -151,7 +160,10 @@ export class MongoOrders implements Orders {
 
   write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined> {
     return guarded(async () => {
-      const doc = await this.#orders.findOneAndUpdate(orderFilter(id, when), orderUpdate(then), { returnDocument: "after", ...withoutOutbox });
+      const doc = await this.#orders.findOneAndUpdate(orderFilter(id, when), orderUpdate(then), {
+        returnDocument: "after",
+        ...withoutOutbox,
+      });
       return doc ? toOrder(doc) : undefined;
     });
   }
@@ -161,5 +173,4 @@ export class MongoOrders implements Orders {
       await this.#orders.deleteMany({ petId, state: { $ne: "abandoned" } });
     });
   }
-
 }

@@ -6,7 +6,8 @@ import { outboxKey } from "./outbox-key.ts";
 import { retryingDeadlocks } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
 
-const oldestFirst = (a: DomainEvent, b: DomainEvent): number => a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+const oldestFirst = (a: DomainEvent, b: DomainEvent): number =>
+  a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
 const nothing: ReadonlySet<string> = new Set();
 
@@ -23,7 +24,13 @@ interface Holder {
  */
 const withoutEvents = (gone: readonly string[]): Document[] => {
   const left = { $gt: [{ $size: "$outbox" }, 0] };
-  const key = { $concat: [{ $dateToString: { date: "$$e.occurredAt", format: "%Y-%m-%dT%H:%M:%S.%LZ", timezone: "UTC" } }, " ", "$$e.id"] };
+  const key = {
+    $concat: [
+      { $dateToString: { date: "$$e.occurredAt", format: "%Y-%m-%dT%H:%M:%S.%LZ", timezone: "UTC" } },
+      " ",
+      "$$e.id",
+    ],
+  };
   return [
     { $set: { outbox: { $filter: { input: "$outbox", as: "e", cond: { $not: [{ $in: ["$$e.id", gone] }] } } } } },
     {
@@ -67,8 +74,17 @@ export class MongoOutbox implements Outbox {
     return guarded(async () => {
       if (limit < 1) return [];
       const found = await Promise.all(this.#sources.map((source) => this.#oldest(source, limit)));
-      this.#handed = new Map(found.flatMap((docs, source) => docs.flatMap((doc) => doc.outbox.map((e) => [e.id, { source, doc: doc._id, cancelled: doc.state === "cancelled" }] as const))));
-      return found.flatMap((docs) => docs.flatMap((doc) => doc.outbox)).sort(oldestFirst).slice(0, limit);
+      this.#handed = new Map(
+        found.flatMap((docs, source) =>
+          docs.flatMap((doc) =>
+            doc.outbox.map((e) => [e.id, { source, doc: doc._id, cancelled: doc.state === "cancelled" }] as const),
+          ),
+        ),
+      );
+      return found
+        .flatMap((docs) => docs.flatMap((doc) => doc.outbox))
+        .sort(oldestFirst)
+        .slice(0, limit);
     });
   }
 
@@ -83,7 +99,9 @@ export class MongoOutbox implements Outbox {
           // Tombstones first: deleted only once all their events are acknowledged, so a crash between the two writes
           // leaves nothing that no later poll would find. One still settling stays (recovery's work list); whichever of
           // this and its settlement comes last removes it, hence the second delete.
-          const tombstones = [...new Set(gone.filter((id) => holders.get(id)!.cancelled).map((id) => holders.get(id)!.doc))];
+          const tombstones = [
+            ...new Set(gone.filter((id) => holders.get(id)!.cancelled).map((id) => holders.get(id)!.doc)),
+          ];
           const settledTombstones = { _id: { $in: tombstones }, state: "cancelled", settling: { $exists: false } };
           if (tombstones.length > 0) {
             await source.deleteMany({ ...settledTombstones, outbox: { $not: { $elemMatch: { id: { $nin: gone } } } } });
@@ -103,7 +121,9 @@ export class MongoOutbox implements Outbox {
     await Promise.all(
       this.#sources.map(async (source, index) => {
         const docs = await source.find({ "outbox.id": { $in: unknown } }, outboxProjection).toArray();
-        for (const doc of docs) for (const e of doc.outbox) holders.set(e.id, { source: index, doc: doc._id, cancelled: doc.state === "cancelled" });
+        for (const doc of docs)
+          for (const e of doc.outbox)
+            holders.set(e.id, { source: index, doc: doc._id, cancelled: doc.state === "cancelled" });
       }),
     );
     return holders;
@@ -112,7 +132,9 @@ export class MongoOutbox implements Outbox {
   /** Documents of `source` whose events include its `limit` oldest. */
   async #oldest(source: Collection<OutboxDocument>, limit: number): Promise<OutboxDocument[]> {
     for (let size = limit; ; size *= 2) {
-      const docs = await source.find({ hasEvents: true }, { ...outboxProjection, sort: { eventsSince: 1, _id: 1 }, limit: size }).toArray();
+      const docs = await source
+        .find({ hasEvents: true }, { ...outboxProjection, sort: { eventsSince: 1, _id: 1 }, limit: size })
+        .toArray();
       const events = docs.flatMap((doc) => doc.outbox);
       await Promise.all(docs.filter((doc) => !isSettled(doc)).map((doc) => settle(source, doc, nothing)));
       if (docs.length < size) return docs;

@@ -55,7 +55,11 @@ export interface PetDocument {
 
 const markKey = (orderId: number, kind: Mark["kind"]): string => `${kind === "reserve" ? "r" : "s"}${orderId}`;
 
-const markDocument = (m: Mark): MarkDocument => ({ u: m.units, s: m.since, ...(m.nonce !== undefined && { n: m.nonce }) });
+const markDocument = (m: Mark): MarkDocument => ({
+  u: m.units,
+  s: m.since,
+  ...(m.nonce !== undefined && { n: m.nonce }),
+});
 
 /** Every field of a pet in one place: a new field is mapped here and in `toRecord`. */
 const toDocument = (pet: PetRecord): PetDocument => ({
@@ -118,7 +122,8 @@ const merged = (...changes: Change[]): Change => ({
   set: Object.assign({}, ...changes.map((c) => c.set)),
   unset: changes.flatMap((c) => c.unset ?? []),
   inc: changes.reduce<Document>((sum, c) => {
-    for (const [field, by] of Object.entries(c.inc ?? {})) sum[field] = ((sum[field] as number | undefined) ?? 0) + (by as number);
+    for (const [field, by] of Object.entries(c.inc ?? {}))
+      sum[field] = ((sum[field] as number | undefined) ?? 0) + (by as number);
     return sum;
   }, {}),
   events: changes.flatMap((c) => c.events ?? []),
@@ -129,7 +134,9 @@ const updateOf = (change: Change): UpdateFilter<PetDocument> => {
   const { set = {}, unset = [], inc = {}, events = [] } = change;
   return {
     $inc: { ...inc, revision: 1 },
-    ...((Object.keys(set).length > 0 || events.length > 0) && { $set: { ...set, ...(events.length > 0 && { hasEvents: true }) } }),
+    ...((Object.keys(set).length > 0 || events.length > 0) && {
+      $set: { ...set, ...(events.length > 0 && { hasEvents: true }) },
+    }),
     ...(unset.length > 0 && { $unset: Object.fromEntries(unset.map((field) => [field, ""])) }),
     ...(events.length > 0 && { $push: { outbox: { $each: [...events] } }, $min: { eventsSince: oldestKey(events) } }),
   } as UpdateFilter<PetDocument>;
@@ -144,8 +151,14 @@ const consequence = (c: Consequence): Change => ({
 });
 
 const markPath = (orderId: number, kind: Mark["kind"]): string => `marks.${markKey(orderId, kind)}`;
-const addMark = (mark: Mark): Change => ({ set: { [markPath(mark.orderId, mark.kind)]: markDocument(mark) }, inc: { markCount: 1 } });
-const removeMark = (orderId: number, kind: Mark["kind"]): Change => ({ unset: [markPath(orderId, kind)], inc: { markCount: -1 } });
+const addMark = (mark: Mark): Change => ({
+  set: { [markPath(mark.orderId, mark.kind)]: markDocument(mark) },
+  inc: { markCount: 1 },
+});
+const removeMark = (orderId: number, kind: Mark["kind"]): Change => ({
+  unset: [markPath(orderId, kind)],
+  inc: { markCount: -1 },
+});
 const held = (orders: number, units: number): Change => ({ inc: { holdCount: orders, heldUnits: units } });
 const named = (name: string): Change => ({ set: { name, nameKey: nameKeyOf(name) } });
 
@@ -153,7 +166,9 @@ const visibleNow = { lifecycle: { $exists: false } } as const;
 const soldOut = { pendingCause: "sold-out" } as const;
 const notSoldOut = { pendingCause: { $ne: "sold-out" } } as const;
 const ofRevision = (revision: number | undefined) => (revision === undefined ? {} : { revision });
-const fenceIs = (orderId: number, value: number) => ({ [`fences.${fenceBucket(orderId)}`]: value === 0 ? { $exists: false } : value });
+const fenceIs = (orderId: number, value: number) => ({
+  [`fences.${fenceBucket(orderId)}`]: value === 0 ? { $exists: false } : value,
+});
 
 /** Units back to stock and out of the holds, with the consequence as the pet sold out or not: two alternatives. */
 const unitsBack = (facts: Document, units: number, back: UnitsBack, change: Change): Alternative[] => {
@@ -189,7 +204,10 @@ export const createPetIndexes = async (db: Db): Promise<void> => {
 export const migratePetNameKeys = async (db: Db): Promise<void> => {
   const pets = db.collection<PetDocument>("pets");
   for await (const doc of pets.find({ nameKey: { $exists: false } }, { projection: { name: 1 } })) {
-    await pets.updateOne({ _id: doc._id, name: doc.name, nameKey: { $exists: false } }, { $set: { nameKey: nameKeyOf(doc.name) } });
+    await pets.updateOne(
+      { _id: doc._id, name: doc.name, nameKey: { $exists: false } },
+      { $set: { nameKey: nameKeyOf(doc.name) } },
+    );
   }
 };
 
@@ -212,7 +230,12 @@ const nameKeyFilter = (query: PetQuery): Filter<PetDocument>[] => {
     parts.push({ nameKey: { $gte: query.namePrefix, ...(end !== undefined && { $lt: end }) } });
   }
   if (query.sort === "name" && query.afterName !== undefined) {
-    parts.push({ $or: [{ nameKey: { $gt: query.afterName } }, { nameKey: query.afterName, _id: { $gt: query.after ?? -Infinity } }] });
+    parts.push({
+      $or: [
+        { nameKey: { $gt: query.afterName } },
+        { nameKey: query.afterName, _id: { $gt: query.after ?? -Infinity } },
+      ],
+    });
   }
   return parts;
 };
@@ -244,9 +267,16 @@ export class MongoPets implements Pets {
         ...(query.categoryId !== undefined && { categoryId: query.categoryId }),
         ...(named.length > 0 && { $and: named }),
       };
-      if (query.sort !== "name") return (await findPage(this.#pets, filter, query, query.ids, withoutOutbox, query.sort === "-id")).map(toRecord);
+      if (query.sort !== "name")
+        return (await findPage(this.#pets, filter, query, query.ids, withoutOutbox, query.sort === "-id")).map(
+          toRecord,
+        );
       const byName = query.ids === undefined ? filter : { ...filter, _id: { $in: [...query.ids] } };
-      const docs = await this.#pets.find(byName, { projection: withoutOutbox }).sort({ nameKey: 1, _id: 1 }).limit(query.limit).toArray();
+      const docs = await this.#pets
+        .find(byName, { projection: withoutOutbox })
+        .sort({ nameKey: 1, _id: 1 })
+        .limit(query.limit)
+        .toArray();
       return docs.map(toRecord);
     });
   }
@@ -275,7 +305,9 @@ export class MongoPets implements Pets {
     return this.#write(petId, [[{ [`${markPath(orderId, "reserve")}.n`]: nonce }, removeMark(orderId, "reserve")]]);
   }
 
-  undoReservation(u: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack): Promise<PetWrite> {
+  undoReservation(
+    u: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack,
+  ): Promise<PetWrite> {
     const path = markPath(u.orderId, "reserve");
     const facts = u.nonce === undefined ? { [path]: { $exists: true } } : { [`${path}.n`]: u.nonce };
     return this.#write(u.petId, unitsBack(facts, u.units, u, removeMark(u.orderId, "reserve")));
@@ -297,7 +329,12 @@ export class MongoPets implements Pets {
 
   clearSettleMark({ petId, orderId }: { petId: number; orderId: number }): Promise<PetWrite> {
     const path = markPath(orderId, "settle");
-    return this.#write(petId, [[{ [path]: { $exists: true } }, merged(removeMark(orderId, "settle"), { inc: { [`fences.${fenceBucket(orderId)}`]: 1 } })]]);
+    return this.#write(petId, [
+      [
+        { [path]: { $exists: true } },
+        merged(removeMark(orderId, "settle"), { inc: { [`fences.${fenceBucket(orderId)}`]: 1 } }),
+      ],
+    ]);
   }
 
   setStock(s: StockSetting): Promise<PetWrite> {
@@ -316,8 +353,20 @@ export class MongoPets implements Pets {
     return this.#write(e.petId, [[facts, merged(named(e.name), consequence(e))]]);
   }
 
-  beginMove({ petId, to, since, expectedRevision }: { petId: number; to: number; since: Date; expectedRevision: number }): Promise<PetWrite> {
-    return this.#write(petId, [[{ ...visibleNow, revision: expectedRevision }, { set: { movingTo: to, provisionalSince: since } }]]);
+  beginMove({
+    petId,
+    to,
+    since,
+    expectedRevision,
+  }: {
+    petId: number;
+    to: number;
+    since: Date;
+    expectedRevision: number;
+  }): Promise<PetWrite> {
+    return this.#write(petId, [
+      [{ ...visibleNow, revision: expectedRevision }, { set: { movingTo: to, provisionalSince: since } }],
+    ]);
   }
 
   finishMove(m: Omit<Edit, "expectedRevision"> & { to: number; since: Date }): Promise<PetWrite> {
@@ -327,14 +376,24 @@ export class MongoPets implements Pets {
   }
 
   undoMove({ petId, to, since }: { petId: number; to: number; since: Date }): Promise<PetWrite> {
-    return this.#write(petId, [[{ movingTo: to, provisionalSince: since }, { unset: ["movingTo", "provisionalSince"] }]]);
+    return this.#write(petId, [
+      [{ movingTo: to, provisionalSince: since }, { unset: ["movingTo", "provisionalSince"] }],
+    ]);
   }
 
   finishCreating(petId: number): Promise<PetWrite> {
     return this.#write(petId, [[{ lifecycle: "creating" }, { unset: ["lifecycle", "provisionalSince"] }]]);
   }
 
-  beginDeleting({ petId, since, expectedRevision }: { petId: number; since: Date; expectedRevision?: number | undefined }): Promise<PetWrite> {
+  beginDeleting({
+    petId,
+    since,
+    expectedRevision,
+  }: {
+    petId: number;
+    since: Date;
+    expectedRevision?: number | undefined;
+  }): Promise<PetWrite> {
     const facts = { ...visibleNow, holdCount: 0, ...ofRevision(expectedRevision) };
     return this.#write(petId, [[facts, { set: { lifecycle: "deleting", provisionalSince: since } }]]);
   }
@@ -351,7 +410,10 @@ export class MongoPets implements Pets {
     return guarded(async () => {
       for (const [facts, change] of alternatives) {
         const filter = { ...facts, _id: id } as Filter<PetDocument>;
-        const doc = await this.#pets.findOneAndUpdate(filter, updateOf(change), { returnDocument: "after", projection: withoutOutbox });
+        const doc = await this.#pets.findOneAndUpdate(filter, updateOf(change), {
+          returnDocument: "after",
+          projection: withoutOutbox,
+        });
         if (doc) return { applied: true, pet: toRecord(doc) };
       }
       const doc = await this.#pets.findOne({ _id: id }, { projection: withoutOutbox });
@@ -387,6 +449,8 @@ export class MongoPets implements Pets {
   }
 
   withMarks(page: PageRequest): Promise<PetRecord[]> {
-    return guarded(async () => (await findPage(this.#pets, { markCount: { $gt: 0 } }, page, undefined, withoutOutbox)).map(toRecord));
+    return guarded(async () =>
+      (await findPage(this.#pets, { markCount: { $gt: 0 } }, page, undefined, withoutOutbox)).map(toRecord),
+    );
   }
 }

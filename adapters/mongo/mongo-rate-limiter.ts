@@ -77,7 +77,10 @@ export class MongoRateLimiter implements RateLimiter {
 
   usage(subject: string, { minute, day }: Windows): Promise<WindowCounts> {
     return guarded(async () => {
-      const doc = await this.#windows.findOne({ _id: `${subject}|${day.key}` }, { projection: { _id: 0, day: 1, [`minutes.${minute.key}`]: 1 } });
+      const doc = await this.#windows.findOne(
+        { _id: `${subject}|${day.key}` },
+        { projection: { _id: 0, day: 1, [`minutes.${minute.key}`]: 1 } },
+      );
       return { minute: doc?.minutes?.[minute.key] ?? 0, day: doc?.day ?? 0 };
     });
   }
@@ -124,7 +127,9 @@ export class MongoRateLimiter implements RateLimiter {
       { $inc: { day: 1, [minuteField]: 1 } },
       { returnDocument: "after", projection: { _id: 0, day: 1, [minuteField]: 1 } },
     );
-    return doc ? { admitted: true, counts: { minute: doc.minutes?.[minute.key] ?? 0, day: doc.day }, strikes: 0 } : undefined;
+    return doc
+      ? { admitted: true, counts: { minute: doc.minutes?.[minute.key] ?? 0, day: doc.day }, strikes: 0 }
+      : undefined;
   }
 
   /** Inserts the day's document counting `count` requests; false when it exists already. */
@@ -172,7 +177,11 @@ export class MongoRateLimiter implements RateLimiter {
     return dayFirst ? ((await byDay()) ?? (await byMinute())) : ((await byMinute()) ?? (await byDay()));
   }
 
-  #refused(doc: Omit<RateWindowDocument, "_id" | "expiresAt">, minute: WindowSpec, strikes: number | undefined): Consumption {
+  #refused(
+    doc: Omit<RateWindowDocument, "_id" | "expiresAt">,
+    minute: WindowSpec,
+    strikes: number | undefined,
+  ): Consumption {
     return { admitted: false, counts: { minute: doc.minutes?.[minute.key] ?? 0, day: doc.day }, strikes: strikes ?? 0 };
   }
 }

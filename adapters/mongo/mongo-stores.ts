@@ -17,7 +17,10 @@ import { MongoStoreHealth } from "./mongo-store-health.ts";
 import { isStoreOutage } from "./store-unavailable.ts";
 import { createDeliveryAttemptIndexes, MongoDeliveryAttempts } from "./mongo-delivery-attempts.ts";
 import { createWebhookMessageIndexes, MongoWebhookMessages } from "./mongo-webhook-messages.ts";
-import { createWebhookSubscriptionIndexes, MongoWebhookSubscriptions } from "./mongo-webhook-subscriptions.repository.ts";
+import {
+  createWebhookSubscriptionIndexes,
+  MongoWebhookSubscriptions,
+} from "./mongo-webhook-subscriptions.repository.ts";
 
 export interface MongoStoresOptions {
   url: string;

@@ -86,7 +86,8 @@ export class MongoWebhookMessages implements WebhookMessages {
         await this.#messages.insertMany(docs, { ordered: false });
       } catch (error) {
         // Messages already stored (a relay repeated after a crash, or run by two instances at once) stay as they are.
-        const duplicatesOnly = error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000);
+        const duplicatesOnly =
+          error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000);
         if (!duplicatesOnly && !isDuplicateKeyError(error)) throw error;
       }
     });
@@ -95,13 +96,20 @@ export class MongoWebhookMessages implements WebhookMessages {
   claimDue(now: Date, lease: Lease, limit: number): Promise<WebhookMessage[]> {
     return guarded(async () => {
       const due = { state: "pending" as const, nextAttemptAt: { $lte: now }, leaseUntil: { $lte: now } };
-      const candidates = await this.#messages.find(due, { sort: { nextAttemptAt: 1 }, limit, projection: { _id: 1 } }).toArray();
+      const candidates = await this.#messages
+        .find(due, { sort: { nextAttemptAt: 1 }, limit, projection: { _id: 1 } })
+        .toArray();
       if (candidates.length === 0) return [];
       const ids = candidates.map((c) => c._id);
       // Each document is claimed atomically, and only while still due and unleased: of several instances claiming
       // the same candidates, each message goes to one. This claim's documents are those with its owner and end.
-      await this.#messages.updateMany({ _id: { $in: ids }, ...due }, { $set: { leaseOwner: lease.owner, leaseUntil: lease.until } });
-      const claimed = await this.#messages.find({ _id: { $in: ids }, leaseOwner: lease.owner, leaseUntil: lease.until }).toArray();
+      await this.#messages.updateMany(
+        { _id: { $in: ids }, ...due },
+        { $set: { leaseOwner: lease.owner, leaseUntil: lease.until } },
+      );
+      const claimed = await this.#messages
+        .find({ _id: { $in: ids }, leaseOwner: lease.owner, leaseUntil: lease.until })
+        .toArray();
       return claimed.sort((a, b) => a.nextAttemptAt.getTime() - b.nextAttemptAt.getTime()).map(toMessage);
     });
   }
@@ -117,7 +125,9 @@ export class MongoWebhookMessages implements WebhookMessages {
     return guarded(async () => {
       if (settlements.length === 0) return 0;
       const result = await this.#messages.bulkWrite(
-        settlements.map(({ id, settlement }) => ({ updateOne: { filter: { _id: id, leaseOwner: owner }, update: settled(settlement) } })),
+        settlements.map(({ id, settlement }) => ({
+          updateOne: { filter: { _id: id, leaseOwner: owner }, update: settled(settlement) },
+        })),
         { ordered: false },
       );
       return result.matchedCount;

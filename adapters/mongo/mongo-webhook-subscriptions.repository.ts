@@ -67,7 +67,9 @@ export class MongoWebhookSubscriptions implements WebhookSubscriptions {
   }
 
   listeningTo(type: WebhookEventType): Promise<WebhookSubscription[]> {
-    return guarded(async () => (await this.#subscriptions.find({ events: type }).sort({ _id: 1 }).toArray()).map(toSubscription));
+    return guarded(async () =>
+      (await this.#subscriptions.find({ events: type }).sort({ _id: 1 }).toArray()).map(toSubscription),
+    );
   }
 
   replaceSecrets(id: number, expectedCurrent: string, secrets: WebhookSecret[]): Promise<boolean> {

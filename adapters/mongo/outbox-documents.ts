@@ -21,7 +21,8 @@ export interface OutboxDocument {
 export const outboxProjection = { projection: { outbox: 1, eventsSince: 1, state: 1, settling: 1 } } as const;
 
 /** Pending events, and `eventsSince` is exactly the oldest one's key: nothing for `settle` to do. */
-export const isSettled = (doc: OutboxDocument): boolean => doc.outbox.length > 0 && doc.eventsSince === oldestKey(doc.outbox);
+export const isSettled = (doc: OutboxDocument): boolean =>
+  doc.outbox.length > 0 && doc.eventsSince === oldestKey(doc.outbox);
 
 /**
  * Matches the document only while its outbox holds exactly the events read: as many, all of them (an event's id is
@@ -40,17 +41,26 @@ const unchangedSince = (doc: OutboxDocument): Filter<OutboxDocument> => ({
  * The `$pullAll` names the very elements read: right on every engine (the first test engine, FerretDB 1.24,
  * matched `$pull` conditions only by whole elements).
  */
-export const settle = async (source: Collection<OutboxDocument>, doc: OutboxDocument, acknowledged: ReadonlySet<string>): Promise<boolean> => {
+export const settle = async (
+  source: Collection<OutboxDocument>,
+  doc: OutboxDocument,
+  acknowledged: ReadonlySet<string>,
+): Promise<boolean> => {
   const gone = doc.outbox.filter((e) => acknowledged.has(e.id));
   const kept = doc.outbox.filter((e) => !acknowledged.has(e.id));
   // A tombstone's settling as read is part of the condition: whichever of relay and settler goes last deletes it.
-  const filter = { ...unchangedSince(doc), ...(doc.state === "cancelled" && { settling: { $exists: doc.settling !== undefined } }) };
+  const filter = {
+    ...unchangedSince(doc),
+    ...(doc.state === "cancelled" && { settling: { $exists: doc.settling !== undefined } }),
+  };
   if (kept.length === 0 && doc.state === "cancelled" && doc.settling === undefined) {
     return (await source.deleteOne({ ...filter, state: "cancelled" })).deletedCount === 1;
   }
   const update = {
     ...(gone.length > 0 && { $pullAll: { outbox: gone } }),
-    ...(kept.length === 0 ? { $unset: { hasEvents: "", eventsSince: "" } } : { $set: { hasEvents: true, eventsSince: oldestKey(kept) } }),
+    ...(kept.length === 0
+      ? { $unset: { hasEvents: "", eventsSince: "" } }
+      : { $set: { hasEvents: true, eventsSince: oldestKey(kept) } }),
   } as UpdateFilter<OutboxDocument>;
   return (await source.updateOne(filter, update)).matchedCount === 1;
 };

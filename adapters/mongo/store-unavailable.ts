@@ -40,7 +40,8 @@ export const isStoreOutage = (error: unknown): boolean =>
   (error instanceof MongoServerError && error.code === 1 && ENGINE_OUTAGE.test(error.message)) ||
   (error instanceof Error && outageNames.has(error.name));
 
-export const storeUnavailable = (): DomainError => new DomainError("service_unavailable", "The store is not answering", 5);
+export const storeUnavailable = (): DomainError =>
+  new DomainError("service_unavailable", "The store is not answering", 5);
 
 /**
  * Runs one store operation. An outage becomes `service_unavailable` (the driver's message, which names hosts and

@@ -23,8 +23,11 @@ export const createTtlIndex = async (db: Db, collection: string, legacyGraceMs: 
   const documents = db.collection(collection);
   await documents.createIndex({ deleteAt: 1 }, { expireAfterSeconds: 0 });
   if (!(await documents.indexes()).some((index) => index.name === "expiresAt_1")) return;
-  await documents.updateMany({ deleteAt: { $exists: false } }, [{ $set: { deleteAt: { $add: ["$expiresAt", legacyGraceMs] } } }]);
+  await documents.updateMany({ deleteAt: { $exists: false } }, [
+    { $set: { deleteAt: { $add: ["$expiresAt", legacyGraceMs] } } },
+  ]);
   await documents.dropIndex("expiresAt_1").catch((error: unknown) => {
-    if (!(error instanceof MongoServerError && typeof error.code === "number" && NOTHING_TO_DROP.has(error.code))) throw error;
+    if (!(error instanceof MongoServerError && typeof error.code === "number" && NOTHING_TO_DROP.has(error.code)))
+      throw error;
   });
 };

@@ -11,7 +11,10 @@ export class DnsAddressResolver implements AddressResolver {
   async resolve(host: string): Promise<string[]> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`${host} did not resolve within ${this.#timeoutMs} ms`)), this.#timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`${host} did not resolve within ${this.#timeoutMs} ms`)),
+        this.#timeoutMs,
+      );
     });
     try {
       const answers = await Promise.race([lookup(host, { all: true, verbatim: true }), timeout]);

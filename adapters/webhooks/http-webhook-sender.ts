@@ -25,9 +25,14 @@ const checkedLookup: LookupFunction = (hostname, options, callback) => {
     if (error) return callback(error, "", 0);
     const refused = addresses.find((a) => isRefusedAddress(a.address));
     if (refused || addresses.length === 0) {
-      return callback(new RefusedTarget(`refused target: ${hostname} resolves to ${refused?.address ?? "nothing"}`), "", 0);
+      return callback(
+        new RefusedTarget(`refused target: ${hostname} resolves to ${refused?.address ?? "nothing"}`),
+        "",
+        0,
+      );
     }
-    if ((options as LookupOptions).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+    if ((options as LookupOptions).all)
+      return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
     return callback(null, addresses[0]!.address, addresses[0]!.family);
   });
 };
@@ -67,13 +72,20 @@ export class HttpWebhookSender implements WebhookSender {
       const outgoing = client.request(url, {
         method: "POST",
         agent: false,
-        headers: { ...request.headers, "content-length": String(Buffer.byteLength(request.body)), "user-agent": "petstore-webhooks/1.0" },
+        headers: {
+          ...request.headers,
+          "content-length": String(Buffer.byteLength(request.body)),
+          "user-agent": "petstore-webhooks/1.0",
+        },
         ...(allowPrivateTargets ? {} : { lookup: checkedLookup }),
       });
       const timer = setTimeout(() => finish({ kind: "failed", error: `timeout after ${timeoutMs} ms` }), timeoutMs);
       outgoing.on("error", (error) => {
         const code = (error as NodeJS.ErrnoException).code;
-        finish({ kind: "failed", error: error instanceof RefusedTarget ? error.message : `connection error: ${code ?? error.message}` });
+        finish({
+          kind: "failed",
+          error: error instanceof RefusedTarget ? error.message : `connection error: ${code ?? error.message}`,
+        });
       });
       outgoing.on("response", (response) => {
         const chunks: Buffer[] = [];

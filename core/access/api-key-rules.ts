@@ -9,7 +9,10 @@ export const assertLimitsFitPlan = (plan: Plan, limits: RateLimits | undefined):
     throw new DomainError("validation_failed", `The enterprise plan needs limits: { ${limitFields.join(", ")} }`);
   }
   if (plan !== "enterprise" && limits) {
-    throw new DomainError("validation_failed", `The ${plan} plan has fixed limits; custom limits need the enterprise plan`);
+    throw new DomainError(
+      "validation_failed",
+      `The ${plan} plan has fixed limits; custom limits need the enterprise plan`,
+    );
   }
 };
 

@@ -54,13 +54,14 @@ export class EnsureAdminKey {
     const { apiKeys, adminGuard } = this.#ports;
     for (const id of await adminGuard.tracked()) {
       const key = await apiKeys.ofId(id);
-      if (!key || key.revokedAt || key.role !== "admin") await adminGuard.release(id, { retire: key?.revokedAt !== undefined });
+      if (!key || key.revokedAt || key.role !== "admin")
+        await adminGuard.release(id, { retire: key?.revokedAt !== undefined });
     }
   }
 
   async #trackActiveAdmins(): Promise<void> {
     const { apiKeys, adminGuard } = this.#ports;
-    for (let after: number | undefined; ; ) {
+    for (let after: number | undefined; ;) {
       const keys = await apiKeys.list({ limit: 100, after });
       for (const key of keys) if (key.role === "admin" && !key.revokedAt) await trackAdmin(apiKeys, adminGuard, key.id);
       if (keys.length < 100) return;

@@ -27,7 +27,9 @@ export class GetMe {
     const limits = limitsOf(key);
     const windows = windowsAt(clock.now(), limits);
     const counts = await limiter.usage(`key:${key.id}`, windows);
-    const usage = Object.fromEntries(windowNames.map((name) => [name, { count: counts[name], resetsAt: windows[name].resetsAt }]));
+    const usage = Object.fromEntries(
+      windowNames.map((name) => [name, { count: counts[name], resetsAt: windows[name].resetsAt }]),
+    );
     return { key, limits, usage: usage as Me["usage"] };
   }
 }

@@ -24,7 +24,14 @@ const customer: readonly Permission[] = [
   "orders:read-own",
   "orders:cancel-own",
 ];
-const staff: readonly Permission[] = [...customer, "catalog:write", "inventory:write", "orders:any", "orders:complete", "events:read"];
+const staff: readonly Permission[] = [
+  ...customer,
+  "catalog:write",
+  "inventory:write",
+  "orders:any",
+  "orders:complete",
+  "events:read",
+];
 
 /** PRODUCT.md §2 as data: what each role may do. */
 export const rolePermissions: Readonly<Record<Role, ReadonlySet<Permission>>> = {

@@ -33,7 +33,13 @@ export class UpdateApiKey {
       const plan = changes.plan ?? current.plan;
       const limits = plan === "enterprise" ? (changes.limits ?? current.limits) : changes.limits;
       assertLimitsFitPlan(plan, limits);
-      const next = { ...current, label: changes.label ?? current.label, role: changes.role ?? current.role, plan, limits };
+      const next = {
+        ...current,
+        label: changes.label ?? current.label,
+        role: changes.role ?? current.role,
+        plan,
+        limits,
+      };
       if (await this.#write(current, next)) return next;
     }
     throw concurrentUpdate(id);

@@ -23,12 +23,18 @@ export class CreateCategory {
     const noted = notedId(attempt, "categoryId");
     const earlier = await this.#visible(noted);
     if (earlier) return earlier;
-    const category: CategoryRecord = { id: await ids.next("categories"), ...input, revision: 1, deletingSince: undefined };
+    const category: CategoryRecord = {
+      id: await ids.next("categories"),
+      ...input,
+      revision: 1,
+      deletingSince: undefined,
+    };
     await attempt?.note({ categoryId: category.id });
     try {
       await categories.add(category);
     } catch (error) {
-      const late = isDomainError(error) && error.code === "category_name_taken" ? await this.#visible(noted) : undefined;
+      const late =
+        isDomainError(error) && error.code === "category_name_taken" ? await this.#visible(noted) : undefined;
       if (late) return late;
       throw error;
     }

@@ -27,8 +27,10 @@ export class DeleteCategory {
     if (!(await categories.beginDelete(id, since, expectedRevision))) {
       const current = await categories.ofId(id);
       if (!current) throw notFound("Category", id);
-      if (expectedRevision !== undefined && current.revision !== expectedRevision) throw revisionMismatch("Category", id);
-      if (current.deletingSince === undefined) throw new DomainError("service_unavailable", `Category ${id} changed meanwhile; try again`, 1);
+      if (expectedRevision !== undefined && current.revision !== expectedRevision)
+        throw revisionMismatch("Category", id);
+      if (current.deletingSince === undefined)
+        throw new DomainError("service_unavailable", `Category ${id} changed meanwhile; try again`, 1);
       // Another deletion is under way: decide it (the decision is idempotent).
       if (!(await decideCategoryDeletion(this.#ports, id, current.deletingSince))) throw inUse(id);
       return;

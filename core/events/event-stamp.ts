@@ -52,7 +52,10 @@ export const stampEvent = <T extends EventType>(occurredAt: Date, type: T, data:
   return { id: eventId(occurredAt.getTime()), type, occurredAt, data } as DomainEvent;
 };
 
-export const orderData = (order: { id: number; petId: number; quantity: number; shipDate: Date | undefined }, complete: boolean): OrderData => ({
+export const orderData = (
+  order: { id: number; petId: number; quantity: number; shipDate: Date | undefined },
+  complete: boolean,
+): OrderData => ({
   id: order.id,
   petId: order.petId,
   quantity: order.quantity,

@@ -41,7 +41,11 @@ export const notedId = (attempt: IdempotentAttempt | undefined, kind: NoteKind):
 
 /** The answer of an attempt that a later one took over (it outlived its key's lock) and that wrote nothing it keeps. */
 export const lockLost = (): DomainError =>
-  new DomainError("service_unavailable", "This request took longer than its Idempotency-Key's lock and a retry took over; retry it", 1);
+  new DomainError(
+    "service_unavailable",
+    "This request took longer than its Idempotency-Key's lock and a retry took over; retry it",
+    1,
+  );
 
 export const defaultIdempotencyPolicy: IdempotencyPolicy = { retentionMs: 24 * HOUR_MS, leaseMs: 60_000 };
 
@@ -52,7 +56,10 @@ export const defaultIdempotencyPolicy: IdempotencyPolicy = { retentionMs: 24 * H
 export class RunIdempotently {
   readonly #ports: { records: IdempotencyRecords; clock: Clock };
   readonly #policy: IdempotencyPolicy;
-  constructor(ports: { records: IdempotencyRecords; clock: Clock }, policy: IdempotencyPolicy = defaultIdempotencyPolicy) {
+  constructor(
+    ports: { records: IdempotencyRecords; clock: Clock },
+    policy: IdempotencyPolicy = defaultIdempotencyPolicy,
+  ) {
     this.#ports = ports;
     this.#policy = policy;
   }
@@ -76,7 +83,11 @@ export class RunIdempotently {
       }
       if (claim.outcome === "in-progress") {
         const secondsLeft = Math.max(1, Math.ceil((claim.leaseUntil.getTime() - now.getTime()) / 1000));
-        throw new DomainError("idempotency_request_in_progress", "A request with this Idempotency-Key is still being processed", secondsLeft);
+        throw new DomainError(
+          "idempotency_request_in_progress",
+          "A request with this Idempotency-Key is still being processed",
+          secondsLeft,
+        );
       }
       return { response: claim.response, replayed: true };
     }

@@ -23,7 +23,8 @@ export class SetInventory {
       const result = await pets.setStock(stockSetting(clock, petId, quantity, expectedRevision));
       if (result.applied) return inventoryItemOf(result.pet);
       if (!isVisible(result.pet)) throw notFound("Pet", petId);
-      if (expectedRevision !== undefined && result.pet.revision !== expectedRevision) throw revisionMismatch("Pet", petId);
+      if (expectedRevision !== undefined && result.pet.revision !== expectedRevision)
+        throw revisionMismatch("Pet", petId);
       const overLimit = stockLimitError(result.pet, quantity);
       if (overLimit) throw overLimit;
     }

@@ -26,7 +26,11 @@ export class CancelOrder {
     const fence = await readFence(pets, current.petId, id);
     const at = clock.now();
     const cancelled = stampEvent(at, "order.cancelled", orderData(current, false));
-    const written = await orders.write(id, { state: "open", revision: expectedRevision }, { state: "cancelled", settling: at, events: [cancelled] });
+    const written = await orders.write(
+      id,
+      { state: "open", revision: expectedRevision },
+      { state: "cancelled", settling: at, events: [cancelled] },
+    );
     if (!written) return explainMissedWrite(orders, id, expectedRevision);
     await settleOrder(this.#ports, written, fence);
   }

@@ -9,12 +9,17 @@ export const orderCompleted = (id: number): DomainError =>
 /** Another key's order is reported as missing: a customer learns nothing about orders it did not place. */
 export const visibleOrder = async (orders: Orders, id: number, actor: Actor): Promise<OrderRecord> => {
   const order = await orders.ofId(id);
-  if (!isVisibleOrder(order) || (order.placedBy !== actor.keyId && !can(actor, "orders:any"))) throw notFound("Order", id);
+  if (!isVisibleOrder(order) || (order.placedBy !== actor.keyId && !can(actor, "orders:any")))
+    throw notFound("Order", id);
   return order;
 };
 
 /** After a conditional write missed: the order is gone, complete, or (with an expected revision) changed. */
-export const explainMissedWrite = async (orders: Orders, id: number, expectedRevision: number | undefined): Promise<never> => {
+export const explainMissedWrite = async (
+  orders: Orders,
+  id: number,
+  expectedRevision: number | undefined,
+): Promise<never> => {
   const order = await orders.ofId(id);
   if (!isVisibleOrder(order)) throw notFound("Order", id);
   if (order.state === "complete") throw orderCompleted(id);

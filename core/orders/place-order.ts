@@ -3,7 +3,13 @@ import { notedId, type IdempotentAttempt } from "../idempotency/run-idempotently
 import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import { markOf } from "../pets/pet-record.ts";
-import { foreseeReserve, keepReservation, reserveSeeing, undoReservation, type ReserveOutcome } from "../pets/stock-writes.ts";
+import {
+  foreseeReserve,
+  keepReservation,
+  reserveSeeing,
+  undoReservation,
+  type ReserveOutcome,
+} from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
@@ -23,7 +29,10 @@ const refusal = (outcome: Exclude<ReserveOutcome, "reserved" | "already-held">, 
   ({
     "unknown-pet": new DomainError("unknown_pet", `Pet ${order.petId} does not exist`),
     "not-available": new DomainError("pet_not_available", `Pet ${order.petId} is not available`),
-    "insufficient-stock": new DomainError("insufficient_stock", `Pet ${order.petId} has fewer than ${order.quantity} units in stock`),
+    "insufficient-stock": new DomainError(
+      "insufficient_stock",
+      `Pet ${order.petId} has fewer than ${order.quantity} units in stock`,
+    ),
   })[outcome];
 
 /**
@@ -94,6 +103,11 @@ export class PlaceOrder {
 
   /** Whether `order` is what an attempt of this same request placed (under the same Idempotency-Key). */
   #isPlacedAs(order: OrderRecord, input: NewOrder, actor: Actor): boolean {
-    return order.state !== "abandoned" && order.placedBy === actor.keyId && order.petId === input.petId && order.quantity === input.quantity;
+    return (
+      order.state !== "abandoned" &&
+      order.placedBy === actor.keyId &&
+      order.petId === input.petId &&
+      order.quantity === input.quantity
+    );
   }
 }

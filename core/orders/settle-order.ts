@@ -17,7 +17,7 @@ interface Ports {
  */
 export const settleOrder = async ({ orders, pets, clock }: Ports, order: OrderRecord, fence: number): Promise<void> => {
   const how = order.state === "cancelled" ? "release" : "consume";
-  for (let seen = fence; ; ) {
+  for (let seen = fence; ;) {
     const { outcome, pet } = await applySettlement(pets, clock, how, order, seen);
     if (outcome !== "fence-moved") break;
     seen = fenceOf(pet, order.id);
@@ -28,4 +28,5 @@ export const settleOrder = async ({ orders, pets, clock }: Ports, order: OrderRe
 };
 
 /** The fence to settle this order with, read before the caller's next look at the order. */
-export const readFence = async (pets: Pets, petId: number, orderId: number): Promise<number> => fenceOf(await pets.ofId(petId), orderId);
+export const readFence = async (pets: Pets, petId: number, orderId: number): Promise<number> =>
+  fenceOf(await pets.ofId(petId), orderId);

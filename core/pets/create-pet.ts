@@ -65,7 +65,12 @@ export class CreatePet {
     if (!(await categoryAcceptsPets(categories, categoryId))) return this.#undo(id, unknownCategory(categoryId));
     if (attempt && !(await attempt.confirm({ petId: id }))) return this.#undo(id, lockLost());
     const created = await finishCreating(pets, id);
-    if (!created) throw new DomainError("service_unavailable", "The pet took too long to create and was undone; create it again", 1);
+    if (!created)
+      throw new DomainError(
+        "service_unavailable",
+        "The pet took too long to create and was undone; create it again",
+        1,
+      );
     return petOf(created);
   }
 

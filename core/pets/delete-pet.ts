@@ -36,7 +36,10 @@ export class DeletePet {
 }
 
 /** Steps 2–3; idempotent, so the deleter and recovery may run it at once. */
-export const finishDeletingPet = async ({ pets, orders }: { pets: Pets; orders: Orders }, id: number): Promise<void> => {
+export const finishDeletingPet = async (
+  { pets, orders }: { pets: Pets; orders: Orders },
+  id: number,
+): Promise<void> => {
   await orders.removeAllOfPet(id);
   await pets.removeDeleting(id);
 };

@@ -16,6 +16,8 @@ export class ListPets {
     const page = toPage(fetched.map(petOf), query, (pet) => pet.id);
     const last = page.items.at(-1);
     // A name-ordered page's cursor is the last pet's name key with its id.
-    return query.sort === "name" && page.nextAfter !== undefined && last ? { ...page, nextAfterName: nameKeyOf(last.name) } : page;
+    return query.sort === "name" && page.nextAfter !== undefined && last
+      ? { ...page, nextAfterName: nameKeyOf(last.name) }
+      : page;
   }
 }

@@ -50,7 +50,8 @@ export const fenceOf = (pet: PetRecord | undefined, orderId: number): number => 
 export const markOf = (pet: PetRecord | undefined, orderId: number, kind: Mark["kind"]): Mark | undefined =>
   pet?.marks.find((m) => m.orderId === orderId && m.kind === kind);
 
-export const isVisible = <P extends ListedPet>(pet: P | undefined): pet is P => pet !== undefined && pet.lifecycle === undefined;
+export const isVisible = <P extends ListedPet>(pet: P | undefined): pet is P =>
+  pet !== undefined && pet.lifecycle === undefined;
 
 export const petOf = (record: Pet): Pet => ({
   id: record.id,

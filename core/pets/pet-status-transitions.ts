@@ -11,7 +11,11 @@ export type StatusTrigger =
   | "restock"; // inventory is set above 0
 
 /** The only status changes there are. Anything else is 409 invalid_transition. */
-export const petStatusTransitions: ReadonlyArray<{ from: PetStatus; to: PetStatus; triggers: readonly StatusTrigger[] }> = [
+export const petStatusTransitions: ReadonlyArray<{
+  from: PetStatus;
+  to: PetStatus;
+  triggers: readonly StatusTrigger[];
+}> = [
   { from: "available", to: "pending", triggers: ["last-unit-ordered", "staff-hold"] },
   { from: "pending", to: "available", triggers: ["order-cancelled-restocking", "staff-release"] },
   { from: "pending", to: "sold", triggers: ["last-open-order-completed"] },

@@ -104,7 +104,9 @@ export interface Pets {
   /** The reserve mark of this attempt's nonce goes: the order owns the units. */
   keepReservation(keep: { petId: number; orderId: number; nonce: string }): Promise<PetWrite>;
   /** The reserve mark (of this nonce, when given) goes and its units return. */
-  undoReservation(undo: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack): Promise<PetWrite>;
+  undoReservation(
+    undo: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack,
+  ): Promise<PetWrite>;
   /** No settle mark of this order, and its fence still `fence`: the units leave the holds, a settle mark is left. */
   applySettlement(settlement: Settlement): Promise<PetWrite>;
   /** The settle mark goes, and the fence of its bucket moves on. */

@@ -10,7 +10,8 @@ import type { Consequence, Pets, StatusChange, StockSetting, UnitsBack } from ".
 /** The documented maximum of a pet's stock; stock plus the units orders hold never exceeds it. */
 export const MAX_STOCK = 1_000_000;
 
-const statusEvent = (at: Date, petId: number, from: PetStatus, to: PetStatus) => stampEvent(at, "pet.status_changed", { petId, from, to });
+const statusEvent = (at: Date, petId: number, from: PetStatus, to: PetStatus) =>
+  stampEvent(at, "pet.status_changed", { petId, from, to });
 const stockEvent = (at: Date, petId: number, change: { delta: number } | { quantity: number }) =>
   stampEvent(at, "inventory.changed", { petId, ...change });
 const AVAILABLE: StatusChange = { to: "available", cause: undefined };
@@ -18,7 +19,10 @@ const AVAILABLE: StatusChange = { to: "available", cause: undefined };
 export type ReserveOutcome = "reserved" | "already-held" | "unknown-pet" | "not-available" | "insufficient-stock";
 
 /** Why no reservation of `units` could apply for any order; undefined when one could. */
-export const foreseeReserve = (pet: ListedPet | undefined, units: number): Exclude<ReserveOutcome, "reserved" | "already-held"> | undefined => {
+export const foreseeReserve = (
+  pet: ListedPet | undefined,
+  units: number,
+): Exclude<ReserveOutcome, "reserved" | "already-held"> | undefined => {
   if (!pet || pet.lifecycle !== undefined) return "unknown-pet";
   if (pet.status !== "available") return "not-available";
   if (pet.stock < units) return "insufficient-stock";
@@ -26,7 +30,11 @@ export const foreseeReserve = (pet: ListedPet | undefined, units: number): Exclu
 };
 
 /** Why a reservation did not apply, or undefined when it would apply now (the pet changed meanwhile: retry). */
-export const explainReserve = (pet: PetRecord | undefined, orderId: number, units: number): Exclude<ReserveOutcome, "reserved"> | undefined => {
+export const explainReserve = (
+  pet: PetRecord | undefined,
+  orderId: number,
+  units: number,
+): Exclude<ReserveOutcome, "reserved"> | undefined => {
   if (pet && pet.lifecycle === undefined && markOf(pet, orderId, "reserve")) return "already-held";
   return foreseeReserve(pet, units);
 };
@@ -50,7 +58,10 @@ export const reserveSeeing = async (
     nonce,
     at,
     unitsLeft: { events: [taken] },
-    lastUnits: { status: { to: "pending", cause: "sold-out" }, events: [taken, statusEvent(at, petId, "available", "pending")] },
+    lastUnits: {
+      status: { to: "pending", cause: "sold-out" },
+      events: [taken, statusEvent(at, petId, "available", "pending")],
+    },
     lastUnitsFirst: expectedStock === units,
   } as const;
   for (;;) {
@@ -64,7 +75,10 @@ export const reserveSeeing = async (
 /** Units back to stock: a pet pending because it sold out is available again; a staff hold stays. */
 const unitsBack = (at: Date, petId: number, units: number): UnitsBack => {
   const back = stockEvent(at, petId, { delta: units });
-  return { fromSoldOut: { status: AVAILABLE, events: [back, statusEvent(at, petId, "pending", "available")] }, otherwise: { events: [back] } };
+  return {
+    fromSoldOut: { status: AVAILABLE, events: [back, statusEvent(at, petId, "pending", "available")] },
+    otherwise: { events: [back] },
+  };
 };
 
 /** The order now owns the units its attempt reserved: the reserve mark goes. True when this call removed it. */
@@ -72,7 +86,14 @@ export const keepReservation = async (pets: Pets, petId: number, orderId: number
   (await pets.keepReservation({ petId, orderId, nonce })).applied;
 
 /** Undoes a reservation no order owns (a placing that died, or a redundant attempt): once, by its mark. */
-export const undoReservation = async (pets: Pets, clock: Clock, petId: number, orderId: number, units: number, nonce: string | undefined): Promise<boolean> =>
+export const undoReservation = async (
+  pets: Pets,
+  clock: Clock,
+  petId: number,
+  orderId: number,
+  units: number,
+  nonce: string | undefined,
+): Promise<boolean> =>
   (await pets.undoReservation({ petId, orderId, nonce, units, ...unitsBack(clock.now(), petId, units) })).applied;
 
 /** Settles a cancelled (release) or completed (consume) order on its pet once: the fence and the mark guard it. */
@@ -90,7 +111,15 @@ export const applySettlement = async (
     how === "release"
       ? { ...settling, how, ...unitsBack(at, petId, units) }
       : // The last holding order of a sold-out pet completed at stock 0: the pet is sold.
-        { ...settling, how, lastOfSoldOut: { status: { to: "sold", cause: undefined }, events: [statusEvent(at, petId, "pending", "sold")] }, otherwise: { events: [] } },
+        {
+          ...settling,
+          how,
+          lastOfSoldOut: {
+            status: { to: "sold", cause: undefined },
+            events: [statusEvent(at, petId, "pending", "sold")],
+          },
+          otherwise: { events: [] },
+        },
   );
   if (result.applied || markOf(result.pet, orderId, "settle")) return { outcome: "applied", pet: result.pet };
   return { outcome: result.pet ? "fence-moved" : "no-pet", pet: result.pet };
@@ -102,10 +131,18 @@ export const clearSettleMark = async (pets: Pets, petId: number, orderId: number
 };
 
 /** Staff set the stock: above 0, a sold or sold-out pet is available again; a staff hold stays. Within MAX_STOCK. */
-export const stockSetting = (clock: Clock, petId: number, quantity: number, expectedRevision?: number): StockSetting => {
+export const stockSetting = (
+  clock: Clock,
+  petId: number,
+  quantity: number,
+  expectedRevision?: number,
+): StockSetting => {
   const at = clock.now();
   const set = stockEvent(at, petId, { quantity });
-  const toAvailable = (from: PetStatus): Consequence => ({ status: AVAILABLE, events: [set, statusEvent(at, petId, from, "available")] });
+  const toAvailable = (from: PetStatus): Consequence => ({
+    status: AVAILABLE,
+    events: [set, statusEvent(at, petId, from, "available")],
+  });
   return {
     petId,
     quantity,

@@ -40,19 +40,36 @@ export class UpdatePet {
     }
   }
 
-  async #edit(current: ListedPet, input: NewPet, expectedRevision: number | undefined): Promise<WrittenPet | undefined> {
-    const result = await this.#ports.pets.edit({ petId: current.id, expectedRevision, ...this.#changes(current, input) });
+  async #edit(
+    current: ListedPet,
+    input: NewPet,
+    expectedRevision: number | undefined,
+  ): Promise<WrittenPet | undefined> {
+    const result = await this.#ports.pets.edit({
+      petId: current.id,
+      expectedRevision,
+      ...this.#changes(current, input),
+    });
     return result.applied ? result.pet : undefined;
   }
 
-  async #move(current: ListedPet, input: NewPet, expectedRevision: number | undefined): Promise<WrittenPet | undefined> {
+  async #move(
+    current: ListedPet,
+    input: NewPet,
+    expectedRevision: number | undefined,
+  ): Promise<WrittenPet | undefined> {
     const { pets, categories, clock } = this.#ports;
     const { id } = current;
     const target = input.categoryId;
     // Refuses an unknown category without writing anything; the check after write 1 is the one that decides.
     if (!(await categoryAcceptsPets(categories, target))) throw unknownCategory(target);
     const since = clock.now();
-    const begun = await pets.beginMove({ petId: id, to: target, since, expectedRevision: expectedRevision ?? current.revision });
+    const begun = await pets.beginMove({
+      petId: id,
+      to: target,
+      since,
+      expectedRevision: expectedRevision ?? current.revision,
+    });
     if (!begun.applied) return undefined;
     const ours = { petId: id, to: target, since } as const;
     if (!(await categoryAcceptsPets(categories, target))) {
@@ -79,9 +96,21 @@ export class UpdatePet {
   #changes(current: ListedPet, input: NewPet) {
     const status: PetStatus = input.status ?? current.status;
     const events =
-      status === current.status ? [] : [stampEvent(this.#ports.clock.now(), "pet.status_changed", { petId: current.id, from: current.status, to: status })];
+      status === current.status
+        ? []
+        : [
+            stampEvent(this.#ports.clock.now(), "pet.status_changed", {
+              petId: current.id,
+              from: current.status,
+              to: status,
+            }),
+          ];
     const change: StatusChange | undefined =
-      input.status === "pending" ? { to: "pending", cause: "hold" } : status === "pending" ? undefined : { to: status, cause: undefined };
+      input.status === "pending"
+        ? { to: "pending", cause: "hold" }
+        : status === "pending"
+          ? undefined
+          : { to: status, cause: undefined };
     return { name: input.name, checkedStatus: current.status, status: change, events };
   }
 }

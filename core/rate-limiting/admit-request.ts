@@ -61,7 +61,9 @@ export class AdmitRequest {
     }
     const { quota, refusal } = await this.#consume(`address:${request.address}`, planLimits.free, now);
     if (refusal || !request.keyRequired) return { actor: undefined, quota, refusal };
-    const reason = request.secret ? "The API key is unknown or revoked" : "An API key is required in the X-API-Key header";
+    const reason = request.secret
+      ? "The API key is unknown or revoked"
+      : "An API key is required in the X-API-Key header";
     return { actor: undefined, quota, refusal: new DomainError("unauthorized", reason) };
   }
 
@@ -88,7 +90,13 @@ export class AdmitRequest {
     const consumption: Consumption = await this.#ports.limiter.consume(subject, windows);
     const left = (name: WindowName) => Math.max(0, windows[name].limit - consumption.counts[name]);
     const tightest = windowNames.reduce((best, name) => (left(name) < left(best) ? name : best));
-    const quota: Quota = { window: tightest, limit: windows[tightest].limit, remaining: left(tightest), resetsAt: windows[tightest].resetsAt, limits };
+    const quota: Quota = {
+      window: tightest,
+      limit: windows[tightest].limit,
+      remaining: left(tightest),
+      resetsAt: windows[tightest].resetsAt,
+      limits,
+    };
     if (consumption.admitted) return { quota, refusal: undefined, consumption };
     // The longest full window: waiting for a shorter one to end would not help.
     const blocking = windowNames.findLast((name) => left(name) === 0) ?? windowNames[0]!;
@@ -104,7 +112,13 @@ const banned = (actor: Actor, limits: RateLimits, bannedUntil: Date, now: Date):
   const retryAfter = secondsUntil(now, bannedUntil);
   return {
     actor,
-    quota: { window: shortest, limit: limits[rateWindows[shortest].limitField], remaining: 0, resetsAt: bannedUntil, limits },
+    quota: {
+      window: shortest,
+      limit: limits[rateWindows[shortest].limitField],
+      remaining: 0,
+      resetsAt: bannedUntil,
+      limits,
+    },
     refusal: new DomainError("api_key_banned", `This API key is banned for ${retryAfter} more seconds`, retryAfter),
   };
 };

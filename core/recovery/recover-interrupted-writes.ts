@@ -80,7 +80,10 @@ export class RecoverInterruptedWrites {
         for (const mark of pet.marks) if (mark.since <= cutoff) await this.#settleMark(pet, mark, report);
       },
     );
-    await eachPage((page) => this.#ports.orders.settlingBefore(cutoff, page), (order) => this.#settleOrder(order, report));
+    await eachPage(
+      (page) => this.#ports.orders.settlingBefore(cutoff, page),
+      (order) => this.#settleOrder(order, report),
+    );
     await this.#provisionalPets(cutoff, report);
     await this.#categoryDeletions(cutoff, report);
     return report;
@@ -133,24 +136,27 @@ export class RecoverInterruptedWrites {
 
   async #provisionalPets(cutoff: Date, report: RecoveryReport): Promise<void> {
     const { pets, orders, categories } = this.#ports;
-    await eachPage((page) => pets.provisional(page), async (pet) => {
-      if (pet.lifecycle === "deleting") {
-        await finishDeletingPet({ pets, orders }, pet.id);
-        report.deletedPets += 1;
-        return;
-      }
-      if (!pet.provisionalSince || pet.provisionalSince > cutoff) return;
-      if (pet.lifecycle === "creating") {
-        if (await categoryAcceptsPets(categories, pet.categoryId)) {
-          if (await finishCreating(pets, pet.id)) report.finishedPets += 1;
-        } else if (await pets.removeCreating(pet.id, pet.provisionalSince)) {
-          report.removedPets += 1;
+    await eachPage(
+      (page) => pets.provisional(page),
+      async (pet) => {
+        if (pet.lifecycle === "deleting") {
+          await finishDeletingPet({ pets, orders }, pet.id);
+          report.deletedPets += 1;
+          return;
         }
-      } else if (pet.movingTo !== undefined) {
-        const undo = await pets.undoMove({ petId: pet.id, to: pet.movingTo, since: pet.provisionalSince });
-        if (undo.applied) report.undoneMoves += 1;
-      }
-    });
+        if (!pet.provisionalSince || pet.provisionalSince > cutoff) return;
+        if (pet.lifecycle === "creating") {
+          if (await categoryAcceptsPets(categories, pet.categoryId)) {
+            if (await finishCreating(pets, pet.id)) report.finishedPets += 1;
+          } else if (await pets.removeCreating(pet.id, pet.provisionalSince)) {
+            report.removedPets += 1;
+          }
+        } else if (pet.movingTo !== undefined) {
+          const undo = await pets.undoMove({ petId: pet.id, to: pet.movingTo, since: pet.provisionalSince });
+          if (undo.applied) report.undoneMoves += 1;
+        }
+      },
+    );
   }
 
   async #categoryDeletions(cutoff: Date, report: RecoveryReport): Promise<void> {

@@ -53,25 +53,36 @@ export class DeliverDueMessages {
       if (!subscriptions.has(id)) subscriptions.set(id, this.#ports.webhooks.ofId(id));
       return subscriptions.get(id)!;
     };
-    const outcomes = await Promise.all(claimed.map(async (message) => this.#deliver(message, await subscriptionOf(message.subscriptionId))));
+    const outcomes = await Promise.all(
+      claimed.map(async (message) => this.#deliver(message, await subscriptionOf(message.subscriptionId))),
+    );
     // Settled and logged together once the run's sends are done: two writes a run rather than two a message. A crash
     // before then sends the run's messages again once their leases expire (at least once, as before).
     const attempts = outcomes.flatMap((o) => (o.attempt ? [o.attempt] : []));
     await Promise.all([
       // The log is for people; a failure to write it must not leave the messages unsettled (and so sent again).
       attempts.length > 0 && this.#ports.deliveryAttempts.recordAll(attempts).catch(() => undefined),
-      claimed.length > 0 && webhookMessages.settleAll(owner, outcomes.map((o) => ({ id: o.id, settlement: o.settlement }))),
+      claimed.length > 0 &&
+        webhookMessages.settleAll(
+          owner,
+          outcomes.map((o) => ({ id: o.id, settlement: o.settlement })),
+        ),
     ]);
     return claimed.length;
   }
 
   /** Sends one message; what to settle it with, and the attempt to log (none when its subscription is gone). */
-  async #deliver(message: WebhookMessage, subscription: WebhookSubscription | undefined): Promise<{ id: string; settlement: Settlement; attempt?: DeliveryAttempt }> {
+  async #deliver(
+    message: WebhookMessage,
+    subscription: WebhookSubscription | undefined,
+  ): Promise<{ id: string; settlement: Settlement; attempt?: DeliveryAttempt }> {
     if (!subscription) return { id: message.id, settlement: { state: "failed", attempts: message.attempts } };
     const { sender, signer, clock } = this.#ports;
     const sentAt = clock.now();
     const timestamp = Math.floor(sentAt.getTime() / 1000);
-    const signatures = signingSecrets(subscription, sentAt).map((s) => signer.signature(s, message.id, timestamp, message.payload));
+    const signatures = signingSecrets(subscription, sentAt).map((s) =>
+      signer.signature(s, message.id, timestamp, message.payload),
+    );
     const outcome = await sender.send({
       url: subscription.url,
       headers: {
@@ -97,7 +108,8 @@ export class DeliverDueMessages {
   }
 
   #settlement(outcome: SendOutcome, attempts: number): Settlement {
-    if (outcome.kind === "answered" && outcome.status >= 200 && outcome.status < 300) return { state: "delivered", attempts };
+    if (outcome.kind === "answered" && outcome.status >= 200 && outcome.status < 300)
+      return { state: "delivered", attempts };
     if (attempts >= MAX_ATTEMPTS) return { state: "failed", attempts };
     const delay = retryDelayMs(attempts, this.#options.retryBaseMs, this.#options.random());
     return { state: "pending", attempts, nextAttemptAt: new Date(this.#ports.clock.now().getTime() + delay) };

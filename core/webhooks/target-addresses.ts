@@ -11,7 +11,11 @@ export interface SpecialPurposeBlock {
   globallyReachable: boolean;
 }
 
-const block = (prefix: string, name: string, globallyReachable = false): SpecialPurposeBlock => ({ prefix, name, globallyReachable });
+const block = (prefix: string, name: string, globallyReachable = false): SpecialPurposeBlock => ({
+  prefix,
+  name,
+  globallyReachable,
+});
 
 /** From the IANA IPv4 and IPv6 special-purpose registries, plus multicast and site-local. */
 export const specialPurposeBlocks: readonly SpecialPurposeBlock[] = [

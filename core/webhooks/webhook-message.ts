@@ -28,5 +28,4 @@ export interface Lease {
 
 /** What an attempt decided: delivered, failed for good, or another attempt at `nextAttemptAt`. */
 export type Settlement =
-  | { state: "delivered" | "failed"; attempts: number }
-  | { state: "pending"; attempts: number; nextAttemptAt: Date };
+  { state: "delivered" | "failed"; attempts: number } | { state: "pending"; attempts: number; nextAttemptAt: Date };

@@ -11,7 +11,11 @@ export const ipLiteralOf = (hostname: string): string | undefined => {
 };
 
 /** Refuses a non-http(s) target, or one that resolves to an address a webhook must not reach. */
-export const assertTargetAllowed = async (url: string, resolver: AddressResolver, allowPrivate: boolean): Promise<void> => {
+export const assertTargetAllowed = async (
+  url: string,
+  resolver: AddressResolver,
+  allowPrivate: boolean,
+): Promise<void> => {
   let target: URL;
   try {
     target = new URL(url);

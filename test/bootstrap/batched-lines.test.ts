@@ -6,7 +6,11 @@ const aSink = (delayMs = 20) => {
   const chunks: string[] = [];
   let atExit: (() => void) | undefined;
   // The sink's buffer is used again after each write: what it wrote is read at once.
-  const sink = batchedLines({ write: (chunk) => chunks.push(Buffer.from(chunk).toString()) }, (flush) => (atExit = flush), delayMs);
+  const sink = batchedLines(
+    { write: (chunk) => chunks.push(Buffer.from(chunk).toString()) },
+    (flush) => (atExit = flush),
+    delayMs,
+  );
   return { sink, chunks, exit: () => atExit?.() };
 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,7 +34,9 @@ describe("batched log lines", () => {
 
   it("has warnings and errors written at once, info and debug lines batched", () => {
     const written: [string, boolean][] = [];
-    const logger = createLogger("debug", (line, urgent) => written.push([(JSON.parse(line) as { level: string }).level, urgent]));
+    const logger = createLogger("debug", (line, urgent) =>
+      written.push([(JSON.parse(line) as { level: string }).level, urgent]),
+    );
     logger.debug("d");
     logger.info("i");
     logger.warn("w");
@@ -73,14 +79,20 @@ describe("batched log lines", () => {
       for (let i = 0; i < 5000; i++) logger.info("request", { i });
       process.exit(0);`;
     // The reader takes nothing for 300 ms: the pipe (64 KiB) fills long before the 5,000 lines are written.
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     child.stdout.pause();
     const chunks: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
     await new Promise((resolve) => setTimeout(resolve, 300));
     child.stdout.resume();
     await new Promise((resolve) => child.once("close", resolve));
-    const lines = Buffer.concat(chunks).toString().trimEnd().split("\n").map((line) => JSON.parse(line) as { i: number });
+    const lines = Buffer.concat(chunks)
+      .toString()
+      .trimEnd()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { i: number });
 
     expect(lines.map((l) => l.i)).toEqual(Array.from({ length: 5000 }, (_, i) => i));
   });
@@ -91,7 +103,9 @@ describe("batched log lines", () => {
       const logger = createLogger("info");
       logger.info("before the crash");
       setTimeout(() => { throw new Error("crash"); }, 1);`;
-    const child = spawn(process.execPath, ["--input-type=module", "-e", script], { stdio: ["ignore", "pipe", "ignore"] });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", script], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
     const chunks: Buffer[] = [];
     child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk));
     const code = await new Promise((resolve) => child.once("close", resolve));

@@ -79,8 +79,14 @@ describe("configuration from the environment", () => {
       webhooks: { allowPrivateTargets: true, retryBaseMs: 20, timeoutMs: 300, pollMs: 25 },
       connections: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, keepAliveTimeoutSeconds: 65 },
     });
-    expect([config.trustProxy.has("10.20.30.40"), config.trustProxy.has("::1"), config.trustProxy.has("192.168.0.1")]).toEqual([true, true, false]);
-    expect(loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://x", PETSTORE_SEED_DEMO: "true" }).seedDemo).toBe(true);
+    expect([
+      config.trustProxy.has("10.20.30.40"),
+      config.trustProxy.has("::1"),
+      config.trustProxy.has("192.168.0.1"),
+    ]).toEqual([true, true, false]);
+    expect(
+      loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://x", PETSTORE_SEED_DEMO: "true" }).seedDemo,
+    ).toBe(true);
     expect(loadConfig({ PETSTORE_SEED_DEMO: "false" }).seedDemo).toBe(false);
   });
 
@@ -123,7 +129,10 @@ describe("configuration from the environment", () => {
     ["PETSTORE_WEBHOOK_POLL_MS", { PETSTORE_WEBHOOK_POLL_MS: "1m" }],
     ["PETSTORE_HEADERS_TIMEOUT_SECONDS", { PETSTORE_HEADERS_TIMEOUT_SECONDS: "0" }],
     ["PETSTORE_HEADERS_TIMEOUT_SECONDS", { PETSTORE_HEADERS_TIMEOUT_SECONDS: "20s" }],
-    ["PETSTORE_HEADERS_TIMEOUT_SECONDS", { PETSTORE_HEADERS_TIMEOUT_SECONDS: "90", PETSTORE_REQUEST_TIMEOUT_SECONDS: "60" }],
+    [
+      "PETSTORE_HEADERS_TIMEOUT_SECONDS",
+      { PETSTORE_HEADERS_TIMEOUT_SECONDS: "90", PETSTORE_REQUEST_TIMEOUT_SECONDS: "60" },
+    ],
     ["PETSTORE_REQUEST_TIMEOUT_SECONDS", { PETSTORE_REQUEST_TIMEOUT_SECONDS: "0" }],
     ["PETSTORE_REQUEST_TIMEOUT_SECONDS", { PETSTORE_REQUEST_TIMEOUT_SECONDS: "3601" }],
     ["PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS", { PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS: "0" }],

@@ -21,7 +21,8 @@ describe("the container", () => {
   });
 
   it("binds each port of the stores, and builds start-up's EnsureAdminKey like any use case", async () => {
-    for (const [name, token] of Object.entries(ports)) expect(container.get(token as never), name).toBe(stores[name as keyof typeof ports]);
+    for (const [name, token] of Object.entries(ports))
+      expect(container.get(token as never), name).toBe(stores[name as keyof typeof ports]);
     const { generatedSecret } = await container.get(tokens.ensureAdminKey).execute(undefined);
     expect(generatedSecret).toMatch(/\S{32,}/);
     expect(container.get(tokens.ensureAdminKey)).toBe(container.get(tokens.ensureAdminKey));

@@ -21,7 +21,10 @@ describe("logger", () => {
       message: "call",
       apiKey: "[redacted]",
       Authorization: "[redacted]",
-      request: { headers: { "x-api-key": "[redacted]", accept: "*/*" }, attempts: [{ token: "[redacted]", n: 1 }, { n: 2 }] },
+      request: {
+        headers: { "x-api-key": "[redacted]", accept: "*/*" },
+        attempts: [{ token: "[redacted]", n: 1 }, { n: 2 }],
+      },
     });
     expect(JSON.stringify(lines)).not.toMatch(/pk_top|pk_header|t1|Bearer/);
   });
@@ -39,7 +42,14 @@ describe("logger", () => {
     logger.debug("hidden", { a: 1 });
     logger.info("request", { requestId: "r1", method: "GET", path: "/pets", status: 200, keyId: 3 });
     expect(lines).toHaveLength(1);
-    expect(JSON.parse(lines[0]!)).toMatchObject({ message: "request", requestId: "r1", method: "GET", path: "/pets", status: 200, keyId: 3 });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      message: "request",
+      requestId: "r1",
+      method: "GET",
+      path: "/pets",
+      status: 200,
+      keyId: 3,
+    });
   });
 });
 
@@ -48,11 +58,11 @@ describe("logger lines", () => {
     const lines: string[] = [];
     const logger = createLogger("debug", (line) => lines.push(line));
     logger.info("no fields");
-    logger.error("quoted \"message\"\n", { nested: { a: [1, "two"] } });
+    logger.error('quoted "message"\n', { nested: { a: [1, "two"] } });
     logger.warn("overridden", { message: "from fields", level: "custom" });
     const parsed = lines.map((line) => JSON.parse(line) as Record<string, unknown>);
     expect(Object.keys(parsed[0]!)).toEqual(["time", "level", "message"]);
-    expect(parsed[1]).toMatchObject({ level: "error", message: "quoted \"message\"\n", nested: { a: [1, "two"] } });
+    expect(parsed[1]).toMatchObject({ level: "error", message: 'quoted "message"\n', nested: { a: [1, "two"] } });
     expect(parsed[2]).toMatchObject({ message: "from fields", level: "custom" });
     expect(lines[2]!.match(/"message"/g)).toHaveLength(1);
     for (const line of parsed) expect(new Date(line.time as string).toISOString()).toBe(line.time);
@@ -64,13 +74,34 @@ describe("logger lines of flat fields (the access log's way)", () => {
   const general = (line: string, level: string, message: string, fields: Record<string, unknown>) => {
     const time = (JSON.parse(line) as { time: string }).time;
     const shown = Object.fromEntries(
-      Object.entries(fields).map(([k, v]) => [k, /^(x-api-key|api-?key|key|secret|authorization|password|token)$/i.test(k) ? "[redacted]" : v]),
+      Object.entries(fields).map(([k, v]) => [
+        k,
+        /^(x-api-key|api-?key|key|secret|authorization|password|token)$/i.test(k) ? "[redacted]" : v,
+      ]),
     );
     return JSON.stringify({ time, level, message, ...shown });
   };
   /** Strings near what JSON.stringify escapes: quotes, backslashes, control characters, lone and paired surrogates. */
   const edgyText = fc.string({
-    unit: fc.constantFrom("a", "/", '"', "\\", "\u0000", "\n", "\u001a", "\u001f", " ", "\u007f", "é", "\u2028", "\ud800", "\udbff", "\udc00", "\udfff", "😀"),
+    unit: fc.constantFrom(
+      "a",
+      "/",
+      '"',
+      "\\",
+      "\u0000",
+      "\n",
+      "\u001a",
+      "\u001f",
+      " ",
+      "\u007f",
+      "é",
+      "\u2028",
+      "\ud800",
+      "\udbff",
+      "\udc00",
+      "\udfff",
+      "😀",
+    ),
   });
   const flatValue = fc.oneof(
     edgyText,
@@ -78,9 +109,36 @@ describe("logger lines of flat fields (the access log's way)", () => {
     fc.string(),
     fc.double(),
     fc.integer(),
-    fc.constantFrom(0, -0, Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, true, false, null, undefined),
+    fc.constantFrom(
+      0,
+      -0,
+      Number.NaN,
+      Number.POSITIVE_INFINITY,
+      Number.NEGATIVE_INFINITY,
+      true,
+      false,
+      null,
+      undefined,
+    ),
   );
-  const name = fc.oneof(fc.string(), fc.constantFrom("requestId", "path", "status", "keyId", "token", "Secret", "x-api-key", "0", "12", "4294967294", "4294967295", "01", "__proto__"));
+  const name = fc.oneof(
+    fc.string(),
+    fc.constantFrom(
+      "requestId",
+      "path",
+      "status",
+      "keyId",
+      "token",
+      "Secret",
+      "x-api-key",
+      "0",
+      "12",
+      "4294967294",
+      "4294967295",
+      "01",
+      "__proto__",
+    ),
+  );
 
   it("are, character for character, what the general way writes", () => {
     fc.assert(
@@ -98,7 +156,10 @@ describe("logger lines of flat fields (the access log's way)", () => {
     const logger = createLogger("info", (line) => lines.push(line));
     logger.info("m", { a: 1, nested: { token: "t", b: [1, { secret: "s" }] } });
     logger.info("m", { time: "then", status: 200 });
-    expect(JSON.parse(lines[0]!)).toMatchObject({ a: 1, nested: { token: "[redacted]", b: [1, { secret: "[redacted]" }] } });
+    expect(JSON.parse(lines[0]!)).toMatchObject({
+      a: 1,
+      nested: { token: "[redacted]", b: [1, { secret: "[redacted]" }] },
+    });
     expect(lines[1]).toMatch(/^\{"time":"then","level":"info","message":"m","status":200\}$/);
   });
 });

@@ -49,7 +49,9 @@ if (!mongoUrl) {
 
 const results: KillRoundResult[] = [];
 try {
-  console.log(`${rounds} rounds, ${clients} clients, ${pets} pets, recovery limit ${limitMs / 1000} s, env ${JSON.stringify(FAST_RECOVERY_ENV)}`);
+  console.log(
+    `${rounds} rounds, ${clients} clients, ${pets} pets, recovery limit ${limitMs / 1000} s, env ${JSON.stringify(FAST_RECOVERY_ENV)}`,
+  );
   for (let round = 1; round <= rounds; round++) {
     const r = await killRound({ mongoUrl, clients, pets, recoveryLimitMs: limitMs, env: FAST_RECOVERY_ENV });
     results.push(r);
@@ -67,13 +69,18 @@ try {
   await stopMongo?.();
 }
 
-const recovered = results.map((r) => r.sinceSpawnMs).filter((ms): ms is number => ms !== undefined).sort((a, b) => a - b);
+const recovered = results
+  .map((r) => r.sinceSpawnMs)
+  .filter((ms): ms is number => ms !== undefined)
+  .sort((a, b) => a - b);
 const at = (q: number) => recovered[Math.min(recovered.length - 1, Math.floor(q * recovered.length))];
 console.log(
   `summary: ${recovered.length}/${results.length} rounds recovered within ${limitMs / 1000} s; ` +
     `${results.filter((r) => r.problemsAtRestart > 0).length} needed recovery after the restart; ` +
     `units missing at the end: ${results.reduce((sum, r) => sum + r.unitsMissing, 0)} in all` +
-    (recovered.length ? `; from the restart until the invariants held: median ${at(0.5)} ms, max ${recovered.at(-1)} ms` : "") +
+    (recovered.length
+      ? `; from the restart until the invariants held: median ${at(0.5)} ms, max ${recovered.at(-1)} ms`
+      : "") +
     `; rounds where recovery did work: ${results.filter((r) => Object.keys(r.recovered).length > 0).length}`,
 );
 process.exit(recovered.length === results.length ? 0 : 1);

@@ -48,7 +48,9 @@ export const adminGuardContract = (harness: ContractHarness): void => {
       const ids = [1, 2, 3, 4, 5, 6];
       for (const id of ids) await guard().track(id);
       const other = harness.sibling?.() ?? stores();
-      const released = await Promise.all(ids.map((id, i) => (i % 2 === 0 ? stores() : other).adminGuard.release(id, { retire: i % 3 === 0 })));
+      const released = await Promise.all(
+        ids.map((id, i) => (i % 2 === 0 ? stores() : other).adminGuard.release(id, { retire: i % 3 === 0 })),
+      );
       expect(released.filter((r) => r)).toHaveLength(5);
       expect(await guard().tracked()).toHaveLength(1);
     });
@@ -67,7 +69,9 @@ export const adminGuardContract = (harness: ContractHarness): void => {
         await stores().apiKeys.add(anApiKey({ id: newcomer, role: "admin" }));
         await guard().track(newcomer);
         const outcomes = await Promise.allSettled(
-          round % 2 === 0 ? [revoke(stores(), survivor), revoke(other, newcomer)] : [demote(stores(), survivor), revoke(other, newcomer)],
+          round % 2 === 0
+            ? [revoke(stores(), survivor), revoke(other, newcomer)]
+            : [demote(stores(), survivor), revoke(other, newcomer)],
         );
         expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
         expect(outcomes.find((o) => o.status === "rejected")).toMatchObject({ reason: { code: "last_admin_key" } });

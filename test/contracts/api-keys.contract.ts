@@ -23,7 +23,9 @@ export const apiKeysContract = (harness: ContractHarness): void => {
       await apiKeys().add(key);
 
       expect(await apiKeys().ofId(3)).toEqual(key);
-      expect((await apiKeys().ofId(3))?.recentBans.map((d) => d.getTime())).toEqual(key.recentBans.map((d) => d.getTime()));
+      expect((await apiKeys().ofId(3))?.recentBans.map((d) => d.getTime())).toEqual(
+        key.recentBans.map((d) => d.getTime()),
+      );
       expect(await apiKeys().ofId(4)).toBeUndefined();
     });
 
@@ -37,7 +39,9 @@ export const apiKeysContract = (harness: ContractHarness): void => {
       read!.recentBans.push(at("2026-01-02T00:00:00.000Z"));
       read!.createdAt.setUTCFullYear(2000);
 
-      expect(await apiKeys().ofId(1)).toEqual(anApiKey({ id: 1, plan: "enterprise", limits: { perMinute: 10, perDay: 100 } }));
+      expect(await apiKeys().ofId(1)).toEqual(
+        anApiKey({ id: 1, plan: "enterprise", limits: { perMinute: 10, perDay: 100 } }),
+      );
     });
 
     describe("activeOfSecretHash", () => {
@@ -86,9 +90,19 @@ export const apiKeysContract = (harness: ContractHarness): void => {
 
     describe("replaceSettings", () => {
       it("replaces label, role, plan and limits and nothing else", async () => {
-        const original = anApiKey({ id: 1, bannedUntil: at("2026-11-21T12:15:00.000Z"), recentBans: [at("2026-11-21T12:00:00.000Z")] });
+        const original = anApiKey({
+          id: 1,
+          bannedUntil: at("2026-11-21T12:15:00.000Z"),
+          recentBans: [at("2026-11-21T12:00:00.000Z")],
+        });
         await apiKeys().add(original);
-        const settings = { id: 1, label: "partner", role: "staff", plan: "enterprise", limits: { perMinute: 7, perDay: 70 } } as const;
+        const settings = {
+          id: 1,
+          label: "partner",
+          role: "staff",
+          plan: "enterprise",
+          limits: { perMinute: 7, perDay: 70 },
+        } as const;
 
         expect(await apiKeys().replaceSettings(settings, original)).toBe(true);
         expect(await apiKeys().ofId(1)).toEqual({ ...original, ...settings });
@@ -98,7 +112,12 @@ export const apiKeysContract = (harness: ContractHarness): void => {
         const original = anApiKey({ id: 1, plan: "enterprise", limits: { perMinute: 7, perDay: 70 } });
         await apiKeys().add(original);
 
-        expect(await apiKeys().replaceSettings({ id: 1, label: "downgraded", role: "customer", plan: "pro", limits: undefined }, original)).toBe(true);
+        expect(
+          await apiKeys().replaceSettings(
+            { id: 1, label: "downgraded", role: "customer", plan: "pro", limits: undefined },
+            original,
+          ),
+        ).toBe(true);
 
         expect((await apiKeys().ofId(1))?.limits).toBeUndefined();
       });
@@ -114,26 +133,37 @@ export const apiKeysContract = (harness: ContractHarness): void => {
         expect(await apiKeys().ofId(2)).toBeUndefined();
       });
 
-      const read = { label: "shop", role: "customer", plan: "enterprise", limits: { perMinute: 7, perDay: 70 } } as const;
+      const read = {
+        label: "shop",
+        role: "customer",
+        plan: "enterprise",
+        limits: { perMinute: 7, perDay: 70 },
+      } as const;
       it.each([
         ["label", { label: "renamed" }],
         ["role", { role: "admin" }],
         ["plan", { plan: "business", limits: undefined }],
         ["limits.perMinute", { limits: { perMinute: 8, perDay: 70 } }],
         ["limits.perDay", { limits: { perMinute: 7, perDay: 71 } }],
-      ] as const)("refuses when the %s changed since the settings were read, and changes nothing", async (_field, since) => {
-        await apiKeys().add(anApiKey({ id: 1, ...read }));
-        await apiKeys().replaceSettings({ id: 1, ...read, ...since }, read);
-        const stored = await apiKeys().ofId(1);
+      ] as const)(
+        "refuses when the %s changed since the settings were read, and changes nothing",
+        async (_field, since) => {
+          await apiKeys().add(anApiKey({ id: 1, ...read }));
+          await apiKeys().replaceSettings({ id: 1, ...read, ...since }, read);
+          const stored = await apiKeys().ofId(1);
 
-        expect(await apiKeys().replaceSettings({ id: 1, ...read, label: "late write" }, read)).toBe(false);
-        expect(await apiKeys().ofId(1)).toEqual(stored);
-      });
+          expect(await apiKeys().replaceSettings({ id: 1, ...read, label: "late write" }, read)).toBe(false);
+          expect(await apiKeys().ofId(1)).toEqual(stored);
+        },
+      );
 
       it("refuses when limits were added since the settings were read (none expected)", async () => {
         const noLimits = { label: "shop", role: "customer", plan: "pro", limits: undefined } as const;
         await apiKeys().add(anApiKey({ id: 1, ...noLimits }));
-        await apiKeys().replaceSettings({ id: 1, ...noLimits, plan: "enterprise", limits: { perMinute: 7, perDay: 70 } }, noLimits);
+        await apiKeys().replaceSettings(
+          { id: 1, ...noLimits, plan: "enterprise", limits: { perMinute: 7, perDay: 70 } },
+          noLimits,
+        );
 
         expect(await apiKeys().replaceSettings({ id: 1, ...noLimits, label: "late write" }, noLimits)).toBe(false);
         expect(await apiKeys().ofId(1)).toMatchObject({ label: "shop", plan: "enterprise" });
@@ -141,10 +171,22 @@ export const apiKeysContract = (harness: ContractHarness): void => {
 
       it("applies when the settings are still those read, whatever else changed (a ban)", async () => {
         await apiKeys().add(anApiKey({ id: 1, ...read }));
-        await apiKeys().ban(1, { at: at("2026-11-21T12:00:00.000Z"), until: at("2026-11-21T12:15:00.000Z"), forgetBefore: at("2026-11-20T12:00:00.000Z") });
+        await apiKeys().ban(1, {
+          at: at("2026-11-21T12:00:00.000Z"),
+          until: at("2026-11-21T12:15:00.000Z"),
+          forgetBefore: at("2026-11-20T12:00:00.000Z"),
+        });
 
-        expect(await apiKeys().replaceSettings({ id: 1, ...read, label: "renamed" }, { ...read, limits: { perMinute: 7, perDay: 70 } })).toBe(true);
-        expect(await apiKeys().ofId(1)).toMatchObject({ label: "renamed", bannedUntil: at("2026-11-21T12:15:00.000Z") });
+        expect(
+          await apiKeys().replaceSettings(
+            { id: 1, ...read, label: "renamed" },
+            { ...read, limits: { perMinute: 7, perDay: 70 } },
+          ),
+        ).toBe(true);
+        expect(await apiKeys().ofId(1)).toMatchObject({
+          label: "renamed",
+          bannedUntil: at("2026-11-21T12:15:00.000Z"),
+        });
       });
     });
 
@@ -187,7 +229,11 @@ export const apiKeysContract = (harness: ContractHarness): void => {
 
       it("starts no second ban while one is running, and records only the first", async () => {
         await apiKeys().add(anApiKey({ id: 1 }));
-        const first = { at: at("2026-11-21T12:00:00.000Z"), until: at("2026-11-21T12:15:00.000Z"), forgetBefore: at("2026-11-20T12:00:00.000Z") };
+        const first = {
+          at: at("2026-11-21T12:00:00.000Z"),
+          until: at("2026-11-21T12:15:00.000Z"),
+          forgetBefore: at("2026-11-20T12:00:00.000Z"),
+        };
         const racing = await Promise.all([apiKeys().ban(1, first), apiKeys().ban(1, first), apiKeys().ban(1, first)]);
 
         expect(racing.filter(Boolean)).toHaveLength(1);
@@ -196,7 +242,11 @@ export const apiKeysContract = (harness: ContractHarness): void => {
         expect(key?.bannedUntil).toEqual(at("2026-11-21T12:15:00.000Z"));
         expect(key?.recentBans).toEqual([at("2026-11-21T12:00:00.000Z")]);
 
-        const afterIt = { at: at("2026-11-21T12:15:00.000Z"), until: at("2026-11-21T12:45:00.000Z"), forgetBefore: at("2026-11-20T12:15:00.000Z") };
+        const afterIt = {
+          at: at("2026-11-21T12:15:00.000Z"),
+          until: at("2026-11-21T12:45:00.000Z"),
+          forgetBefore: at("2026-11-20T12:15:00.000Z"),
+        };
         expect(await apiKeys().ban(1, afterIt)).toBe(true);
         expect((await apiKeys().ofId(1))?.bannedUntil).toEqual(at("2026-11-21T12:45:00.000Z"));
       });
@@ -216,7 +266,9 @@ export const apiKeysContract = (harness: ContractHarness): void => {
       });
 
       it("cannot unban a missing or revoked key", async () => {
-        await apiKeys().add(anApiKey({ id: 1, bannedUntil: at("2026-11-21T12:15:00.000Z"), revokedAt: at("2026-11-21T12:05:00.000Z") }));
+        await apiKeys().add(
+          anApiKey({ id: 1, bannedUntil: at("2026-11-21T12:15:00.000Z"), revokedAt: at("2026-11-21T12:05:00.000Z") }),
+        );
 
         expect(await apiKeys().unban(1)).toBe(false);
         expect(await apiKeys().unban(2)).toBe(false);

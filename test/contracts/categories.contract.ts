@@ -13,8 +13,12 @@ export const categoriesContract = (harness: ContractHarness): void => {
       await categories().add(aCategory({ id: 1, name: "Dogs", description: "Loyal companions", revision: 4 }));
       await categories().add(aCategory({ id: 2, name: "Cats", description: undefined, deletingSince: since }));
 
-      expect(await categories().ofId(1)).toEqual(aCategory({ id: 1, name: "Dogs", description: "Loyal companions", revision: 4 }));
-      expect(await categories().ofId(2)).toEqual(aCategory({ id: 2, name: "Cats", description: undefined, deletingSince: since }));
+      expect(await categories().ofId(1)).toEqual(
+        aCategory({ id: 1, name: "Dogs", description: "Loyal companions", revision: 4 }),
+      );
+      expect(await categories().ofId(2)).toEqual(
+        aCategory({ id: 2, name: "Cats", description: undefined, deletingSince: since }),
+      );
       expect(await categories().ofId(3)).toBeUndefined();
     });
 
@@ -77,7 +81,9 @@ export const categoriesContract = (harness: ContractHarness): void => {
       it("lets exactly one of many concurrent adds of the same name succeed", async () => {
         const names = ["Dogs", "dogs", "DOGS", "dOgS", "Dogs", "doGs", "DoGs", "dogS", "DOgs", "dogs"];
 
-        const results = await Promise.allSettled(names.map((name, i) => categories().add(aCategory({ id: i + 1, name }))));
+        const results = await Promise.allSettled(
+          names.map((name, i) => categories().add(aCategory({ id: i + 1, name }))),
+        );
 
         expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
         for (const r of results.filter((r) => r.status === "rejected")) expect(r.reason).toMatchObject(nameTaken);
@@ -89,8 +95,12 @@ export const categoriesContract = (harness: ContractHarness): void => {
       it("replaces name and description (dropping an omitted one), revision + 1; refuses a missing category", async () => {
         await categories().add(aCategory({ id: 1, name: "Dogs" }));
 
-        expect(await categories().replace(1, { name: "Hounds" })).toEqual(aCategory({ id: 1, name: "Hounds", description: undefined, revision: 2 }));
-        expect(await categories().ofId(1)).toEqual(aCategory({ id: 1, name: "Hounds", description: undefined, revision: 2 }));
+        expect(await categories().replace(1, { name: "Hounds" })).toEqual(
+          aCategory({ id: 1, name: "Hounds", description: undefined, revision: 2 }),
+        );
+        expect(await categories().ofId(1)).toEqual(
+          aCategory({ id: 1, name: "Hounds", description: undefined, revision: 2 }),
+        );
         expect(await categories().replace(2, { name: "Cats" })).toBeUndefined();
         expect(await categories().ofId(2)).toBeUndefined();
       });
@@ -106,7 +116,9 @@ export const categoriesContract = (harness: ContractHarness): void => {
       it("lets one of many concurrent replaces with the same expected revision win", async () => {
         await categories().add(aCategory({ id: 1, name: "Dogs" }));
 
-        const results = await Promise.all(Array.from({ length: 8 }, (_, i) => categories().replace(1, { name: `Dogs ${i}` }, 1)));
+        const results = await Promise.all(
+          Array.from({ length: 8 }, (_, i) => categories().replace(1, { name: `Dogs ${i}` }, 1)),
+        );
 
         expect(results.filter((r) => r !== undefined)).toHaveLength(1);
         expect((await categories().ofId(1))?.revision).toBe(2);
@@ -146,7 +158,9 @@ export const categoriesContract = (harness: ContractHarness): void => {
       it("lets exactly one of many concurrent deletions begin", async () => {
         await categories().add(aCategory({ id: 1 }));
 
-        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => categories().beginDelete(1, new Date(since.getTime() + i))));
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => categories().beginDelete(1, new Date(since.getTime() + i))),
+        );
 
         expect(results.filter(Boolean)).toHaveLength(1);
       });
@@ -156,7 +170,9 @@ export const categoriesContract = (harness: ContractHarness): void => {
         await categories().add(aCategory({ id: 2, name: "B", deletingSince: at("2026-11-21T12:00:00.000Z") }));
         await categories().add(aCategory({ id: 3, name: "C" }));
 
-        expect((await categories().deletingBefore(at("2026-11-21T12:00:00.000Z"), everything)).map((c) => c.id)).toEqual([1]);
+        expect(
+          (await categories().deletingBefore(at("2026-11-21T12:00:00.000Z"), everything)).map((c) => c.id),
+        ).toEqual([1]);
       });
     });
   });

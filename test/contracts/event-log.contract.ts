@@ -14,7 +14,7 @@ const event = (n: number): DomainEvent => ({
 /** Every event from `after` on, page by page as a reader resumes: each page starts after the last one's `last`. */
 const readAll = async (log: EventLog, pageSize: number, after = 0): Promise<LoggedEvent[]> => {
   const all: LoggedEvent[] = [];
-  for (let position = after; ; ) {
+  for (let position = after; ;) {
     const page = await log.readAfter(position, pageSize);
     expect(page.last).toBeGreaterThanOrEqual(position);
     all.push(...page.events);
@@ -74,7 +74,12 @@ export const eventLogContract = (harness: ContractHarness): void => {
       await Promise.all(batches.flatMap((batch) => [log().append(batch), other.append(batch)]));
 
       const read = await readAll(log(), 7);
-      expect(read.map((e) => e.id).sort()).toEqual(batches.flat().map((e) => e.id).sort());
+      expect(read.map((e) => e.id).sort()).toEqual(
+        batches
+          .flat()
+          .map((e) => e.id)
+          .sort(),
+      );
     });
   });
 };

@@ -36,7 +36,10 @@ const useCasesOn = (stores: Stores, clock: ManualClock, hints = new StockHints()
     updateOrder: new UpdateOrder(ports),
     cancelOrder: new CancelOrder(ports),
     recover: new RecoverInterruptedWrites(ports, GRACE_MS),
-    recoverLate: new RecoverInterruptedWrites({ ...ports, clock: { now: () => new Date(clock.now().getTime() + GRACE_MS + 1_000) } }, GRACE_MS),
+    recoverLate: new RecoverInterruptedWrites(
+      { ...ports, clock: { now: () => new Date(clock.now().getTime() + GRACE_MS + 1_000) } },
+      GRACE_MS,
+    ),
   };
 };
 type UseCasesOn = ReturnType<typeof useCasesOn>;
@@ -50,7 +53,12 @@ const recoverPastGrace = (uc: UseCasesOn) => uc.recoverLate.execute();
  */
 const given = async (uc: UseCasesOn): Promise<void> => {
   for (const name of ["Dogs", "Cats", "Empty"]) await uc.createCategory.execute({ name });
-  for (const [name, categoryId, stock] of [["Rex", 1, 3], ["Bella", 1, 1], ["Max", 2, 2], ["Kiwi", 2, 0]] as const) {
+  for (const [name, categoryId, stock] of [
+    ["Rex", 1, 3],
+    ["Bella", 1, 1],
+    ["Max", 2, 2],
+    ["Kiwi", 2, 0],
+  ] as const) {
     const pet = await uc.createPet.execute({ name, categoryId });
     if (stock > 0) await uc.setInventory.execute(pet.id, stock);
   }
@@ -85,7 +93,9 @@ type VisibleState = Awaited<ReturnType<typeof visibleState>>;
 
 /** Stock given per pet, as the state shows it: current stock plus the units of its existing orders. */
 const stockGiven = (state: VisibleState): Record<string, number> =>
-  Object.fromEntries(state.pets.map((p) => [p.name, p.stock + p.orders.reduce((sum, o) => sum + Number(o.split(":")[0]), 0)]));
+  Object.fromEntries(
+    state.pets.map((p) => [p.name, p.stock + p.orders.reduce((sum, o) => sum + Number(o.split(":")[0]), 0)]),
+  );
 
 /** PRODUCT.md §5 and docs/consistency.md's invariants, checked on the stored documents once recovery has run. */
 const expectInvariants = async (s: Stores, context: string): Promise<void> => {
@@ -94,18 +104,28 @@ const expectInvariants = async (s: Stores, context: string): Promise<void> => {
   const categories = await s.categories.list(everything);
   const pets = await s.pets.list(everything);
   const orders = await s.orders.list(everything);
-  for (const order of orders) expect(pets.some((p) => p.id === order.petId), `${context}: order ${order.id} names a deleted pet`).toBe(true);
+  for (const order of orders)
+    expect(
+      pets.some((p) => p.id === order.petId),
+      `${context}: order ${order.id} names a deleted pet`,
+    ).toBe(true);
   for (const pet of pets) {
-    expect(categories.some((c) => c.id === pet.categoryId), `${context}: pet ${pet.name} names a deleted category`).toBe(true);
+    expect(
+      categories.some((c) => c.id === pet.categoryId),
+      `${context}: pet ${pet.name} names a deleted category`,
+    ).toBe(true);
     const open = orders.filter((o) => o.petId === pet.id && o.state === "open");
     expect(
       { holdCount: pet.holdCount, heldUnits: pet.heldUnits },
       `${context}: the units held on ${pet.name} are those of its open orders`,
     ).toEqual({ holdCount: open.length, heldUnits: open.reduce((sum, o) => sum + o.quantity, 0) });
     expect(pet.stock, `${context}: stock of ${pet.name}`).toBeGreaterThanOrEqual(0);
-    if (pet.status === "sold") expect({ stock: pet.stock, open: open.length }, `${context}: sold ${pet.name}`).toEqual({ stock: 0, open: 0 });
+    if (pet.status === "sold")
+      expect({ stock: pet.stock, open: open.length }, `${context}: sold ${pet.name}`).toEqual({ stock: 0, open: 0 });
     if (pet.pendingCause === "sold-out") expect(pet.stock, `${context}: ${pet.name} sold out`).toBe(0);
-    expect(pet.pendingCause !== undefined, `${context}: ${pet.name} has a pending cause exactly while pending`).toBe(pet.status === "pending");
+    expect(pet.pendingCause !== undefined, `${context}: ${pet.name} has a pending cause exactly while pending`).toBe(
+      pet.status === "pending",
+    );
   }
   expect(await s.pets.withMarks(everything), `${context}: no move left in flight`).toEqual([]);
   expect(await s.orders.settlingBefore(farFuture, everything), `${context}: no order left settling`).toEqual([]);
@@ -121,7 +141,10 @@ interface Scenario {
 const scenarios: Scenario[] = [
   { name: "place an order (units left)", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 1 }, alice) },
   { name: "place an order for the last units", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 3 }, alice) },
-  { name: "place an order refused for want of stock", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 4 }, alice) },
+  {
+    name: "place an order refused for want of stock",
+    run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 4 }, alice),
+  },
   {
     name: "place an order (units left), the instance saw them",
     seen: { petId: 1, stock: 3 },
@@ -148,7 +171,10 @@ const scenarios: Scenario[] = [
     run: (uc) => uc.placeOrder.execute({ petId: 2, quantity: 1 }, alice),
   },
   { name: "cancel an order (restocks a pending pet)", run: (uc) => uc.cancelOrder.execute(1, alice) },
-  { name: "complete an order (sells a pending pet)", run: (uc) => uc.updateOrder.execute(1, { complete: true }, staff) },
+  {
+    name: "complete an order (sells a pending pet)",
+    run: (uc) => uc.updateOrder.execute(1, { complete: true }, staff),
+  },
   { name: "delete a pet with a completed order", run: (uc) => uc.deletePet.execute(3) },
   { name: "delete a pet refused for its open order", run: (uc) => uc.deletePet.execute(2) },
   { name: "delete an empty category", run: (uc) => uc.deleteCategory.execute(3) },
@@ -157,14 +183,29 @@ const scenarios: Scenario[] = [
   { name: "restock a pet that sold out", run: (uc) => uc.setInventory.execute(2, 5) },
   { name: "create a pet", run: (uc) => uc.createPet.execute({ name: "Nemo", categoryId: 3 }) },
   { name: "move a pet to another category", run: (uc) => uc.updatePet.execute(4, { name: "Kiwi", categoryId: 3 }) },
-  { name: "edit a pet (hold it)", run: (uc) => uc.updatePet.execute(1, { name: "Rex", categoryId: 1, status: "pending" }) },
+  {
+    name: "edit a pet (hold it)",
+    run: (uc) => uc.updatePet.execute(1, { name: "Rex", categoryId: 1, status: "pending" }),
+  },
 ];
 
 /** Competing requests, each paired with the operation it races at every store call. */
 const races: Array<{ scenario: string; competitor: string; run(uc: UseCasesOn): Promise<unknown> }> = [
-  { scenario: "place an order for the last units", competitor: "delete that pet", run: (uc) => uc.deletePet.execute(1) },
-  { scenario: "place an order for the last units", competitor: "another order for them", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 2 }, staff) },
-  { scenario: "place an order for the last units, the instance saw them", competitor: "delete that pet", run: (uc) => uc.deletePet.execute(1) },
+  {
+    scenario: "place an order for the last units",
+    competitor: "delete that pet",
+    run: (uc) => uc.deletePet.execute(1),
+  },
+  {
+    scenario: "place an order for the last units",
+    competitor: "another order for them",
+    run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 2 }, staff),
+  },
+  {
+    scenario: "place an order for the last units, the instance saw them",
+    competitor: "delete that pet",
+    run: (uc) => uc.deletePet.execute(1),
+  },
   {
     scenario: "place an order for the last units, the instance saw them",
     competitor: "another order for them",
@@ -180,26 +221,82 @@ const races: Array<{ scenario: string; competitor: string; run(uc: UseCasesOn): 
     competitor: "staff holding the pet",
     run: (uc) => uc.updatePet.execute(1, { name: "Rex", categoryId: 1, status: "pending" }),
   },
-  { scenario: "delete a pet with a completed order", competitor: "an order for it", run: (uc) => uc.placeOrder.execute({ petId: 3, quantity: 1 }, alice) },
-  { scenario: "delete an empty category", competitor: "a pet created in it", run: (uc) => uc.createPet.execute({ name: "Nemo", categoryId: 3 }) },
-  { scenario: "delete an empty category", competitor: "a pet moved into it", run: (uc) => uc.updatePet.execute(4, { name: "Kiwi", categoryId: 3 }) },
+  {
+    scenario: "delete a pet with a completed order",
+    competitor: "an order for it",
+    run: (uc) => uc.placeOrder.execute({ petId: 3, quantity: 1 }, alice),
+  },
+  {
+    scenario: "delete an empty category",
+    competitor: "a pet created in it",
+    run: (uc) => uc.createPet.execute({ name: "Nemo", categoryId: 3 }),
+  },
+  {
+    scenario: "delete an empty category",
+    competitor: "a pet moved into it",
+    run: (uc) => uc.updatePet.execute(4, { name: "Kiwi", categoryId: 3 }),
+  },
   { scenario: "create a pet", competitor: "deleting its category", run: (uc) => uc.deleteCategory.execute(3) },
-  { scenario: "move a pet to another category", competitor: "deleting that category", run: (uc) => uc.deleteCategory.execute(3) },
-  { scenario: "complete an order (sells a pending pet)", competitor: "cancelling it", run: (uc) => uc.cancelOrder.execute(1, alice) },
-  { scenario: "cancel an order (restocks a pending pet)", competitor: "completing it", run: (uc) => uc.updateOrder.execute(1, { complete: true }, staff) },
-  { scenario: "set the inventory", competitor: "an order", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 1 }, alice) },
-  { scenario: "restock a pet that sold out", competitor: "cancelling its order", run: (uc) => uc.cancelOrder.execute(1, alice) },
-  { scenario: "cancel an order (restocks a pending pet)", competitor: "restocking that pet", run: (uc) => uc.setInventory.execute(2, 5) },
-  { scenario: "cancel an order (restocks a pending pet)", competitor: "recovery past the grace period", run: (uc) => recoverPastGrace(uc) },
-  { scenario: "complete an order (sells a pending pet)", competitor: "recovery past the grace period", run: (uc) => recoverPastGrace(uc) },
-  { scenario: "place an order for the last units", competitor: "recovery past the grace period", run: (uc) => recoverPastGrace(uc) },
-  { scenario: "edit a pet (hold it)", competitor: "an order for the last units", run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 3 }, alice) },
+  {
+    scenario: "move a pet to another category",
+    competitor: "deleting that category",
+    run: (uc) => uc.deleteCategory.execute(3),
+  },
+  {
+    scenario: "complete an order (sells a pending pet)",
+    competitor: "cancelling it",
+    run: (uc) => uc.cancelOrder.execute(1, alice),
+  },
+  {
+    scenario: "cancel an order (restocks a pending pet)",
+    competitor: "completing it",
+    run: (uc) => uc.updateOrder.execute(1, { complete: true }, staff),
+  },
+  {
+    scenario: "set the inventory",
+    competitor: "an order",
+    run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 1 }, alice),
+  },
+  {
+    scenario: "restock a pet that sold out",
+    competitor: "cancelling its order",
+    run: (uc) => uc.cancelOrder.execute(1, alice),
+  },
+  {
+    scenario: "cancel an order (restocks a pending pet)",
+    competitor: "restocking that pet",
+    run: (uc) => uc.setInventory.execute(2, 5),
+  },
+  {
+    scenario: "cancel an order (restocks a pending pet)",
+    competitor: "recovery past the grace period",
+    run: (uc) => recoverPastGrace(uc),
+  },
+  {
+    scenario: "complete an order (sells a pending pet)",
+    competitor: "recovery past the grace period",
+    run: (uc) => recoverPastGrace(uc),
+  },
+  {
+    scenario: "place an order for the last units",
+    competitor: "recovery past the grace period",
+    run: (uc) => recoverPastGrace(uc),
+  },
+  {
+    scenario: "edit a pet (hold it)",
+    competitor: "an order for the last units",
+    run: (uc) => uc.placeOrder.execute({ petId: 1, quantity: 3 }, alice),
+  },
 ];
 
 /** Each test walks every store call of an operation with fresh stores: on MongoDB that is many round trips. */
 const SLOW = { timeout: 180_000 };
 
-const settle = (promise: Promise<unknown>) => promise.then(() => "done", (error: unknown) => error);
+const settle = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "done",
+    (error: unknown) => error,
+  );
 
 export const faultsContract = (harness: ContractHarness): void => {
   describe(`Crash points and interleavings (${harness.name})`, () => {
@@ -218,9 +315,16 @@ export const faultsContract = (harness: ContractHarness): void => {
     };
 
     /** Runs the operation with the plan applied; returns once it settled or its process "died" and the store is quiet. */
-    const runPlanned = async (scenario: Scenario, run: Awaited<ReturnType<typeof prepared>>, plan: CallPlan | undefined) => {
+    const runPlanned = async (
+      scenario: Scenario,
+      run: Awaited<ReturnType<typeof prepared>>,
+      plan: CallPlan | undefined,
+    ) => {
       const faulty = faultyStores(run.stores, plan);
-      const outcome = await Promise.race([settle(scenario.run(useCasesOn(faulty.stores, run.clock, run.hints))), faulty.crashed]);
+      const outcome = await Promise.race([
+        settle(scenario.run(useCasesOn(faulty.stores, run.clock, run.hints))),
+        faulty.crashed,
+      ]);
       await faulty.quiet();
       return { outcome, calls: faulty.calls() };
     };
@@ -240,48 +344,57 @@ export const faultsContract = (harness: ContractHarness): void => {
       await expectInvariants(stores, `${scenario.name}, crash-free`);
       if (!scenario.name.startsWith("set the inventory") && !scenario.name.startsWith("restock")) {
         const givenBefore = stockGiven(before);
-        for (const [name, units] of Object.entries(stockGiven(after))) expect(units, `stock given of ${name}`).toBe(givenBefore[name] ?? 0);
+        for (const [name, units] of Object.entries(stockGiven(after)))
+          expect(units, `stock given of ${name}`).toBe(givenBefore[name] ?? 0);
       }
       return { before, after, calls };
     };
 
     for (const scenario of scenarios) {
-      it(`${scenario.name}: every fault at every store call leaves the state before or after, invariants kept`, SLOW, async () => {
-        const { before, after, calls } = await crashFreeRun(scenario);
-        expect(calls).toBeGreaterThan(0);
-        for (const fault of faults) {
-          for (let at = 1; at <= calls; at++) {
-            const context = `${scenario.name}, ${fault} at call ${at} of ${calls}`;
-            const run = await prepared(scenario);
-            expect(run.before).toEqual(before);
-            await runPlanned(scenario, run, { at, fault: fault as Fault });
-            await recoverLater(run.stores, run.clock);
-            await expectInvariants(run.stores, context);
-            const state = await visibleState(run.stores);
-            expect([before, after], `${context}: all or nothing`).toContainEqual(state);
+      it(
+        `${scenario.name}: every fault at every store call leaves the state before or after, invariants kept`,
+        SLOW,
+        async () => {
+          const { before, after, calls } = await crashFreeRun(scenario);
+          expect(calls).toBeGreaterThan(0);
+          for (const fault of faults) {
+            for (let at = 1; at <= calls; at++) {
+              const context = `${scenario.name}, ${fault} at call ${at} of ${calls}`;
+              const run = await prepared(scenario);
+              expect(run.before).toEqual(before);
+              await runPlanned(scenario, run, { at, fault: fault as Fault });
+              await recoverLater(run.stores, run.clock);
+              await expectInvariants(run.stores, context);
+              const state = await visibleState(run.stores);
+              expect([before, after], `${context}: all or nothing`).toContainEqual(state);
+            }
           }
-        }
-      });
+        },
+      );
 
-      it(`${scenario.name}: recovery on another instance before every store call, in and past the grace period`, SLOW, async () => {
-        const { before, after, calls } = await crashFreeRun(scenario);
-        for (const late of [false, true]) {
-          for (let at = 1; at <= calls; at++) {
-            const context = `${scenario.name}, recovery${late ? " past the grace period" : ""} before call ${at}`;
-            const run = await prepared(scenario);
-            const recoverNow = async () => {
-              if (late) run.clock.advance(GRACE_MS + 1_000);
-              await useCasesOn(run.stores, run.clock).recover.execute();
-            };
-            await runPlanned(scenario, run, { at, before: recoverNow });
-            await recoverLater(run.stores, run.clock);
-            await expectInvariants(run.stores, context);
-            const state = await visibleState(run.stores);
-            if (late) expect([before, after], `${context}: all or nothing`).toContainEqual(state);
-            else expect(state, `${context}: as if recovery had not run`).toEqual(after);
+      it(
+        `${scenario.name}: recovery on another instance before every store call, in and past the grace period`,
+        SLOW,
+        async () => {
+          const { before, after, calls } = await crashFreeRun(scenario);
+          for (const late of [false, true]) {
+            for (let at = 1; at <= calls; at++) {
+              const context = `${scenario.name}, recovery${late ? " past the grace period" : ""} before call ${at}`;
+              const run = await prepared(scenario);
+              const recoverNow = async () => {
+                if (late) run.clock.advance(GRACE_MS + 1_000);
+                await useCasesOn(run.stores, run.clock).recover.execute();
+              };
+              await runPlanned(scenario, run, { at, before: recoverNow });
+              await recoverLater(run.stores, run.clock);
+              await expectInvariants(run.stores, context);
+              const state = await visibleState(run.stores);
+              if (late) expect([before, after], `${context}: all or nothing`).toContainEqual(state);
+              else expect(state, `${context}: as if recovery had not run`).toEqual(after);
+            }
           }
-        }
-      });
+        },
+      );
     }
 
     for (const race of races) {
@@ -305,8 +418,13 @@ export const faultsContract = (harness: ContractHarness): void => {
           const state = await visibleState(run.stores);
           expect(state.ordersOfMissingPets, context).toBe(0);
           const givenNow = stockGiven(state);
-          if (!race.scenario.startsWith("set the inventory") && !race.scenario.startsWith("restock") && race.competitor !== "restocking that pet") {
-            for (const [name, units] of Object.entries(givenNow)) expect(units, `${context}: stock given of ${name}`).toBe(givenBefore[name] ?? 0);
+          if (
+            !race.scenario.startsWith("set the inventory") &&
+            !race.scenario.startsWith("restock") &&
+            race.competitor !== "restocking that pet"
+          ) {
+            for (const [name, units] of Object.entries(givenNow))
+              expect(units, `${context}: stock given of ${name}`).toBe(givenBefore[name] ?? 0);
           }
         }
       });

@@ -26,7 +26,8 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
     /** Claims and returns the token, failing loudly otherwise. */
     const take = async (claim: IdempotencyClaim = aClaim()): Promise<string> => {
       const outcome = await records().claim(claim);
-      if (outcome.outcome !== "claimed") throw new Error(`expected to claim ${claim.key}, got ${JSON.stringify(outcome)}`);
+      if (outcome.outcome !== "claimed")
+        throw new Error(`expected to claim ${claim.key}, got ${JSON.stringify(outcome)}`);
       return outcome.token;
     };
     const lockExpired = { now: at("2026-11-21T12:01:00.000Z"), leaseUntil: at("2026-11-21T12:02:00.000Z") };
@@ -73,7 +74,9 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
         expect(await records().note("key:1", "order-42", second.token, { orderId: 9 })).toBe(true);
         expect(await records().complete("key:1", "order-42", second.token, aResponse)).toBe(true);
         expect(await records().note("key:1", "order-42", second.token, { orderId: 10 })).toBe(false);
-        expect(await records().claim(aClaim({ now: at("2026-11-21T12:05:00.000Z") }))).toMatchObject({ outcome: "completed" });
+        expect(await records().claim(aClaim({ now: at("2026-11-21T12:05:00.000Z") }))).toMatchObject({
+          outcome: "completed",
+        });
       });
 
       it("survives a release: the retry of the same request takes the record over at once and learns it", async () => {
@@ -81,33 +84,60 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
         expect(await records().note("key:1", "order-42", first, { petId: 7 })).toBe(true);
         await records().release("key:1", "order-42", first);
 
-        const retry = await claimOf(aClaim({ now: at("2026-11-21T12:00:01.000Z"), leaseUntil: at("2026-11-21T12:01:01.000Z") }));
+        const retry = await claimOf(
+          aClaim({ now: at("2026-11-21T12:00:01.000Z"), leaseUntil: at("2026-11-21T12:01:01.000Z") }),
+        );
         expect(retry.previous).toEqual({ petId: 7 });
-        expect(await records().claim(aClaim({ now: at("2026-11-21T12:00:02.000Z") }))).toMatchObject({ outcome: "in-progress" });
+        expect(await records().claim(aClaim({ now: at("2026-11-21T12:00:02.000Z") }))).toMatchObject({
+          outcome: "in-progress",
+        });
       });
 
       it("is not handed to another request (another fingerprint) that claims the record, nor to the one after it", async () => {
         const first = await take();
         expect(await records().note("key:1", "order-42", first, { categoryId: 7 })).toBe(true);
         await records().release("key:1", "order-42", first);
-        const released = await claimOf(aClaim({ fingerprint: "sha256:b", now: at("2026-11-21T12:00:01.000Z"), leaseUntil: at("2026-11-21T12:01:01.000Z") }));
+        const released = await claimOf(
+          aClaim({
+            fingerprint: "sha256:b",
+            now: at("2026-11-21T12:00:01.000Z"),
+            leaseUntil: at("2026-11-21T12:01:01.000Z"),
+          }),
+        );
         expect(released.previous).toBeUndefined();
 
         expect(await records().note("key:1", "order-42", released.token, { categoryId: 8 })).toBe(true);
-        const lost = await claimOf(aClaim({ ...lockExpired, now: at("2026-11-21T12:01:02.000Z"), leaseUntil: at("2026-11-21T12:02:02.000Z") }));
+        const lost = await claimOf(
+          aClaim({ ...lockExpired, now: at("2026-11-21T12:01:02.000Z"), leaseUntil: at("2026-11-21T12:02:02.000Z") }),
+        );
         expect(lost.previous).toBeUndefined();
         // The lost attempt of request b noted category 8; request a took it over, and is lost in turn before noting.
-        expect((await claimOf(aClaim({ now: at("2026-11-21T12:03:00.000Z"), leaseUntil: at("2026-11-21T12:04:00.000Z") }))).previous).toBeUndefined();
+        expect(
+          (await claimOf(aClaim({ now: at("2026-11-21T12:03:00.000Z"), leaseUntil: at("2026-11-21T12:04:00.000Z") })))
+            .previous,
+        ).toBeUndefined();
       });
 
       it("is forgotten with an expired record: the key claimed after expiry starts afresh", async () => {
         const first = await take();
         expect(await records().note("key:1", "order-42", first, { orderId: 7 })).toBe(true);
-        const afterExpiry = aClaim({ now: at("2026-11-22T12:00:01.000Z"), leaseUntil: at("2026-11-22T12:01:01.000Z"), expiresAt: at("2026-11-23T12:00:01.000Z") });
+        const afterExpiry = aClaim({
+          now: at("2026-11-22T12:00:01.000Z"),
+          leaseUntil: at("2026-11-22T12:01:01.000Z"),
+          expiresAt: at("2026-11-23T12:00:01.000Z"),
+        });
         const fresh = await claimOf(afterExpiry);
         expect(fresh.previous).toBeUndefined();
         // Lost in turn without a note of its own: the next claim learns nothing of the expired record's order.
-        expect((await claimOf({ ...afterExpiry, now: at("2026-11-22T12:02:00.000Z"), leaseUntil: at("2026-11-22T12:03:00.000Z") })).previous).toBeUndefined();
+        expect(
+          (
+            await claimOf({
+              ...afterExpiry,
+              now: at("2026-11-22T12:02:00.000Z"),
+              leaseUntil: at("2026-11-22T12:03:00.000Z"),
+            })
+          ).previous,
+        ).toBeUndefined();
       });
     });
 
@@ -143,7 +173,9 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
 
     it("holds the lock until leaseUntil: a claim a millisecond before is in progress, one at leaseUntil takes over", async () => {
       await take();
-      expect(await records().claim(aClaim({ now: at("2026-11-21T12:00:59.999Z") }))).toMatchObject({ outcome: "in-progress" });
+      expect(await records().claim(aClaim({ now: at("2026-11-21T12:00:59.999Z") }))).toMatchObject({
+        outcome: "in-progress",
+      });
       expect(await records().claim(aClaim(lockExpired))).toMatchObject({ outcome: "claimed" });
     });
 
@@ -172,12 +204,18 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
 
       expect(await records().complete("key:1", "order-42", late, { ...aResponse, body: '{"id":1}' })).toBe(false);
       await records().release("key:1", "order-42", late);
-      expect(await records().claim(aClaim({ now: at("2026-11-21T12:01:30.000Z") }))).toMatchObject({ outcome: "in-progress" });
+      expect(await records().claim(aClaim({ now: at("2026-11-21T12:01:30.000Z") }))).toMatchObject({
+        outcome: "in-progress",
+      });
 
       expect(await records().complete("key:1", "order-42", owner, aResponse)).toBe(true);
       expect(await records().complete("key:1", "order-42", late, { ...aResponse, body: '{"id":1}' })).toBe(false);
       await records().release("key:1", "order-42", late);
-      expect(await records().claim(aClaim({ now: at("2026-11-21T12:05:00.000Z") }))).toEqual({ outcome: "completed", fingerprint: "sha256:a", response: aResponse });
+      expect(await records().claim(aClaim({ now: at("2026-11-21T12:05:00.000Z") }))).toEqual({
+        outcome: "completed",
+        fingerprint: "sha256:a",
+        response: aResponse,
+      });
     });
 
     it("records a response once: the owner cannot complete twice nor release what it completed", async () => {
@@ -185,14 +223,27 @@ export const idempotencyRecordsContract = (harness: ContractHarness): void => {
       expect(await records().complete("key:1", "order-42", token, aResponse)).toBe(true);
       expect(await records().complete("key:1", "order-42", token, { ...aResponse, status: 409 })).toBe(false);
       await records().release("key:1", "order-42", token);
-      expect(await records().claim(aClaim())).toEqual({ outcome: "completed", fingerprint: "sha256:a", response: aResponse });
+      expect(await records().claim(aClaim())).toEqual({
+        outcome: "completed",
+        fingerprint: "sha256:a",
+        response: aResponse,
+      });
     });
 
     it("forgets a record once it expires", async () => {
       await records().complete("key:1", "order-42", await take(), aResponse);
-      const afterExpiry = aClaim({ fingerprint: "sha256:b", now: at("2026-11-22T12:00:00.000Z"), leaseUntil: at("2026-11-22T12:01:00.000Z"), expiresAt: at("2026-11-23T12:00:00.000Z") });
+      const afterExpiry = aClaim({
+        fingerprint: "sha256:b",
+        now: at("2026-11-22T12:00:00.000Z"),
+        leaseUntil: at("2026-11-22T12:01:00.000Z"),
+        expiresAt: at("2026-11-23T12:00:00.000Z"),
+      });
       expect(await records().claim(afterExpiry)).toMatchObject({ outcome: "claimed" });
-      expect(await records().claim(afterExpiry)).toEqual({ outcome: "in-progress", fingerprint: "sha256:b", leaseUntil: at("2026-11-22T12:01:00.000Z") });
+      expect(await records().claim(afterExpiry)).toEqual({
+        outcome: "in-progress",
+        fingerprint: "sha256:b",
+        leaseUntil: at("2026-11-22T12:01:00.000Z"),
+      });
     });
 
     it("keeps keys with unusual characters apart", async () => {

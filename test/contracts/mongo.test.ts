@@ -2,7 +2,14 @@ import { MongoClient } from "mongodb";
 import { beforeAll } from "vitest";
 import { prepareMongoDatabase, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
 import type { Stores } from "../../core/stores.ts";
-import { describeMongo, emptyMongoDatabase, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+import {
+  describeMongo,
+  emptyMongoDatabase,
+  freshMongoDatabase,
+  mongoUrl,
+  TEST_MONGO_CLIENT_OPTIONS,
+  type FreshMongoDatabase,
+} from "../support/mongo.ts";
 import { runAllContracts } from "./all-contracts.ts";
 
 describeMongo("MongoDB adapters", () => {

@@ -17,7 +17,14 @@ export const ordersContract = (harness: ContractHarness): void => {
     const idsOf = (list: { id: number }[]) => list.map((o) => o.id);
 
     it("gives back what was inserted, dates to the millisecond, in any state; undefined for an unknown id", async () => {
-      const placing = anOrder({ id: 1, petId: 4, quantity: 3, shipDate: at("2026-12-24T17:45:12.345Z"), placedBy: 9, state: "abandoned" });
+      const placing = anOrder({
+        id: 1,
+        petId: 4,
+        quantity: 3,
+        shipDate: at("2026-12-24T17:45:12.345Z"),
+        placedBy: 9,
+        state: "abandoned",
+      });
       await orders().insert(placing);
       await orders().insert(anOrder({ id: 2, shipDate: undefined, state: "cancelled", revision: 7 }));
 
@@ -35,7 +42,9 @@ export const ordersContract = (harness: ContractHarness): void => {
     });
 
     it("lets exactly one of many concurrent inserts of one id win", async () => {
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => orders().insert(anOrder({ id: 1, quantity: i + 1 }))));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => orders().insert(anOrder({ id: 1, quantity: i + 1 }))),
+      );
 
       expect(results.filter(Boolean)).toHaveLength(1);
       expect((await orders().ofId(1))?.quantity).toBe(results.indexOf(true) + 1);
@@ -62,7 +71,9 @@ export const ordersContract = (harness: ContractHarness): void => {
       await orders().insert(anOrder({ id: 1, state: "complete", settling: at("2026-11-21T12:00:00.000Z") }));
       await orders().insert(anOrder({ id: 2 }));
       await orders().insert(anOrder({ id: 3, state: "complete", settling: at("2026-11-21T12:10:00.000Z") }));
-      expect(await orders().write(2, { state: "open" }, { state: "cancelled", settling: at("2026-11-21T12:05:00.000Z") })).toMatchObject({
+      expect(
+        await orders().write(2, { state: "open" }, { state: "cancelled", settling: at("2026-11-21T12:05:00.000Z") }),
+      ).toMatchObject({
         settling: at("2026-11-21T12:05:00.000Z"),
       });
 
@@ -73,7 +84,9 @@ export const ordersContract = (harness: ContractHarness): void => {
       await orders().settled(1);
       await orders().settled(1);
       expect(await orders().ofId(1)).toMatchObject({ state: "complete", settling: undefined });
-      expect((await orders().settlingBefore(at("2026-11-21T13:00:00.000Z"), { limit: 10 })).map((o) => o.id)).toEqual([2, 3]);
+      expect((await orders().settlingBefore(at("2026-11-21T13:00:00.000Z"), { limit: 10 })).map((o) => o.id)).toEqual([
+        2, 3,
+      ]);
     });
 
     it("removes a settled cancelled order once its events are relayed, and keeps it while it is settling", async () => {
@@ -112,14 +125,17 @@ export const ordersContract = (harness: ContractHarness): void => {
 
     describe("list newest first", () => {
       it("pages in descending id order below `after`, with every filter", async () => {
-        for (const id of [1, 2, 3, 4, 5]) await orders().insert(anOrder({ id, petId: id % 2 === 0 ? 10 : 20, placedBy: 100 }));
+        for (const id of [1, 2, 3, 4, 5])
+          await orders().insert(anOrder({ id, petId: id % 2 === 0 ? 10 : 20, placedBy: 100 }));
         await orders().insert(anOrder({ id: 6, state: "cancelled" }));
 
         expect(idsOf(await orders().list({ limit: 2, sort: "-id" }))).toEqual([5, 4]);
         expect(idsOf(await orders().list({ limit: 2, sort: "-id", after: 4 }))).toEqual([3, 2]);
         expect(idsOf(await orders().list({ limit: 9, sort: "-id", after: 2 }))).toEqual([1]);
         expect(idsOf(await orders().list({ ...everything, sort: "-id", petId: 10 }))).toEqual([4, 2]);
-        expect(idsOf(await orders().list({ ...everything, sort: "-id", placedBy: 100, after: 5 }))).toEqual([4, 3, 2, 1]);
+        expect(idsOf(await orders().list({ ...everything, sort: "-id", placedBy: 100, after: 5 }))).toEqual([
+          4, 3, 2, 1,
+        ]);
       });
     });
 
@@ -146,13 +162,18 @@ export const ordersContract = (harness: ContractHarness): void => {
         expect(await orders().ofId(1)).toEqual(anOrder({ id: 1, state: "complete", revision: 3 }));
         expect(await orders().ofId(2)).toEqual(anOrder({ id: 2, revision: 3 }));
         expect(await orders().ofId(9)).toBeUndefined();
-        expect(await orders().write(2, { state: "open", revision: 3 }, { state: "cancelled" })).toMatchObject({ state: "cancelled", revision: 4 });
+        expect(await orders().write(2, { state: "open", revision: 3 }, { state: "cancelled" })).toMatchObject({
+          state: "cancelled",
+          revision: 4,
+        });
       });
 
       it("lets exactly one of many concurrent conditional writes win", async () => {
         await orders().insert(anOrder({ id: 1 }));
 
-        const results = await Promise.all(Array.from({ length: 10 }, () => orders().write(1, { state: "open" }, { state: "complete" })));
+        const results = await Promise.all(
+          Array.from({ length: 10 }, () => orders().write(1, { state: "open" }, { state: "complete" })),
+        );
 
         expect(results.filter((r) => r !== undefined)).toHaveLength(1);
         expect((await orders().ofId(1))?.revision).toBe(2);

@@ -3,7 +3,12 @@ import type { DomainEvent } from "../../core/events/domain-event.ts";
 import { freshStoresPerTest, type ContractHarness } from "./harness.ts";
 import { anOrder, aPet, at, recordEvents } from "./mothers.ts";
 
-const stockEvent = (id: string, iso: string): DomainEvent => ({ type: "inventory.changed", data: { petId: 1, delta: -1 }, id, occurredAt: at(iso) });
+const stockEvent = (id: string, iso: string): DomainEvent => ({
+  type: "inventory.changed",
+  data: { petId: 1, delta: -1 },
+  id,
+  occurredAt: at(iso),
+});
 const orderEvent = (id: string, iso: string): DomainEvent => ({
   type: "order.cancelled",
   data: { id: 1, petId: 1, quantity: 2, complete: false },
@@ -26,7 +31,11 @@ export const outboxContract = (harness: ContractHarness): void => {
       await stores().pets.insert(aPet({ id: 1 }));
       await stores().orders.insert(anOrder({ id: 1 }));
       await recordEvents(stores().pets, 1, [stockEvent("evt_b", "2026-11-21T12:00:02.000Z")]);
-      await stores().orders.write(1, { state: "open" }, { state: "cancelled", events: [orderEvent("evt_c", "2026-11-21T12:00:01.000Z")] });
+      await stores().orders.write(
+        1,
+        { state: "open" },
+        { state: "cancelled", events: [orderEvent("evt_c", "2026-11-21T12:00:01.000Z")] },
+      );
       await recordEvents(stores().pets, 1, [stockEvent("evt_a", "2026-11-21T12:00:02.000Z")]);
 
       expect(await outbox().pending(10)).toEqual([
@@ -39,7 +48,10 @@ export const outboxContract = (harness: ContractHarness): void => {
 
     it("forgets acknowledged events, idempotently, ignoring unknown ids; later events still come", async () => {
       await stores().pets.insert(aPet({ id: 1 }));
-      await recordEvents(stores().pets, 1, [stockEvent("evt_1", "2026-11-21T12:00:01.000Z"), stockEvent("evt_2", "2026-11-21T12:00:02.000Z")]);
+      await recordEvents(stores().pets, 1, [
+        stockEvent("evt_1", "2026-11-21T12:00:01.000Z"),
+        stockEvent("evt_2", "2026-11-21T12:00:02.000Z"),
+      ]);
 
       await outbox().acknowledge(["evt_1", "evt_unknown"]);
       await outbox().acknowledge(["evt_1"]);
@@ -54,8 +66,16 @@ export const outboxContract = (harness: ContractHarness): void => {
     it("removes a cancelled order's tombstone with its last event, and keeps other orders", async () => {
       await stores().orders.insert(anOrder({ id: 1 }));
       await stores().orders.insert(anOrder({ id: 2 }));
-      await stores().orders.write(1, { state: "open" }, { state: "cancelled", events: [orderEvent("evt_1", "2026-11-21T12:00:01.000Z")] });
-      await stores().orders.write(2, { state: "open" }, { state: "complete", events: [orderEvent("evt_2", "2026-11-21T12:00:02.000Z")] });
+      await stores().orders.write(
+        1,
+        { state: "open" },
+        { state: "cancelled", events: [orderEvent("evt_1", "2026-11-21T12:00:01.000Z")] },
+      );
+      await stores().orders.write(
+        2,
+        { state: "open" },
+        { state: "complete", events: [orderEvent("evt_2", "2026-11-21T12:00:02.000Z")] },
+      );
 
       await outbox().acknowledge(["evt_1", "evt_2"]);
 
@@ -67,7 +87,11 @@ export const outboxContract = (harness: ContractHarness): void => {
       const settling = new Date("2026-11-21T12:00:01.000Z");
       for (const id of [1, 2]) {
         await stores().orders.insert(anOrder({ id }));
-        await stores().orders.write(id, { state: "open" }, { state: "cancelled", settling, events: [orderEvent(`evt_${id}`, "2026-11-21T12:00:01.000Z")] });
+        await stores().orders.write(
+          id,
+          { state: "open" },
+          { state: "cancelled", settling, events: [orderEvent(`evt_${id}`, "2026-11-21T12:00:01.000Z")] },
+        );
       }
 
       await outbox().pending(10);
@@ -79,7 +103,11 @@ export const outboxContract = (harness: ContractHarness): void => {
       expect(await stores().orders.ofId(1)).toBeUndefined();
       // Settled before its event is relayed: the relay's acknowledgement removes it.
       await stores().orders.insert(anOrder({ id: 3 }));
-      await stores().orders.write(3, { state: "open" }, { state: "cancelled", settling, events: [orderEvent("evt_3", "2026-11-21T12:00:03.000Z")] });
+      await stores().orders.write(
+        3,
+        { state: "open" },
+        { state: "cancelled", settling, events: [orderEvent("evt_3", "2026-11-21T12:00:03.000Z")] },
+      );
       await stores().orders.settled(3);
       expect(await stores().orders.ofId(3)).toMatchObject({ state: "cancelled", settling: undefined });
       await outbox().pending(10);
@@ -94,7 +122,10 @@ export const outboxContract = (harness: ContractHarness): void => {
       const placed = orderEvent("evt_2", "2026-11-21T12:00:02.000Z");
       await recordEvents(stores().pets, 1, [written]);
       await stores().orders.insert(anOrder({ id: 1 }), [placed]);
-      const unchanged = [stockEvent("evt_1", "2026-11-21T12:00:01.000Z"), orderEvent("evt_2", "2026-11-21T12:00:02.000Z")];
+      const unchanged = [
+        stockEvent("evt_1", "2026-11-21T12:00:01.000Z"),
+        orderEvent("evt_2", "2026-11-21T12:00:02.000Z"),
+      ];
 
       for (const event of [written, placed, ...(await outbox().pending(10))]) {
         event.id = `${event.id}_changed`;
@@ -121,15 +152,22 @@ export const outboxContract = (harness: ContractHarness): void => {
       const written: DomainEvent[] = [];
       for (let n = 1; n <= 24; n++) {
         await stores().pets.insert(aPet({ id: n }));
-        await stores().orders.insert(anOrder({ id: n, petId: n }), [orderEvent(`evt_o${String(99 - n).padStart(2, "0")}`, second((n * 7) % 12))]);
+        await stores().orders.insert(anOrder({ id: n, petId: n }), [
+          orderEvent(`evt_o${String(99 - n).padStart(2, "0")}`, second((n * 7) % 12)),
+        ]);
         written.push(orderEvent(`evt_o${String(99 - n).padStart(2, "0")}`, second((n * 7) % 12)));
       }
       for (let n = 24; n >= 1; n--) {
-        const events = [stockEvent(`evt_p${String(99 - n).padStart(2, "0")}`, second((n * 5) % 12)), ...(n % 4 === 0 ? [stockEvent(`evt_q${n}`, second(30 + n))] : [])];
+        const events = [
+          stockEvent(`evt_p${String(99 - n).padStart(2, "0")}`, second((n * 5) % 12)),
+          ...(n % 4 === 0 ? [stockEvent(`evt_q${n}`, second(30 + n))] : []),
+        ];
         await recordEvents(stores().pets, n, events);
         written.push(...events);
       }
-      const expected = [...written].sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : 1)).map((e) => e.id);
+      const expected = [...written]
+        .sort((a, b) => a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : 1))
+        .map((e) => e.id);
 
       expect((await outbox().pending(5)).map((e) => e.id)).toEqual(expected.slice(0, 5));
       const relayed: string[] = [];
@@ -151,7 +189,9 @@ export const outboxContract = (harness: ContractHarness): void => {
         ),
       ]);
 
-      expect((await outbox().pending(100)).map((e) => e.id).sort()).toEqual(Array.from({ length: 10 }, (_, i) => `evt_${i + 1}`).sort());
+      expect((await outbox().pending(100)).map((e) => e.id).sort()).toEqual(
+        Array.from({ length: 10 }, (_, i) => `evt_${i + 1}`).sort(),
+      );
     });
   });
 };

@@ -1,6 +1,15 @@
 import { describe, expect, it } from "vitest";
 import type { Mark, PetRecord } from "../../core/pets/pet-record.ts";
-import type { Consequence, Edit, Pets, PetWrite, Reservation, Settlement, StatusChange, StockSetting } from "../../core/pets/pets.port.ts";
+import type {
+  Consequence,
+  Edit,
+  Pets,
+  PetWrite,
+  Reservation,
+  Settlement,
+  StatusChange,
+  StockSetting,
+} from "../../core/pets/pets.port.ts";
 import {
   applySettlement,
   clearSettleMark,
@@ -24,7 +33,13 @@ export const petsContract = (harness: ContractHarness): void => {
     const eventTypes = async () => (await stores().outbox.pending(1000)).map((e) => e.type);
     /** The ids of the events written, sorted: which consequences the store chose. */
     const eventIds = async () => (await stores().outbox.pending(1000)).map((e) => e.id).sort();
-    const mark = (orderId: number, kind: Mark["kind"], units = 1, nonce?: string): Mark => ({ orderId, kind, units, since, ...(nonce && { nonce }) });
+    const mark = (orderId: number, kind: Mark["kind"], units = 1, nonce?: string): Mark => ({
+      orderId,
+      kind,
+      units,
+      since,
+      ...(nonce && { nonce }),
+    });
     const reserve = async (petId: number, orderId: number, units: number, nonce = `n${orderId}`) =>
       (await reserveSeeing(pets(), clock, petId, orderId, units, nonce)).outcome;
     const order = (id: number, quantity: number, petId = 1) => ({ id, petId, quantity });
@@ -43,7 +58,14 @@ export const petsContract = (harness: ContractHarness): void => {
         marks: [mark(3, "reserve", 1, "abc"), mark(3, "settle", 1), mark(11, "settle", 5)],
         fences: { 3: 2, 11: 1 },
       });
-      const provisional = aPet({ id: 8, lifecycle: "creating", movingTo: 9, provisionalSince: since, pendingCause: "hold", status: "pending" });
+      const provisional = aPet({
+        id: 8,
+        lifecycle: "creating",
+        movingTo: 9,
+        provisionalSince: since,
+        pendingCause: "hold",
+        status: "pending",
+      });
       await pets().insert(pet);
       await pets().insert(provisional);
 
@@ -59,7 +81,13 @@ export const petsContract = (harness: ContractHarness): void => {
     });
 
     it("stores and returns copies", async () => {
-      const inserted = aPet({ id: 1, marks: [mark(1, "reserve", 1, "x")], fences: { 1: 1 }, provisionalSince: since, movingTo: 2 });
+      const inserted = aPet({
+        id: 1,
+        marks: [mark(1, "reserve", 1, "x")],
+        fences: { 1: 1 },
+        provisionalSince: since,
+        movingTo: 2,
+      });
       await pets().insert(inserted);
       inserted.marks[0]!.units = 9;
       const read = await pets().ofId(1);
@@ -70,7 +98,9 @@ export const petsContract = (harness: ContractHarness): void => {
       const listed = await pets().list({ limit: 10 });
       listed[0]!.stock = 99;
 
-      expect(await pets().ofId(1)).toEqual(aPet({ id: 1, marks: [mark(1, "reserve", 1, "x")], fences: { 1: 1 }, provisionalSince: since, movingTo: 2 }));
+      expect(await pets().ofId(1)).toEqual(
+        aPet({ id: 1, marks: [mark(1, "reserve", 1, "x")], fences: { 1: 1 }, provisionalSince: since, movingTo: 2 }),
+      );
     });
 
     describe("list", () => {
@@ -176,9 +206,19 @@ export const petsContract = (harness: ContractHarness): void => {
         ...overrides,
       });
       const back = { fromSoldOut: tagged("soldout", available), otherwise: tagged("otherwise") };
-      const settlement = (how: "release" | "consume", overrides: { orderId?: number; units?: number; fence?: number } = {}): Settlement => {
+      const settlement = (
+        how: "release" | "consume",
+        overrides: { orderId?: number; units?: number; fence?: number } = {},
+      ): Settlement => {
         const base = { petId: 1, orderId: 10, units: 1, at: since, fence: 0, ...overrides };
-        return how === "release" ? { ...base, how, ...back } : { ...base, how, lastOfSoldOut: tagged("sold", { to: "sold", cause: undefined }), otherwise: tagged("otherwise") };
+        return how === "release"
+          ? { ...base, how, ...back }
+          : {
+              ...base,
+              how,
+              lastOfSoldOut: tagged("sold", { to: "sold", cause: undefined }),
+              otherwise: tagged("otherwise"),
+            };
       };
       const setting = (overrides: Partial<StockSetting> = {}): StockSetting => ({
         petId: 1,
@@ -188,7 +228,13 @@ export const petsContract = (harness: ContractHarness): void => {
         restock: { fromSold: tagged("sold", available), fromSoldOut: tagged("soldout", available) },
         ...overrides,
       });
-      const edit = (overrides: Partial<Edit> = {}): Edit => ({ petId: 1, name: "Max", checkedStatus: "available", ...none, ...overrides });
+      const edit = (overrides: Partial<Edit> = {}): Edit => ({
+        petId: 1,
+        name: "Max",
+        checkedStatus: "available",
+        ...none,
+        ...overrides,
+      });
       const later = at("2026-11-21T11:59:59.322Z");
 
       /** [case, the pet, the write, whether it applies]: every fact each write checks, held and not. */
@@ -196,53 +242,233 @@ export const petsContract = (harness: ContractHarness): void => {
         ["reserve: available with units left", { stock: 3 }, (p) => p.reserve(reservation()), true],
         ["reserve: the last units", { stock: 2 }, (p) => p.reserve(reservation()), true],
         ["reserve: too few units", { stock: 1 }, (p) => p.reserve(reservation()), false],
-        ["reserve: not available", { stock: 3, status: "pending", pendingCause: "hold" }, (p) => p.reserve(reservation()), false],
-        ["reserve: being created", { stock: 3, lifecycle: "creating", provisionalSince: since }, (p) => p.reserve(reservation()), false],
-        ["reserve: being deleted", { stock: 3, lifecycle: "deleting", provisionalSince: since }, (p) => p.reserve(reservation()), false],
-        ["reserve: the order's reserve mark is there", { stock: 3, marks: [mark(10, "reserve", 2, "other")] }, (p) => p.reserve(reservation()), false],
-        ["reserve: another order's mark, or this order's settle mark", { stock: 3, marks: [mark(9, "reserve", 1, "x"), mark(10, "settle")] }, (p) => p.reserve(reservation()), true],
-        ["keep: its nonce", { marks: [mark(10, "reserve", 2, "n10")] }, (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n10" }), true],
-        ["keep: another nonce", { marks: [mark(10, "reserve", 2, "n10")] }, (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n11" }), false],
-        ["keep: a settle mark only", { marks: [mark(10, "settle")] }, (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n10" }), false],
-        ["undo: its nonce", { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 }, (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: "n10", units: 2, ...back }), true],
-        ["undo: any nonce", { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 }, (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: undefined, units: 2, ...back }), true],
-        ["undo: another nonce", { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 }, (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: "x", units: 2, ...back }), false],
-        ["undo: no mark", { holdCount: 1, heldUnits: 2 }, (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: undefined, units: 2, ...back }), false],
-        ["settle: the fence as read", { holdCount: 1, heldUnits: 1, fences: { 10: 2 } }, (p) => p.applySettlement(settlement("release", { fence: 2 })), true],
-        ["settle: the fence never moved", { holdCount: 1, heldUnits: 1, fences: { 11: 2 } }, (p) => p.applySettlement(settlement("consume")), true],
-        ["settle: the fence moved", { holdCount: 1, heldUnits: 1, fences: { 10: 2 } }, (p) => p.applySettlement(settlement("release", { fence: 1 })), false],
-        ["settle: moved by an order of the same bucket", { holdCount: 1, heldUnits: 1, fences: { 10: 1 } }, (p) => p.applySettlement(settlement("consume", { orderId: 42 })), false],
-        ["settle: its settle mark is there", { holdCount: 1, heldUnits: 1, marks: [mark(10, "settle")] }, (p) => p.applySettlement(settlement("release")), false],
-        ["clear: the settle mark", { marks: [mark(10, "settle")] }, (p) => p.clearSettleMark({ petId: 1, orderId: 10 }), true],
-        ["clear: a reserve mark only", { marks: [mark(10, "reserve", 1, "n")] }, (p) => p.clearSettleMark({ petId: 1, orderId: 10 }), false],
+        [
+          "reserve: not available",
+          { stock: 3, status: "pending", pendingCause: "hold" },
+          (p) => p.reserve(reservation()),
+          false,
+        ],
+        [
+          "reserve: being created",
+          { stock: 3, lifecycle: "creating", provisionalSince: since },
+          (p) => p.reserve(reservation()),
+          false,
+        ],
+        [
+          "reserve: being deleted",
+          { stock: 3, lifecycle: "deleting", provisionalSince: since },
+          (p) => p.reserve(reservation()),
+          false,
+        ],
+        [
+          "reserve: the order's reserve mark is there",
+          { stock: 3, marks: [mark(10, "reserve", 2, "other")] },
+          (p) => p.reserve(reservation()),
+          false,
+        ],
+        [
+          "reserve: another order's mark, or this order's settle mark",
+          { stock: 3, marks: [mark(9, "reserve", 1, "x"), mark(10, "settle")] },
+          (p) => p.reserve(reservation()),
+          true,
+        ],
+        [
+          "keep: its nonce",
+          { marks: [mark(10, "reserve", 2, "n10")] },
+          (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n10" }),
+          true,
+        ],
+        [
+          "keep: another nonce",
+          { marks: [mark(10, "reserve", 2, "n10")] },
+          (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n11" }),
+          false,
+        ],
+        [
+          "keep: a settle mark only",
+          { marks: [mark(10, "settle")] },
+          (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n10" }),
+          false,
+        ],
+        [
+          "undo: its nonce",
+          { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 },
+          (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: "n10", units: 2, ...back }),
+          true,
+        ],
+        [
+          "undo: any nonce",
+          { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 },
+          (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: undefined, units: 2, ...back }),
+          true,
+        ],
+        [
+          "undo: another nonce",
+          { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 },
+          (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: "x", units: 2, ...back }),
+          false,
+        ],
+        [
+          "undo: no mark",
+          { holdCount: 1, heldUnits: 2 },
+          (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: undefined, units: 2, ...back }),
+          false,
+        ],
+        [
+          "settle: the fence as read",
+          { holdCount: 1, heldUnits: 1, fences: { 10: 2 } },
+          (p) => p.applySettlement(settlement("release", { fence: 2 })),
+          true,
+        ],
+        [
+          "settle: the fence never moved",
+          { holdCount: 1, heldUnits: 1, fences: { 11: 2 } },
+          (p) => p.applySettlement(settlement("consume")),
+          true,
+        ],
+        [
+          "settle: the fence moved",
+          { holdCount: 1, heldUnits: 1, fences: { 10: 2 } },
+          (p) => p.applySettlement(settlement("release", { fence: 1 })),
+          false,
+        ],
+        [
+          "settle: moved by an order of the same bucket",
+          { holdCount: 1, heldUnits: 1, fences: { 10: 1 } },
+          (p) => p.applySettlement(settlement("consume", { orderId: 42 })),
+          false,
+        ],
+        [
+          "settle: its settle mark is there",
+          { holdCount: 1, heldUnits: 1, marks: [mark(10, "settle")] },
+          (p) => p.applySettlement(settlement("release")),
+          false,
+        ],
+        [
+          "clear: the settle mark",
+          { marks: [mark(10, "settle")] },
+          (p) => p.clearSettleMark({ petId: 1, orderId: 10 }),
+          true,
+        ],
+        [
+          "clear: a reserve mark only",
+          { marks: [mark(10, "reserve", 1, "n")] },
+          (p) => p.clearSettleMark({ petId: 1, orderId: 10 }),
+          false,
+        ],
         ["set stock: within the limit", { heldUnits: 10, holdCount: 1 }, (p) => p.setStock(setting()), true],
         ["set stock: over the limit", { heldUnits: 11, holdCount: 1 }, (p) => p.setStock(setting()), false],
         ["set stock: of its revision", { revision: 3 }, (p) => p.setStock(setting({ expectedRevision: 3 })), true],
         ["set stock: of another revision", { revision: 3 }, (p) => p.setStock(setting({ expectedRevision: 2 })), false],
-        ["set stock: being created", { lifecycle: "creating", provisionalSince: since }, (p) => p.setStock(setting()), false],
-        ["edit: the status it was checked against", { status: "sold" }, (p) => p.edit(edit({ checkedStatus: "sold" })), true],
+        [
+          "set stock: being created",
+          { lifecycle: "creating", provisionalSince: since },
+          (p) => p.setStock(setting()),
+          false,
+        ],
+        [
+          "edit: the status it was checked against",
+          { status: "sold" },
+          (p) => p.edit(edit({ checkedStatus: "sold" })),
+          true,
+        ],
         ["edit: another status", { status: "sold" }, (p) => p.edit(edit()), false],
         ["edit: of its revision", { revision: 3 }, (p) => p.edit(edit({ expectedRevision: 3 })), true],
         ["edit: of another revision", { revision: 3 }, (p) => p.edit(edit({ expectedRevision: 4 })), false],
         ["edit: being deleted", { lifecycle: "deleting", provisionalSince: since }, (p) => p.edit(edit()), false],
-        ["begin move: of its revision", { revision: 3 }, (p) => p.beginMove({ petId: 1, to: 5, since, expectedRevision: 3 }), true],
-        ["begin move: of another revision", { revision: 3 }, (p) => p.beginMove({ petId: 1, to: 5, since, expectedRevision: 2 }), false],
-        ["begin move: being created", { lifecycle: "creating", provisionalSince: since }, (p) => p.beginMove({ petId: 1, to: 5, since, expectedRevision: 1 }), false],
-        ["finish move: its move", { movingTo: 5, provisionalSince: since }, (p) => p.finishMove({ ...edit(), to: 5, since }), true],
-        ["finish move: a later move", { movingTo: 5, provisionalSince: later }, (p) => p.finishMove({ ...edit(), to: 5, since }), false],
-        ["finish move: another target", { movingTo: 6, provisionalSince: since }, (p) => p.finishMove({ ...edit(), to: 5, since }), false],
-        ["finish move: another status", { movingTo: 5, provisionalSince: since, status: "sold" }, (p) => p.finishMove({ ...edit(), to: 5, since }), false],
-        ["undo move: its move", { movingTo: 5, provisionalSince: since }, (p) => p.undoMove({ petId: 1, to: 5, since }), true],
-        ["undo move: a later move", { movingTo: 5, provisionalSince: later }, (p) => p.undoMove({ petId: 1, to: 5, since }), false],
+        [
+          "begin move: of its revision",
+          { revision: 3 },
+          (p) => p.beginMove({ petId: 1, to: 5, since, expectedRevision: 3 }),
+          true,
+        ],
+        [
+          "begin move: of another revision",
+          { revision: 3 },
+          (p) => p.beginMove({ petId: 1, to: 5, since, expectedRevision: 2 }),
+          false,
+        ],
+        [
+          "begin move: being created",
+          { lifecycle: "creating", provisionalSince: since },
+          (p) => p.beginMove({ petId: 1, to: 5, since, expectedRevision: 1 }),
+          false,
+        ],
+        [
+          "finish move: its move",
+          { movingTo: 5, provisionalSince: since },
+          (p) => p.finishMove({ ...edit(), to: 5, since }),
+          true,
+        ],
+        [
+          "finish move: a later move",
+          { movingTo: 5, provisionalSince: later },
+          (p) => p.finishMove({ ...edit(), to: 5, since }),
+          false,
+        ],
+        [
+          "finish move: another target",
+          { movingTo: 6, provisionalSince: since },
+          (p) => p.finishMove({ ...edit(), to: 5, since }),
+          false,
+        ],
+        [
+          "finish move: another status",
+          { movingTo: 5, provisionalSince: since, status: "sold" },
+          (p) => p.finishMove({ ...edit(), to: 5, since }),
+          false,
+        ],
+        [
+          "undo move: its move",
+          { movingTo: 5, provisionalSince: since },
+          (p) => p.undoMove({ petId: 1, to: 5, since }),
+          true,
+        ],
+        [
+          "undo move: a later move",
+          { movingTo: 5, provisionalSince: later },
+          (p) => p.undoMove({ petId: 1, to: 5, since }),
+          false,
+        ],
         ["undo move: none", {}, (p) => p.undoMove({ petId: 1, to: 5, since }), false],
-        ["finish creating: being created", { lifecycle: "creating", provisionalSince: since }, (p) => p.finishCreating(1), true],
+        [
+          "finish creating: being created",
+          { lifecycle: "creating", provisionalSince: since },
+          (p) => p.finishCreating(1),
+          true,
+        ],
         ["finish creating: visible", {}, (p) => p.finishCreating(1), false],
-        ["finish creating: being deleted", { lifecycle: "deleting", provisionalSince: since }, (p) => p.finishCreating(1), false],
+        [
+          "finish creating: being deleted",
+          { lifecycle: "deleting", provisionalSince: since },
+          (p) => p.finishCreating(1),
+          false,
+        ],
         ["begin deleting: no units held", { stock: 3 }, (p) => p.beginDeleting({ petId: 1, since }), true],
-        ["begin deleting: units held", { holdCount: 1, heldUnits: 1 }, (p) => p.beginDeleting({ petId: 1, since }), false],
-        ["begin deleting: of its revision", { revision: 2 }, (p) => p.beginDeleting({ petId: 1, since, expectedRevision: 2 }), true],
-        ["begin deleting: of another revision", { revision: 2 }, (p) => p.beginDeleting({ petId: 1, since, expectedRevision: 1 }), false],
-        ["begin deleting: being deleted", { lifecycle: "deleting", provisionalSince: since }, (p) => p.beginDeleting({ petId: 1, since }), false],
+        [
+          "begin deleting: units held",
+          { holdCount: 1, heldUnits: 1 },
+          (p) => p.beginDeleting({ petId: 1, since }),
+          false,
+        ],
+        [
+          "begin deleting: of its revision",
+          { revision: 2 },
+          (p) => p.beginDeleting({ petId: 1, since, expectedRevision: 2 }),
+          true,
+        ],
+        [
+          "begin deleting: of another revision",
+          { revision: 2 },
+          (p) => p.beginDeleting({ petId: 1, since, expectedRevision: 1 }),
+          false,
+        ],
+        [
+          "begin deleting: being deleted",
+          { lifecycle: "deleting", provisionalSince: since },
+          (p) => p.beginDeleting({ petId: 1, since }),
+          false,
+        ],
       ];
       it.each(facts)("%s", async (_, overrides, write, applies) => {
         const pet = aPet({ id: 1, ...overrides });
@@ -305,16 +531,39 @@ export const petsContract = (harness: ContractHarness): void => {
 
       it("keep drops the reserve mark only; undo also returns its units, with the consequence as the pet sold out or not", async () => {
         const marks = [mark(10, "reserve", 2, "n10"), mark(11, "reserve", 1, "n11")];
-        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 3, heldUnits: 4, marks }));
-        await pets().insert(aPet({ id: 2, stock: 1, status: "pending", pendingCause: "hold", holdCount: 1, heldUnits: 2, marks: [mark(10, "reserve", 2, "n10")] }));
+        await pets().insert(
+          aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 3, heldUnits: 4, marks }),
+        );
+        await pets().insert(
+          aPet({
+            id: 2,
+            stock: 1,
+            status: "pending",
+            pendingCause: "hold",
+            holdCount: 1,
+            heldUnits: 2,
+            marks: [mark(10, "reserve", 2, "n10")],
+          }),
+        );
 
         expect((await pets().keepReservation({ petId: 1, orderId: 11, nonce: "n11" })).pet).toEqual(
-          aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 3, heldUnits: 4, marks: [marks[0]!], revision: 2 }),
+          aPet({
+            id: 1,
+            stock: 0,
+            status: "pending",
+            pendingCause: "sold-out",
+            holdCount: 3,
+            heldUnits: 4,
+            marks: [marks[0]!],
+            revision: 2,
+          }),
         );
         expect((await pets().undoReservation({ petId: 1, orderId: 10, nonce: "n10", units: 2, ...back })).pet).toEqual(
           aPet({ id: 1, stock: 2, status: "available", holdCount: 2, heldUnits: 2, revision: 3 }),
         );
-        expect((await pets().undoReservation({ petId: 2, orderId: 10, nonce: undefined, units: 2, ...back })).pet).toEqual(
+        expect(
+          (await pets().undoReservation({ petId: 2, orderId: 10, nonce: undefined, units: 2, ...back })).pet,
+        ).toEqual(
           aPet({ id: 2, stock: 3, status: "pending", pendingCause: "hold", holdCount: 0, heldUnits: 0, revision: 2 }),
         );
         expect(await eventIds()).toEqual(["evt_otherwise", "evt_soldout"]);
@@ -322,21 +571,61 @@ export const petsContract = (harness: ContractHarness): void => {
       });
 
       it("a settlement leaves a settle mark and takes the units out of the holds; a release returns them", async () => {
-        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 2, heldUnits: 5, fences: { 3: 1 } }));
+        await pets().insert(
+          aPet({
+            id: 1,
+            stock: 0,
+            status: "pending",
+            pendingCause: "sold-out",
+            holdCount: 2,
+            heldUnits: 5,
+            fences: { 3: 1 },
+          }),
+        );
 
         expect((await pets().applySettlement(settlement("release", { orderId: 3, units: 2, fence: 1 }))).pet).toEqual(
-          aPet({ id: 1, stock: 2, status: "available", holdCount: 1, heldUnits: 3, marks: [mark(3, "settle", 2)], fences: { 3: 1 }, revision: 2 }),
+          aPet({
+            id: 1,
+            stock: 2,
+            status: "available",
+            holdCount: 1,
+            heldUnits: 3,
+            marks: [mark(3, "settle", 2)],
+            fences: { 3: 1 },
+            revision: 2,
+          }),
         );
         expect((await pets().applySettlement(settlement("consume", { orderId: 4, units: 3 }))).pet).toEqual(
-          aPet({ id: 1, stock: 2, status: "available", holdCount: 0, heldUnits: 0, marks: [mark(3, "settle", 2), mark(4, "settle", 3)], fences: { 3: 1 }, revision: 3 }),
+          aPet({
+            id: 1,
+            stock: 2,
+            status: "available",
+            holdCount: 0,
+            heldUnits: 0,
+            marks: [mark(3, "settle", 2), mark(4, "settle", 3)],
+            fences: { 3: 1 },
+            revision: 3,
+          }),
         );
         expect(await eventIds()).toEqual(["evt_otherwise", "evt_soldout"]);
       });
 
       it.each<[string, string, Partial<PetRecord>]>([
-        ["sold out, stock 0, its only holding order", "evt_sold", { pendingCause: "sold-out", status: "pending", holdCount: 1, heldUnits: 1 }],
-        ["sold out, another order holding units", "evt_otherwise", { pendingCause: "sold-out", status: "pending", holdCount: 2, heldUnits: 2 }],
-        ["sold out, yet units in stock", "evt_otherwise", { pendingCause: "sold-out", status: "pending", holdCount: 1, heldUnits: 1, stock: 1 }],
+        [
+          "sold out, stock 0, its only holding order",
+          "evt_sold",
+          { pendingCause: "sold-out", status: "pending", holdCount: 1, heldUnits: 1 },
+        ],
+        [
+          "sold out, another order holding units",
+          "evt_otherwise",
+          { pendingCause: "sold-out", status: "pending", holdCount: 2, heldUnits: 2 },
+        ],
+        [
+          "sold out, yet units in stock",
+          "evt_otherwise",
+          { pendingCause: "sold-out", status: "pending", holdCount: 1, heldUnits: 1, stock: 1 },
+        ],
         ["on a staff hold", "evt_otherwise", { pendingCause: "hold", status: "pending", holdCount: 1, heldUnits: 1 }],
         ["available", "evt_otherwise", { holdCount: 1, heldUnits: 1 }],
       ])("a consumption of a pet %s has the consequence %s", async (_, tag, overrides) => {
@@ -345,11 +634,17 @@ export const petsContract = (harness: ContractHarness): void => {
         const { pet } = await pets().applySettlement(settlement("consume"));
 
         expect(await eventIds()).toEqual([tag]);
-        expect(pet).toMatchObject(tag === "evt_sold" ? { status: "sold", pendingCause: undefined } : { status: overrides.status ?? "available" });
+        expect(pet).toMatchObject(
+          tag === "evt_sold"
+            ? { status: "sold", pendingCause: undefined }
+            : { status: overrides.status ?? "available" },
+        );
       });
 
       it("clearing a settle mark moves the fence of its bucket (order ids 32 apart share one) and nothing else", async () => {
-        await pets().insert(aPet({ id: 1, marks: [mark(8, "reserve", 1, "n8"), mark(8, "settle")], fences: { 8: 2, 9: 1 } }));
+        await pets().insert(
+          aPet({ id: 1, marks: [mark(8, "reserve", 1, "n8"), mark(8, "settle")], fences: { 8: 2, 9: 1 } }),
+        );
 
         expect((await pets().clearSettleMark({ petId: 1, orderId: 8 })).pet).toEqual(
           aPet({ id: 1, marks: [mark(8, "reserve", 1, "n8")], fences: { 8: 3, 9: 1 }, revision: 2 }),
@@ -361,11 +656,35 @@ export const petsContract = (harness: ContractHarness): void => {
 
       it.each<[string, string, Partial<PetRecord>, Partial<StockSetting>, Partial<PetRecord>]>([
         ["a sold pet", "evt_sold", { status: "sold" }, {}, { status: "available" }],
-        ["a sold-out pet", "evt_soldout", { status: "pending", pendingCause: "sold-out" }, {}, { status: "available", pendingCause: undefined }],
-        ["a held pet", "evt_otherwise", { status: "pending", pendingCause: "hold" }, {}, { status: "pending", pendingCause: "hold" }],
+        [
+          "a sold-out pet",
+          "evt_soldout",
+          { status: "pending", pendingCause: "sold-out" },
+          {},
+          { status: "available", pendingCause: undefined },
+        ],
+        [
+          "a held pet",
+          "evt_otherwise",
+          { status: "pending", pendingCause: "hold" },
+          {},
+          { status: "pending", pendingCause: "hold" },
+        ],
         ["an available pet", "evt_otherwise", {}, {}, { status: "available" }],
-        ["a sold pet, no restock given", "evt_otherwise", { status: "sold" }, { restock: undefined }, { status: "sold" }],
-        ["a sold-out pet, no restock given", "evt_otherwise", { status: "pending", pendingCause: "sold-out" }, { restock: undefined }, { status: "pending", pendingCause: "sold-out" }],
+        [
+          "a sold pet, no restock given",
+          "evt_otherwise",
+          { status: "sold" },
+          { restock: undefined },
+          { status: "sold" },
+        ],
+        [
+          "a sold-out pet, no restock given",
+          "evt_otherwise",
+          { status: "pending", pendingCause: "sold-out" },
+          { restock: undefined },
+          { status: "pending", pendingCause: "sold-out" },
+        ],
       ])("set stock on %s has the consequence %s", async (_, tag, overrides, given, expected) => {
         await pets().insert(aPet({ id: 1, ...overrides }));
 
@@ -379,10 +698,16 @@ export const petsContract = (harness: ContractHarness): void => {
         expect((await pets().edit(edit({ checkedStatus: "pending", events: tagged("e1").events }))).pet).toEqual(
           aPet({ id: 1, name: "Max", status: "pending", pendingCause: "sold-out", revision: 2 }),
         );
-        expect((await pets().edit(edit({ name: "Bo", checkedStatus: "pending", status: { to: "pending", cause: "hold" }, ...none }))).pet).toEqual(
-          aPet({ id: 1, name: "Bo", status: "pending", pendingCause: "hold", revision: 3 }),
+        expect(
+          (
+            await pets().edit(
+              edit({ name: "Bo", checkedStatus: "pending", status: { to: "pending", cause: "hold" }, ...none }),
+            )
+          ).pet,
+        ).toEqual(aPet({ id: 1, name: "Bo", status: "pending", pendingCause: "hold", revision: 3 }));
+        expect((await pets().edit(edit({ checkedStatus: "pending", status: available }))).pet).toEqual(
+          aPet({ id: 1, name: "Max", revision: 4 }),
         );
-        expect((await pets().edit(edit({ checkedStatus: "pending", status: available }))).pet).toEqual(aPet({ id: 1, name: "Max", revision: 4 }));
         expect(await eventIds()).toEqual(["evt_e1"]);
       });
 
@@ -392,14 +717,30 @@ export const petsContract = (harness: ContractHarness): void => {
         expect((await pets().beginMove({ petId: 1, to: 5, since, expectedRevision: 3 })).pet).toEqual(
           aPet({ id: 1, categoryId: 2, movingTo: 5, provisionalSince: since, revision: 4 }),
         );
-        expect([await pets().anyNaming(2), await pets().anyNaming(5), idsOf(await pets().provisional(everything))]).toEqual([true, true, [1]]);
-        expect((await pets().undoMove({ petId: 1, to: 5, since })).pet).toEqual(aPet({ id: 1, categoryId: 2, revision: 5 }));
+        expect([
+          await pets().anyNaming(2),
+          await pets().anyNaming(5),
+          idsOf(await pets().provisional(everything)),
+        ]).toEqual([true, true, [1]]);
+        expect((await pets().undoMove({ petId: 1, to: 5, since })).pet).toEqual(
+          aPet({ id: 1, categoryId: 2, revision: 5 }),
+        );
         expect([await pets().anyNaming(5), idsOf(await pets().provisional(everything))]).toEqual([false, []]);
 
         await pets().beginMove({ petId: 1, to: 5, since: later, expectedRevision: 5 });
-        const landed = await pets().finishMove({ ...edit({ status: { to: "pending", cause: "hold" }, events: tagged("moved").events }), to: 5, since: later });
-        expect(landed.pet).toEqual(aPet({ id: 1, name: "Max", categoryId: 5, status: "pending", pendingCause: "hold", revision: 7 }));
-        expect([await pets().anyNaming(2), await pets().anyNaming(5), idsOf(await pets().provisional(everything))]).toEqual([false, true, []]);
+        const landed = await pets().finishMove({
+          ...edit({ status: { to: "pending", cause: "hold" }, events: tagged("moved").events }),
+          to: 5,
+          since: later,
+        });
+        expect(landed.pet).toEqual(
+          aPet({ id: 1, name: "Max", categoryId: 5, status: "pending", pendingCause: "hold", revision: 7 }),
+        );
+        expect([
+          await pets().anyNaming(2),
+          await pets().anyNaming(5),
+          idsOf(await pets().provisional(everything)),
+        ]).toEqual([false, true, []]);
         expect(await eventIds()).toEqual(["evt_moved"]);
       });
 
@@ -414,7 +755,9 @@ export const petsContract = (harness: ContractHarness): void => {
         expect(await pets().removeCreating(2, since)).toBe(true);
         expect(await pets().ofId(2)).toBeUndefined();
 
-        expect((await pets().beginDeleting({ petId: 3, since })).pet).toEqual(aPet({ id: 3, lifecycle: "deleting", provisionalSince: since, revision: 2 }));
+        expect((await pets().beginDeleting({ petId: 3, since })).pet).toEqual(
+          aPet({ id: 3, lifecycle: "deleting", provisionalSince: since, revision: 2 }),
+        );
         expect(idsOf(await pets().list(everything))).toEqual([1]);
         expect(await pets().removeCreating(3)).toBe(false);
         expect(await pets().removeDeleting(3)).toBe(true);
@@ -425,7 +768,9 @@ export const petsContract = (harness: ContractHarness): void => {
       it("lets exactly one of many concurrent writes conditional on one revision win", async () => {
         await pets().insert(aPet({ id: 1 }));
 
-        const results = await Promise.all(Array.from({ length: 10 }, (_, i) => pets().edit(edit({ name: `Rex ${i}`, expectedRevision: 1 }))));
+        const results = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => pets().edit(edit({ name: `Rex ${i}`, expectedRevision: 1 }))),
+        );
 
         expect(results.filter((r) => r.applied)).toHaveLength(1);
         expect((await pets().ofId(1))?.revision).toBe(2);
@@ -437,9 +782,23 @@ export const petsContract = (harness: ContractHarness): void => {
         await pets().insert(aPet({ id: 1, stock: 3 }));
 
         expect(await reserve(1, 10, 2)).toBe("reserved");
-        expect(await pets().ofId(1)).toMatchObject({ stock: 1, status: "available", holdCount: 1, heldUnits: 2, marks: [{ orderId: 10, kind: "reserve", units: 2, nonce: "n10" }], revision: 2 });
+        expect(await pets().ofId(1)).toMatchObject({
+          stock: 1,
+          status: "available",
+          holdCount: 1,
+          heldUnits: 2,
+          marks: [{ orderId: 10, kind: "reserve", units: 2, nonce: "n10" }],
+          revision: 2,
+        });
         expect(await reserve(1, 11, 1)).toBe("reserved");
-        expect(await pets().ofId(1)).toMatchObject({ stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 2, heldUnits: 3, revision: 3 });
+        expect(await pets().ofId(1)).toMatchObject({
+          stock: 0,
+          status: "pending",
+          pendingCause: "sold-out",
+          holdCount: 2,
+          heldUnits: 3,
+          revision: 3,
+        });
         expect(await eventTypes()).toEqual(["inventory.changed", "inventory.changed", "pet.status_changed"]);
       });
 
@@ -456,7 +815,12 @@ export const petsContract = (harness: ContractHarness): void => {
         expect(await reserve(3, 13, 1)).toBe("unknown-pet");
         expect(await reserve(4, 14, 1)).toBe("unknown-pet");
         expect(await reserve(5, 15, 1)).toBe("unknown-pet");
-        expect(await pets().ofId(1)).toMatchObject({ stock: 2, holdCount: 1, marks: [{ orderId: 10, nonce: "n10" }], revision: 2 });
+        expect(await pets().ofId(1)).toMatchObject({
+          stock: 2,
+          holdCount: 1,
+          marks: [{ orderId: 10, nonce: "n10" }],
+          revision: 2,
+        });
         expect((await pets().ofId(2))?.revision).toBe(1);
       });
 
@@ -467,7 +831,13 @@ export const petsContract = (harness: ContractHarness): void => {
 
         expect(outcomes.filter((o) => o === "reserved")).toHaveLength(50);
         expect(outcomes.every((o) => ["reserved", "insufficient-stock", "not-available"].includes(o))).toBe(true);
-        expect(await pets().ofId(1)).toMatchObject({ stock: 0, status: "pending", holdCount: 50, heldUnits: 50, revision: 51 });
+        expect(await pets().ofId(1)).toMatchObject({
+          stock: 0,
+          status: "pending",
+          holdCount: 50,
+          heldUnits: 50,
+          revision: 51,
+        });
         expect((await eventTypes()).filter((t) => t === "pet.status_changed")).toHaveLength(1);
       });
 
@@ -479,7 +849,14 @@ export const petsContract = (harness: ContractHarness): void => {
         expect(await undoReservation(pets(), clock, 1, 10, 2, "someone else")).toBe(false);
         expect(await undoReservation(pets(), clock, 1, 10, 2, "n10")).toBe(true);
         expect(await undoReservation(pets(), clock, 1, 10, 2, "n10")).toBe(false);
-        expect(await pets().ofId(1)).toMatchObject({ stock: 2, status: "available", pendingCause: undefined, holdCount: 0, heldUnits: 0, marks: [] });
+        expect(await pets().ofId(1)).toMatchObject({
+          stock: 2,
+          status: "available",
+          pendingCause: undefined,
+          holdCount: 0,
+          heldUnits: 0,
+          marks: [],
+        });
 
         await reserve(1, 11, 1);
         expect(await keepReservation(pets(), 1, 11, "n11")).toBe(true);
@@ -488,12 +865,21 @@ export const petsContract = (harness: ContractHarness): void => {
       });
 
       it("a release applies once while its fence holds, leaves a settle mark, and a sold-out pet is available again", async () => {
-        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 2, heldUnits: 3 }));
+        await pets().insert(
+          aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 2, heldUnits: 3 }),
+        );
 
         expect((await applySettlement(pets(), clock, "release", order(10, 2), 1)).outcome).toBe("fence-moved");
         expect((await applySettlement(pets(), clock, "release", order(10, 2), 0)).outcome).toBe("applied");
         expect((await applySettlement(pets(), clock, "release", order(10, 2), 0)).outcome).toBe("applied");
-        expect(await pets().ofId(1)).toMatchObject({ stock: 2, status: "available", pendingCause: undefined, holdCount: 1, heldUnits: 1, marks: [{ orderId: 10, kind: "settle" }] });
+        expect(await pets().ofId(1)).toMatchObject({
+          stock: 2,
+          status: "available",
+          pendingCause: undefined,
+          holdCount: 1,
+          heldUnits: 1,
+          marks: [{ orderId: 10, kind: "settle" }],
+        });
         expect((await applySettlement(pets(), clock, "release", order(10, 2, 9), 0)).outcome).toBe("no-pet");
 
         await clearSettleMark(pets(), 1, 10);
@@ -503,24 +889,44 @@ export const petsContract = (harness: ContractHarness): void => {
       });
 
       it("a release keeps a staff hold, and a consumption of the last holding order at stock 0 makes a sold-out pet sold", async () => {
-        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", pendingCause: "hold", holdCount: 1, heldUnits: 1 }));
-        await pets().insert(aPet({ id: 2, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 2, heldUnits: 3 }));
+        await pets().insert(
+          aPet({ id: 1, stock: 0, status: "pending", pendingCause: "hold", holdCount: 1, heldUnits: 1 }),
+        );
+        await pets().insert(
+          aPet({ id: 2, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 2, heldUnits: 3 }),
+        );
 
         await applySettlement(pets(), clock, "release", order(10, 1, 1), 0);
         expect(await pets().ofId(1)).toMatchObject({ stock: 1, status: "pending", pendingCause: "hold", holdCount: 0 });
 
         await applySettlement(pets(), clock, "consume", order(11, 1, 2), 0);
-        expect(await pets().ofId(2)).toMatchObject({ stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 1, heldUnits: 2 });
+        expect(await pets().ofId(2)).toMatchObject({
+          stock: 0,
+          status: "pending",
+          pendingCause: "sold-out",
+          holdCount: 1,
+          heldUnits: 2,
+        });
         await applySettlement(pets(), clock, "consume", order(12, 2, 2), 0);
-        expect(await pets().ofId(2)).toMatchObject({ stock: 0, status: "sold", pendingCause: undefined, holdCount: 0, heldUnits: 0 });
+        expect(await pets().ofId(2)).toMatchObject({
+          stock: 0,
+          status: "sold",
+          pendingCause: undefined,
+          holdCount: 0,
+          heldUnits: 0,
+        });
         expect((await eventTypes()).filter((t) => t === "pet.status_changed")).toHaveLength(1);
       });
 
       it("concurrent settlements of many orders count every unit, each once", async () => {
-        await pets().insert(aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 30, heldUnits: 60 }));
+        await pets().insert(
+          aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 30, heldUnits: 60 }),
+        );
         const orders = Array.from({ length: 30 }, (_, i) => order(i + 1, 2));
 
-        const results = await Promise.all([...orders, ...orders].map((o) => applySettlement(pets(), clock, "release", o, 0)));
+        const results = await Promise.all(
+          [...orders, ...orders].map((o) => applySettlement(pets(), clock, "release", o, 0)),
+        );
 
         expect(results.every((r) => r.outcome === "applied")).toBe(true);
         expect(await pets().ofId(1)).toMatchObject({ stock: 60, status: "available", holdCount: 0, heldUnits: 0 });
@@ -535,9 +941,18 @@ export const petsContract = (harness: ContractHarness): void => {
         expect((await pets().setStock(stockSetting(clock, 1, 0))).pet).toMatchObject({ stock: 0, status: "sold" });
         expect((await pets().setStock(stockSetting(clock, 1, 4))).pet).toMatchObject({ stock: 4, status: "available" });
         expect((await pets().setStock(stockSetting(clock, 2, 4, 2))).applied).toBe(false);
-        expect((await pets().setStock(stockSetting(clock, 2, 4, 3))).pet).toMatchObject({ stock: 4, status: "pending", pendingCause: "hold", revision: 4 });
+        expect((await pets().setStock(stockSetting(clock, 2, 4, 3))).pet).toMatchObject({
+          stock: 4,
+          status: "pending",
+          pendingCause: "hold",
+          revision: 4,
+        });
         expect((await pets().setStock(stockSetting(clock, 3, MAX_STOCK - 3))).applied).toBe(false);
-        expect((await pets().setStock(stockSetting(clock, 3, MAX_STOCK - 4))).pet).toMatchObject({ stock: MAX_STOCK - 4, status: "available", pendingCause: undefined });
+        expect((await pets().setStock(stockSetting(clock, 3, MAX_STOCK - 4))).pet).toMatchObject({
+          stock: MAX_STOCK - 4,
+          status: "available",
+          pendingCause: undefined,
+        });
       });
     });
 

@@ -36,7 +36,10 @@ export const rateLimiterContract = (harness: ContractHarness): void => {
 
       expect(await stores().limiter.usage("key:1", { minute, day })).toEqual({ minute: 2, day: 2 });
       expect(await stores().limiter.usage("key:1", { minute, day })).toEqual({ minute: 2, day: 2 });
-      expect(await stores().limiter.usage("key:1", { minute: aMinuteWindow(2, 3), day: day })).toEqual({ minute: 0, day: 2 });
+      expect(await stores().limiter.usage("key:1", { minute: aMinuteWindow(2, 3), day: day })).toEqual({
+        minute: 0,
+        day: 2,
+      });
     });
 
     it("is exact under concurrency: limit 60, 80 parallel requests, 60 admitted", async () => {
@@ -47,7 +50,9 @@ export const rateLimiterContract = (harness: ContractHarness): void => {
       const admitted = results.filter((r) => r.admitted);
       const refused = results.filter((r) => !r.admitted);
       expect(admitted).toHaveLength(60);
-      expect(new Set(admitted.map((r) => r.counts.minute))).toEqual(new Set(Array.from({ length: 60 }, (_, i) => i + 1)));
+      expect(new Set(admitted.map((r) => r.counts.minute))).toEqual(
+        new Set(Array.from({ length: 60 }, (_, i) => i + 1)),
+      );
       expect(new Set(refused.map((r) => r.strikes))).toEqual(new Set(Array.from({ length: 20 }, (_, i) => i + 1)));
       expect(await consume("key:1", minute)).toMatchObject({ admitted: false, counts: { minute: 60, day: 60 } });
     });
@@ -58,7 +63,10 @@ export const rateLimiterContract = (harness: ContractHarness): void => {
       const results = await Promise.all(Array.from({ length: 40 }, () => consume("key:1", aMinuteWindow(1, 100), day)));
 
       expect(results.filter((r) => r.admitted)).toHaveLength(25);
-      expect(await consume("key:1", aMinuteWindow(2, 100), day)).toMatchObject({ admitted: false, counts: { day: 25 } });
+      expect(await consume("key:1", aMinuteWindow(2, 100), day)).toMatchObject({
+        admitted: false,
+        counts: { day: 25 },
+      });
     });
 
     describe("both windows or neither", () => {
@@ -66,15 +74,25 @@ export const rateLimiterContract = (harness: ContractHarness): void => {
         const day = aDayWindow(1, 2);
         await times(2, () => consume("key:1", aMinuteWindow(1, 10), day));
 
-        expect(await consume("key:1", aMinuteWindow(1, 10), day)).toMatchObject({ admitted: false, counts: { minute: 2, day: 2 } });
-        expect(await consume("key:1", aMinuteWindow(2, 10), day)).toMatchObject({ admitted: false, counts: { minute: 0, day: 2 } });
+        expect(await consume("key:1", aMinuteWindow(1, 10), day)).toMatchObject({
+          admitted: false,
+          counts: { minute: 2, day: 2 },
+        });
+        expect(await consume("key:1", aMinuteWindow(2, 10), day)).toMatchObject({
+          admitted: false,
+          counts: { minute: 0, day: 2 },
+        });
       });
 
       it("a full minute window refuses, and the day count does not grow", async () => {
         const day = aDayWindow(1, 10);
         await times(5, () => consume("key:1", aMinuteWindow(1, 2), day));
 
-        expect(await consume("key:1", aMinuteWindow(2, 2), day)).toEqual({ admitted: true, counts: { minute: 1, day: 3 }, strikes: 0 });
+        expect(await consume("key:1", aMinuteWindow(2, 2), day)).toEqual({
+          admitted: true,
+          counts: { minute: 1, day: 3 },
+          strikes: 0,
+        });
       });
     });
 
@@ -82,7 +100,11 @@ export const rateLimiterContract = (harness: ContractHarness): void => {
       await times(3, () => consume("key:1", aMinuteWindow(1, 3)));
       expect((await consume("key:1", aMinuteWindow(1, 3))).admitted).toBe(false);
 
-      expect(await consume("key:1", aMinuteWindow(2, 3))).toEqual({ admitted: true, counts: { minute: 1, day: 4 }, strikes: 0 });
+      expect(await consume("key:1", aMinuteWindow(2, 3))).toEqual({
+        admitted: true,
+        counts: { minute: 1, day: 4 },
+        strikes: 0,
+      });
       expect(await consume("key:1", aMinuteWindow(1441, 3), aDayWindow(2, 1_000))).toEqual(admittedFirst);
     });
 

@@ -66,7 +66,8 @@ export const webhooksContract = (harness: ContractHarness): void => {
     });
 
     it("lists pages in ascending id order and finds the subscriptions listening to a type", async () => {
-      for (const id of [3, 1, 2]) await subs().add(aSubscription({ id, events: id === 2 ? ["inventory.changed"] : ["order.placed"] }));
+      for (const id of [3, 1, 2])
+        await subs().add(aSubscription({ id, events: id === 2 ? ["inventory.changed"] : ["order.placed"] }));
       expect((await subs().list({ limit: 2 })).map((s) => s.id)).toEqual([1, 2]);
       expect((await subs().list({ limit: 2, after: 2 })).map((s) => s.id)).toEqual([3]);
       expect((await subs().listeningTo("order.placed")).map((s) => s.id)).toEqual([1, 3]);
@@ -102,7 +103,10 @@ export const webhooksContract = (harness: ContractHarness): void => {
 
     it("stores a message once: enqueueing the same id again changes nothing", async () => {
       await messages().enqueue([aMessage()]);
-      await messages().enqueue([aMessage({ payload: "other", attempts: 5 }), aMessage({ id: "msg_2_1", eventId: "evt_2" })]);
+      await messages().enqueue([
+        aMessage({ payload: "other", attempts: 5 }),
+        aMessage({ id: "msg_2_1", eventId: "evt_2" }),
+      ]);
       expect(await messages().ofId("msg_1_1")).toEqual(aMessage());
       expect(await messages().ofId("msg_2_1")).toEqual(aMessage({ id: "msg_2_1", eventId: "evt_2" }));
     });
@@ -121,7 +125,9 @@ export const webhooksContract = (harness: ContractHarness): void => {
 
     it("gives a message to exactly one of many racing claimers", async () => {
       await messages().enqueue(Array.from({ length: 5 }, (_, i) => aMessage({ id: `m${i}` })));
-      const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => messages().claimDue(T0, lease(`owner-${i}`), 5)));
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => messages().claimDue(T0, lease(`owner-${i}`), 5)),
+      );
       const ids = claims.flat().map((m) => m.id);
       expect(ids.sort()).toEqual(["m0", "m1", "m2", "m3", "m4"]);
     });
@@ -130,7 +136,9 @@ export const webhooksContract = (harness: ContractHarness): void => {
       await messages().enqueue([aMessage()]);
       await messages().claimDue(T0, lease("crashed", later(30_000)), 1);
       expect(await messages().claimDue(later(29_999), lease("early"), 1)).toEqual([]);
-      expect((await messages().claimDue(later(30_000), lease("rescuer", later(90_000)), 1)).map((m) => m.id)).toEqual(["msg_1_1"]);
+      expect((await messages().claimDue(later(30_000), lease("rescuer", later(90_000)), 1)).map((m) => m.id)).toEqual([
+        "msg_1_1",
+      ]);
       expect(await messages().settle("msg_1_1", "crashed", { state: "delivered", attempts: 1 })).toBe(false);
       expect(await messages().settle("msg_1_1", "rescuer", { state: "delivered", attempts: 1 })).toBe(true);
     });
@@ -156,10 +164,14 @@ export const webhooksContract = (harness: ContractHarness): void => {
     it("reschedules a retry: attempts and due time change, the lease is dropped", async () => {
       await messages().enqueue([aMessage()]);
       await messages().claimDue(T0, lease("w"), 1);
-      expect(await messages().settle("msg_1_1", "w", { state: "pending", attempts: 1, nextAttemptAt: later(5_000) })).toBe(true);
+      expect(
+        await messages().settle("msg_1_1", "w", { state: "pending", attempts: 1, nextAttemptAt: later(5_000) }),
+      ).toBe(true);
       expect(await messages().ofId("msg_1_1")).toEqual(aMessage({ attempts: 1, nextAttemptAt: later(5_000) }));
       expect(await messages().claimDue(later(4_999), lease("w"), 1)).toEqual([]);
-      expect((await messages().claimDue(later(5_000), lease("w"), 1))[0]).toEqual(aMessage({ attempts: 1, nextAttemptAt: later(5_000) }));
+      expect((await messages().claimDue(later(5_000), lease("w"), 1))[0]).toEqual(
+        aMessage({ attempts: 1, nextAttemptAt: later(5_000) }),
+      );
     });
 
     it("never claims a delivered or failed message again, and remembers it so a repeated enqueue does not revive it", async () => {
@@ -187,7 +199,13 @@ export const webhooksContract = (harness: ContractHarness): void => {
 
     it("gives back a subscription's attempts newest first, up to the limit, exactly as recorded", async () => {
       const answered = anAttempt({ attempt: 1, at: T0 });
-      const timedOut = anAttempt({ attempt: 2, at: later(5_000), status: undefined, error: "timeout after 10000 ms", responseBody: undefined });
+      const timedOut = anAttempt({
+        attempt: 2,
+        at: later(5_000),
+        status: undefined,
+        error: "timeout after 10000 ms",
+        responseBody: undefined,
+      });
       const delivered = anAttempt({ attempt: 3, at: later(25_000), status: 204, responseBody: "" });
       for (const a of [answered, timedOut, delivered]) await attempts().record(a);
       await attempts().record(anAttempt({ subscriptionId: 2 }));
@@ -198,7 +216,13 @@ export const webhooksContract = (harness: ContractHarness): void => {
 
     it("records several at once as it records them one by one", async () => {
       const first = anAttempt({ attempt: 1, at: T0 });
-      const second = anAttempt({ attempt: 2, at: later(5_000), status: undefined, error: "timeout after 10000 ms", responseBody: undefined });
+      const second = anAttempt({
+        attempt: 2,
+        at: later(5_000),
+        status: undefined,
+        error: "timeout after 10000 ms",
+        responseBody: undefined,
+      });
       await attempts().recordAll([first, second, anAttempt({ subscriptionId: 2 })]);
       await attempts().recordAll([]);
       expect(await attempts().recent(1, 10)).toEqual([second, first]);

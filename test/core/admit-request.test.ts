@@ -16,7 +16,10 @@ const aGate = async (draft: ApiKeyDraft = { label: "shop", role: "customer", pla
   const secrets = new NodeSecrets();
   const ports = { ...world, secrets };
   const { key, secret } = await new CreateApiKey(ports).execute(draft);
-  const admit = new AdmitRequest({ apiKeys: world.apiKeys, secrets, limiter: world.limiter, clock: world.clock }, { strikes: 10, seconds: 900 });
+  const admit = new AdmitRequest(
+    { apiKeys: world.apiKeys, secrets, limiter: world.limiter, clock: world.clock },
+    { strikes: 10, seconds: 900 },
+  );
   const request = (overrides: Partial<AdmissionRequest> = {}): Promise<Admission> =>
     admit.execute({ secret, address: "203.0.113.7", keyRequired: true, ...overrides });
   return { world, ports, key, secret, request };
@@ -57,7 +60,13 @@ describe("AdmitRequest", () => {
 
       expect(await request()).toEqual({
         actor: { keyId: key.id, role: "customer" },
-        quota: { window: "minute", limit: 60, remaining: 59, resetsAt: new Date("2026-11-21T12:01:00.000Z"), limits: { perMinute: 60, perDay: 1_000 } },
+        quota: {
+          window: "minute",
+          limit: 60,
+          remaining: 59,
+          resetsAt: new Date("2026-11-21T12:01:00.000Z"),
+          limits: { perMinute: 60, perDay: 1_000 },
+        },
         refusal: undefined,
       });
     });
@@ -76,11 +85,20 @@ describe("AdmitRequest", () => {
       world.clock.set("2026-11-21T12:01:00.000Z");
       const admitted = await request();
       expect(admitted.refusal).toBeUndefined();
-      expect(admitted.quota).toMatchObject({ limit: 60, remaining: 59, resetsAt: new Date("2026-11-21T12:02:00.000Z") });
+      expect(admitted.quota).toMatchObject({
+        limit: 60,
+        remaining: 59,
+        resetsAt: new Date("2026-11-21T12:02:00.000Z"),
+      });
     });
 
     it("holds the day limit across minutes and resets it at UTC midnight", async () => {
-      const { world, request } = await aGate({ label: "partner", role: "staff", plan: "enterprise", limits: { perMinute: 5, perDay: 8 } });
+      const { world, request } = await aGate({
+        label: "partner",
+        role: "staff",
+        plan: "enterprise",
+        limits: { perMinute: 5, perDay: 8 },
+      });
       await sequentially(5, request);
       world.clock.set("2026-11-21T12:01:00.000Z");
       expect(codesOf(await sequentially(3, request))).toEqual(["admitted", "admitted", "admitted"]);
@@ -213,7 +231,10 @@ describe("AdmitRequest", () => {
       const { request } = await aGate();
       const unknown = { secret: "pk_unknown", address: "198.51.100.1" };
 
-      expect(codesOf(await sequentially(61, () => request(unknown))).slice(-2)).toEqual(["unauthorized", "rate_limited"]);
+      expect(codesOf(await sequentially(61, () => request(unknown))).slice(-2)).toEqual([
+        "unauthorized",
+        "rate_limited",
+      ]);
       expect((await request({ ...unknown, address: "198.51.100.2" })).refusal?.code).toBe("unauthorized");
       expect((await request({ address: "198.51.100.1" })).refusal).toBeUndefined();
     });
@@ -265,13 +286,23 @@ describe("AdmitRequest", () => {
     it("the day window when it has fewer left", async () => {
       const { request } = await aGate(enterprise(100, 5));
 
-      expect((await request()).quota).toMatchObject({ window: "day", limit: 5, remaining: 4, resetsAt: new Date("2026-11-22T00:00:00.000Z") });
+      expect((await request()).quota).toMatchObject({
+        window: "day",
+        limit: 5,
+        remaining: 4,
+        resetsAt: new Date("2026-11-22T00:00:00.000Z"),
+      });
     });
 
     it("the minute window on a tie", async () => {
       const { request } = await aGate(enterprise(5, 5));
 
-      expect((await request()).quota).toMatchObject({ window: "minute", limit: 5, remaining: 4, resetsAt: new Date("2026-11-21T12:01:00.000Z") });
+      expect((await request()).quota).toMatchObject({
+        window: "minute",
+        limit: 5,
+        remaining: 4,
+        resetsAt: new Date("2026-11-21T12:01:00.000Z"),
+      });
     });
   });
 });

@@ -54,11 +54,19 @@ describe("CreateApiKey", () => {
     expect(await world.apiKeys.list({ limit: 10 })).toEqual([]);
   });
 
-  it.each(["free", "pro", "business"] as const)("refuses limits on the %s plan with validation_failed", async (plan) => {
-    await expect(
-      new CreateApiKey(withSecrets(aWorld())).execute({ label: "shop", role: "customer", plan, limits: enterpriseLimits }),
-    ).rejects.toMatchObject({ code: "validation_failed" });
-  });
+  it.each(["free", "pro", "business"] as const)(
+    "refuses limits on the %s plan with validation_failed",
+    async (plan) => {
+      await expect(
+        new CreateApiKey(withSecrets(aWorld())).execute({
+          label: "shop",
+          role: "customer",
+          plan,
+          limits: enterpriseLimits,
+        }),
+      ).rejects.toMatchObject({ code: "validation_failed" });
+    },
+  );
 });
 
 describe("UpdateApiKey", () => {
@@ -98,7 +106,9 @@ describe("UpdateApiKey", () => {
     const update = new UpdateApiKey(world);
 
     await expect(update.execute(key.id, { plan: "enterprise" })).rejects.toMatchObject({ code: "validation_failed" });
-    await expect(update.execute(key.id, { limits: enterpriseLimits })).rejects.toMatchObject({ code: "validation_failed" });
+    await expect(update.execute(key.id, { limits: enterpriseLimits })).rejects.toMatchObject({
+      code: "validation_failed",
+    });
     expect(await world.apiKeys.ofId(key.id)).toEqual(key);
   });
 
@@ -153,7 +163,10 @@ describe("EnsureAdminKey", () => {
     expect(await ensure.execute(adminSecret)).toEqual({ generatedSecret: undefined });
     expect(await ensure.execute(adminSecret)).toEqual({ generatedSecret: undefined });
 
-    expect(await world.apiKeys.activeOfSecretHash(ports.secrets.hash(adminSecret))).toMatchObject({ role: "admin", plan: "business" });
+    expect(await world.apiKeys.activeOfSecretHash(ports.secrets.hash(adminSecret))).toMatchObject({
+      role: "admin",
+      plan: "business",
+    });
     expect(await world.apiKeys.list({ limit: 10 })).toHaveLength(1);
   });
 

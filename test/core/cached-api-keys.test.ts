@@ -123,7 +123,11 @@ describe("AdmitRequest with remembered keys on two instances", () => {
     const limiter = new MemoryRateLimiter();
     const secret = "a-free-key-0123456789abcdefghijklmnopqrstuvw";
     await store.add(anApiKey({ secretHash: secrets.hash(secret) }));
-    const instance = () => new AdmitRequest({ apiKeys: new CachedApiKeys(store, clock), secrets, limiter, clock }, { strikes: 10, seconds: 900 });
+    const instance = () =>
+      new AdmitRequest(
+        { apiKeys: new CachedApiKeys(store, clock), secrets, limiter, clock },
+        { strikes: 10, seconds: 900 },
+      );
     const [a, b] = [instance(), instance()];
     const request = { secret, address: "10.0.0.1", keyRequired: true };
 

@@ -7,7 +7,11 @@ import { aWorld, givenCategory } from "./world.ts";
 /** An attempt that took over a lost one's record noting `previous`; what it notes itself is kept in `notes`. */
 const takeover = (previous: AttemptNote | undefined) => {
   const notes: AttemptNote[] = [];
-  const attempt: IdempotentAttempt = { previous, note: async (note) => void notes.push(note), confirm: async (note) => notes.push(note) > 0 };
+  const attempt: IdempotentAttempt = {
+    previous,
+    note: async (note) => void notes.push(note),
+    confirm: async (note) => notes.push(note) > 0,
+  };
   return { attempt, notes };
 };
 
@@ -28,7 +32,9 @@ describe("CreateCategory under an Idempotency-Key that took over a lost attempt"
     await world.categories.beginDelete(lost.id, world.clock.now());
     const { attempt, notes } = takeover({ categoryId: lost.id });
 
-    await expect(new CreateCategory(world).execute({ name: "Ferrets" }, attempt)).rejects.toMatchObject({ code: "category_name_taken" });
+    await expect(new CreateCategory(world).execute({ name: "Ferrets" }, attempt)).rejects.toMatchObject({
+      code: "category_name_taken",
+    });
     expect(notes).toHaveLength(1);
     expect(notes[0]).not.toEqual({ categoryId: lost.id });
   });

@@ -27,7 +27,12 @@ describe("CreatePet", () => {
 
     const pet = await new CreatePet(world).execute({ name: "Rex", categoryId: category.id });
 
-    expect(await new GetInventoryItem(world.pets).execute(pet.id)).toMatchObject({ petId: pet.id, quantity: 0, status: "available", revision: anyRevision });
+    expect(await new GetInventoryItem(world.pets).execute(pet.id)).toMatchObject({
+      petId: pet.id,
+      quantity: 0,
+      status: "available",
+      revision: anyRevision,
+    });
   });
 
   it("refuses an unknown category with unknown_category and stores nothing", async () => {
@@ -106,7 +111,9 @@ describe("CreatePet under an Idempotency-Key", () => {
     const category = await givenCategory(world);
     const { attempt } = keyed(undefined, false);
 
-    await expect(new CreatePet(world).execute({ name: "Rex", categoryId: category.id }, attempt)).rejects.toMatchObject({ code: "service_unavailable" });
+    await expect(new CreatePet(world).execute({ name: "Rex", categoryId: category.id }, attempt)).rejects.toMatchObject(
+      { code: "service_unavailable" },
+    );
     expect(await world.pets.provisional({ limit: 100 })).toEqual([]);
     expect(await world.pets.list({ limit: 100 })).toEqual([]);
   });

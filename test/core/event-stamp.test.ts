@@ -16,7 +16,13 @@ describe("stampEvent", () => {
   });
 
   it("writes each event's own time into its id, whatever the time of the one stamped before", () => {
-    const times = ["2026-11-23T12:00:00.000Z", "2026-11-23T12:00:00.000Z", "2026-11-23T12:00:00.001Z", "2026-11-23T11:59:59.999Z", "2040-01-01T00:00:00.000Z"];
+    const times = [
+      "2026-11-23T12:00:00.000Z",
+      "2026-11-23T12:00:00.000Z",
+      "2026-11-23T12:00:00.001Z",
+      "2026-11-23T11:59:59.999Z",
+      "2040-01-01T00:00:00.000Z",
+    ];
     for (const iso of times) {
       const event = stampEvent(new Date(iso), "order.placed", data);
       expect(event.id.slice(4, 16)).toBe(Date.parse(iso).toString(16).padStart(12, "0"));

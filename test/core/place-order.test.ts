@@ -33,7 +33,15 @@ describe("PlaceOrder", () => {
 
     const order = await new PlaceOrder(world).execute({ petId: pet.id, quantity: 2, shipDate }, alice);
 
-    expect(order).toEqual({ id: 1, petId: pet.id, quantity: 2, shipDate, complete: false, placedBy: alice.keyId, revision: anyRevision });
+    expect(order).toEqual({
+      id: 1,
+      petId: pet.id,
+      quantity: 2,
+      shipDate,
+      complete: false,
+      placedBy: alice.keyId,
+      revision: anyRevision,
+    });
     expect(await orderIn(world, order.id)).toEqual(order);
     expect(await stockOf(world, pet.id)).toBe(3);
     expect(await statusOf(world, pet.id)).toBe("available");
@@ -45,15 +53,18 @@ describe("PlaceOrder", () => {
     });
   });
 
-  it.each(["pending", "sold"] as const)("refuses a %s pet with pet_not_available and keeps its stock", async (status) => {
-    const world = aWorld();
-    const pet = await givenPet(world, { stock: 5, status });
+  it.each(["pending", "sold"] as const)(
+    "refuses a %s pet with pet_not_available and keeps its stock",
+    async (status) => {
+      const world = aWorld();
+      const pet = await givenPet(world, { stock: 5, status });
 
-    await expect(new PlaceOrder(world).execute({ petId: pet.id, quantity: 1 }, alice)).rejects.toMatchObject({
-      code: "pet_not_available",
-    });
-    expect(await stockOf(world, pet.id)).toBe(5);
-  });
+      await expect(new PlaceOrder(world).execute({ petId: pet.id, quantity: 1 }, alice)).rejects.toMatchObject({
+        code: "pet_not_available",
+      });
+      expect(await stockOf(world, pet.id)).toBe(5);
+    },
+  );
 
   it("refuses more than the stock with insufficient_stock and places nothing", async () => {
     const world = aWorld();
@@ -81,7 +92,9 @@ describe("PlaceOrder", () => {
     const pet = await givenPet(world, { stock: 50 });
     const place = new PlaceOrder(world);
 
-    const results = await Promise.allSettled(Array.from({ length: 200 }, () => place.execute({ petId: pet.id, quantity: 1 }, alice)));
+    const results = await Promise.allSettled(
+      Array.from({ length: 200 }, () => place.execute({ petId: pet.id, quantity: 1 }, alice)),
+    );
 
     const placed = results.flatMap((r) => (r.status === "fulfilled" ? [r.value] : []));
     const refusals = results.flatMap((r) => (r.status === "rejected" ? [r.reason.code] : []));
@@ -115,7 +128,9 @@ describe("PlaceOrder", () => {
       expect(await stockOf(world, pet.id)).toBe(0);
       expect(await statusOf(world, pet.id)).toBe("pending");
 
-      await expect(place.execute({ petId: pet.id, quantity: 1 }, alice)).rejects.toMatchObject({ code: "pet_not_available" });
+      await expect(place.execute({ petId: pet.id, quantity: 1 }, alice)).rejects.toMatchObject({
+        code: "pet_not_available",
+      });
       expect(counted.reads.count).toBe(2);
     });
 
@@ -126,46 +141,64 @@ describe("PlaceOrder", () => {
       const place = new PlaceOrder(counted.world);
       await place.execute({ petId: pet.id, quantity: 1 }, alice);
 
-      await expect(place.execute({ petId: pet.id, quantity: 2 }, alice)).rejects.toMatchObject({ code: "insufficient_stock" });
+      await expect(place.execute({ petId: pet.id, quantity: 2 }, alice)).rejects.toMatchObject({
+        code: "insufficient_stock",
+      });
 
       expect(counted.reads.count).toBe(2);
       expect((await place.execute({ petId: pet.id, quantity: 1 }, alice)).id).toBe(2);
     });
 
     const stale: Array<[string, (world: World, petId: number) => Promise<unknown>]> = [
-      ["another instance took the last units", (world, petId) => new PlaceOrder(world).execute({ petId, quantity: 2 }, staff)],
-      ["another instance took all but one", (world, petId) => new PlaceOrder(world).execute({ petId, quantity: 1 }, staff)],
-      ["the pet was deleted", (world, petId) => new DeletePet(world).execute(petId)],
       [
-        "the pet is being deleted",
-        (world, petId) => world.pets.beginDeleting({ petId, since: world.clock.now() }),
+        "another instance took the last units",
+        (world, petId) => new PlaceOrder(world).execute({ petId, quantity: 2 }, staff),
       ],
       [
+        "another instance took all but one",
+        (world, petId) => new PlaceOrder(world).execute({ petId, quantity: 1 }, staff),
+      ],
+      ["the pet was deleted", (world, petId) => new DeletePet(world).execute(petId)],
+      ["the pet is being deleted", (world, petId) => world.pets.beginDeleting({ petId, since: world.clock.now() })],
+      [
         "staff held the pet",
-        (world, petId) => world.pets.edit({ petId, name: "Rex", checkedStatus: "available", status: { to: "pending", cause: "hold" }, events: [] }),
+        (world, petId) =>
+          world.pets.edit({
+            petId,
+            name: "Rex",
+            checkedStatus: "available",
+            status: { to: "pending", cause: "hold" },
+            events: [],
+          }),
       ],
     ];
 
-    it.each(stale)("a stale hint (%s) gets the same refusal as a read would, and changes nothing", async (_, change) => {
-      const refusals = [];
-      for (const hinted of [false, true]) {
-        const world = aWorld();
-        const pet = await givenPet(world, { stock: 2 });
-        const hints = new StockHints();
-        if (hinted) hints.saw(pet.id, (await world.pets.ofId(pet.id)) as PetRecord);
-        await change(world, pet.id);
-        const before = { pet: await world.pets.ofId(pet.id), orders: await world.orders.list({ limit: 100 }) };
+    it.each(stale)(
+      "a stale hint (%s) gets the same refusal as a read would, and changes nothing",
+      async (_, change) => {
+        const refusals = [];
+        for (const hinted of [false, true]) {
+          const world = aWorld();
+          const pet = await givenPet(world, { stock: 2 });
+          const hints = new StockHints();
+          if (hinted) hints.saw(pet.id, (await world.pets.ofId(pet.id)) as PetRecord);
+          await change(world, pet.id);
+          const before = { pet: await world.pets.ofId(pet.id), orders: await world.orders.list({ limit: 100 }) };
 
-        refusals.push(await refusalOf(new PlaceOrder(world, hints).execute({ petId: pet.id, quantity: 2 }, alice)));
+          refusals.push(await refusalOf(new PlaceOrder(world, hints).execute({ petId: pet.id, quantity: 2 }, alice)));
 
-        expect({ pet: await world.pets.ofId(pet.id), orders: await world.orders.list({ limit: 100 }) }).toEqual(before);
-        const now = before.pet;
-        const orderable = now !== undefined && now.lifecycle === undefined && now.status === "available" && now.stock > 0;
-        expect(hints.stockOf(pet.id), "the hint now shows the pet as it is").toBe(orderable ? now.stock : undefined);
-      }
-      expect(refusals[0]).toBeDefined();
-      expect(refusals[1]).toEqual(refusals[0]);
-    });
+          expect({ pet: await world.pets.ofId(pet.id), orders: await world.orders.list({ limit: 100 }) }).toEqual(
+            before,
+          );
+          const now = before.pet;
+          const orderable =
+            now !== undefined && now.lifecycle === undefined && now.status === "available" && now.stock > 0;
+          expect(hints.stockOf(pet.id), "the hint now shows the pet as it is").toBe(orderable ? now.stock : undefined);
+        }
+        expect(refusals[0]).toBeDefined();
+        expect(refusals[1]).toEqual(refusals[0]);
+      },
+    );
 
     it("a hint below the real stock costs no refusal: the order takes the units left", async () => {
       const world = aWorld();

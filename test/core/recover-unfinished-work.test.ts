@@ -31,7 +31,8 @@ describe("RecoverInterruptedWrites", () => {
     const pet = await givenPet(world, { stock: 20 });
     const place = new PlaceOrder(world);
     const placed = [];
-    for (let i = 0; i < 4; i++) placed.push(await place.execute({ petId: pet.id, quantity: 1, shipDate: undefined }, alice));
+    for (let i = 0; i < 4; i++)
+      placed.push(await place.execute({ petId: pet.id, quantity: 1, shipDate: undefined }, alice));
     // Placings that died after reserving: no order (901, 902), and an order that died before dropping its mark (placed[0]).
     for (const orderId of [901, 902]) await reserveSeeing(world.pets, world.clock, pet.id, orderId, 2, `n${orderId}`);
     const ownMark = await reserveSeeing(world.pets, world.clock, pet.id, 903, 1, "n903");
@@ -45,23 +46,48 @@ describe("RecoverInterruptedWrites", () => {
     await applySettlement(world.pets, world.clock, "release", placed[3]!, 0);
     expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 20 - 4 - 5 + 1, holdCount: 6 });
 
-    expect(await recover(world)).toMatchObject({ abandonedPlacings: 0, undoneReservations: 0, settledOrders: 0, clearedMarks: 0 });
+    expect(await recover(world)).toMatchObject({
+      abandonedPlacings: 0,
+      undoneReservations: 0,
+      settledOrders: 0,
+      clearedMarks: 0,
+    });
     world.clock.advance(GRACE_MS + 1);
     const report = await recover(world);
 
-    expect(report).toMatchObject({ abandonedPlacings: 2, undoneReservations: 2, keptReservations: 1, settledOrders: 2, clearedMarks: 1 });
+    expect(report).toMatchObject({
+      abandonedPlacings: 2,
+      undoneReservations: 2,
+      keptReservations: 1,
+      settledOrders: 2,
+      clearedMarks: 1,
+    });
     // The orphans' four units and the two cancelled orders' back; the completed and the open ones' stay out.
-    expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 20 - 4 - 5 + 4 + 2, holdCount: 2, heldUnits: 2, marks: [] });
+    expect(await world.pets.ofId(pet.id)).toMatchObject({
+      stock: 20 - 4 - 5 + 4 + 2,
+      holdCount: 2,
+      heldUnits: 2,
+      marks: [],
+    });
     for (const orderId of [901, 902]) expect((await world.orders.ofId(orderId))?.state).toBe("abandoned");
     expect(await world.orders.settlingBefore(new Date(8.64e15), { limit: 10 })).toEqual([]);
-    expect(await recover(world)).toMatchObject({ undoneReservations: 0, keptReservations: 0, settledOrders: 0, clearedMarks: 0 });
+    expect(await recover(world)).toMatchObject({
+      undoneReservations: 0,
+      keptReservations: 0,
+      settledOrders: 0,
+      clearedMarks: 0,
+    });
   });
 
   it("a late actor that saw an order still settling cannot settle it again once another did: the fence moved", async () => {
     const world = aWorld();
     const pet = await givenPet(world, { stock: 5 });
     const order = await new PlaceOrder(world).execute({ petId: pet.id, quantity: 2, shipDate: undefined }, alice);
-    const cancelled = await world.orders.write(order.id, { state: "open" }, { state: "cancelled", settling: world.clock.now() });
+    const cancelled = await world.orders.write(
+      order.id,
+      { state: "open" },
+      { state: "cancelled", settling: world.clock.now() },
+    );
     // A first recovery reads the fence and the order (settling), then stalls; a second one settles everything.
     const fence = await readFence(world.pets, pet.id, order.id);
     const seen = await world.orders.ofId(order.id);
@@ -73,7 +99,13 @@ describe("RecoverInterruptedWrites", () => {
 
     expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 5, holdCount: 0, heldUnits: 0, marks: [] });
     // Without the fence read before the order, the same late step would return the units a second time.
-    const late = await applySettlement(world.pets, world.clock, "release", cancelled!, await readFence(world.pets, pet.id, order.id));
+    const late = await applySettlement(
+      world.pets,
+      world.clock,
+      "release",
+      cancelled!,
+      await readFence(world.pets, pet.id, order.id),
+    );
     expect(late.outcome).toBe("applied");
     expect((await world.pets.ofId(pet.id))?.stock).toBe(7);
   });
@@ -84,7 +116,8 @@ describe("RecoverInterruptedWrites", () => {
       const world = aWorld();
       const pet = await givenPet(world, { stock: 1_000_000 });
       const place = new PlaceOrder(world);
-      for (let i = 0; i < openOrders; i++) await place.execute({ petId: pet.id, quantity: 1, shipDate: undefined }, alice);
+      for (let i = 0; i < openOrders; i++)
+        await place.execute({ petId: pet.id, quantity: 1, shipDate: undefined }, alice);
       // The same unfinished work in both: one cancellation that died after its order's write.
       const victim = await place.execute({ petId: pet.id, quantity: 1, shipDate: undefined }, alice);
       await world.orders.write(victim.id, { state: "open" }, { state: "cancelled", settling: world.clock.now() });
@@ -101,11 +134,22 @@ describe("RecoverInterruptedWrites", () => {
     const world = aWorld();
     const pet = await givenPet(world, { stock: 1 });
     const order = await new PlaceOrder(world).execute({ petId: pet.id, quantity: 1, shipDate: undefined }, alice);
-    expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 0, status: "pending", pendingCause: "sold-out", marks: [] });
+    expect(await world.pets.ofId(pet.id)).toMatchObject({
+      stock: 0,
+      status: "pending",
+      pendingCause: "sold-out",
+      marks: [],
+    });
 
     await new CancelOrder(world).execute(order.id, alice);
 
-    expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 1, status: "available", holdCount: 0, marks: [], fences: { [order.id % 32]: 1 } });
+    expect(await world.pets.ofId(pet.id)).toMatchObject({
+      stock: 1,
+      status: "available",
+      holdCount: 0,
+      marks: [],
+      fences: { [order.id % 32]: 1 },
+    });
     expect(await world.orders.ofId(order.id)).toMatchObject({ state: "cancelled", settling: undefined });
   });
 });

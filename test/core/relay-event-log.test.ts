@@ -4,7 +4,11 @@ import { aWebhookWorld } from "./webhook-world.ts";
 describe("the relay and the event log", () => {
   it("appends every relayed event to the log, in the order relayed, before acknowledging it", async () => {
     const world = aWebhookWorld();
-    const ids = [world.event("order.placed", { id: 1 }), world.event("inventory.changed", { petId: 1, delta: -1 }), world.event("pet.status_changed")];
+    const ids = [
+      world.event("order.placed", { id: 1 }),
+      world.event("inventory.changed", { petId: 1, delta: -1 }),
+      world.event("pet.status_changed"),
+    ];
 
     expect(await world.relay.execute()).toBe(3);
 

@@ -7,7 +7,12 @@ describe("SetInventory", () => {
     const world = aWorld();
     const pet = await givenPet(world, { status: "sold" });
 
-    expect(await new SetInventory(world).execute(pet.id, 3)).toEqual({ petId: pet.id, quantity: 3, status: "available", revision: anyRevision });
+    expect(await new SetInventory(world).execute(pet.id, 3)).toEqual({
+      petId: pet.id,
+      quantity: 3,
+      status: "available",
+      revision: anyRevision,
+    });
     expect(await statusOf(world, pet.id)).toBe("available");
     expect(await stockOf(world, pet.id)).toBe(3);
   });
@@ -16,7 +21,12 @@ describe("SetInventory", () => {
     const world = aWorld();
     const pet = await givenPet(world, { status: "sold" });
 
-    expect(await new SetInventory(world).execute(pet.id, 0)).toEqual({ petId: pet.id, quantity: 0, status: "sold", revision: anyRevision });
+    expect(await new SetInventory(world).execute(pet.id, 0)).toEqual({
+      petId: pet.id,
+      quantity: 0,
+      status: "sold",
+      revision: anyRevision,
+    });
     expect(await statusOf(world, pet.id)).toBe("sold");
   });
 
@@ -24,7 +34,12 @@ describe("SetInventory", () => {
     const world = aWorld();
     const pet = await givenPet(world, { status: "pending" });
 
-    expect(await new SetInventory(world).execute(pet.id, 4)).toEqual({ petId: pet.id, quantity: 4, status: "pending", revision: anyRevision });
+    expect(await new SetInventory(world).execute(pet.id, 4)).toEqual({
+      petId: pet.id,
+      quantity: 4,
+      status: "pending",
+      revision: anyRevision,
+    });
     expect(await statusOf(world, pet.id)).toBe("pending");
   });
 

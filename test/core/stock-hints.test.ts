@@ -11,7 +11,12 @@ describe("StockHints", () => {
     hints.saw(1, pet(1));
     expect(hints.stockOf(1)).toBe(4);
 
-    for (const unorderable of [undefined, pet(1, { stock: 0 }), pet(1, { status: "pending" }), pet(1, { lifecycle: "deleting" })]) {
+    for (const unorderable of [
+      undefined,
+      pet(1, { stock: 0 }),
+      pet(1, { status: "pending" }),
+      pet(1, { lifecycle: "deleting" }),
+    ]) {
       hints.saw(1, pet(1));
       hints.saw(1, unorderable);
       expect(hints.stockOf(1)).toBeUndefined();

@@ -42,7 +42,11 @@ const revoke = (world: World, id: number) => new RevokeApiKey(world).execute(id)
 /** Two admin keys (1 and 2) and a customer key (3). */
 const aWorldWithKeys = async () => {
   const world = aWorld();
-  const keys = { first: await given(world, "admin", "first"), second: await given(world, "admin", "second"), customer: await given(world, "customer") };
+  const keys = {
+    first: await given(world, "admin", "first"),
+    second: await given(world, "admin", "second"),
+    customer: await given(world, "customer"),
+  };
   return { world, ...keys };
 };
 
@@ -73,7 +77,9 @@ describe("UpdateApiKey racing other changes of the same key", () => {
   it("two demotions of the same admin: the later one applies to the key as the first left it; the guard lets it go once", async () => {
     const { world, first, second } = await aWorldWithKeys();
 
-    const updated = await racedBy(world, () => update(world, second, { role: "staff", label: "first demotion" })).execute(second, {
+    const updated = await racedBy(world, () =>
+      update(world, second, { role: "staff", label: "first demotion" }),
+    ).execute(second, {
       role: "customer",
     });
 
@@ -91,7 +97,11 @@ describe("UpdateApiKey racing other changes of the same key", () => {
       plan: "business",
     });
 
-    expect(await world.apiKeys.ofId(customer)).toMatchObject({ label: "first promotion", role: "admin", plan: "business" });
+    expect(await world.apiKeys.ofId(customer)).toMatchObject({
+      label: "first promotion",
+      role: "admin",
+      plan: "business",
+    });
     expect(await world.adminGuard.tracked()).toEqual([first, 2, customer]);
   });
 
@@ -99,7 +109,9 @@ describe("UpdateApiKey racing other changes of the same key", () => {
     const { world, first, second } = await aWorldWithKeys();
     let refused: unknown;
 
-    await racedBy(world, () => revoke(world, first).catch((error: unknown) => (refused = error))).execute(second, { role: "staff" });
+    await racedBy(world, () => revoke(world, first).catch((error: unknown) => (refused = error))).execute(second, {
+      role: "staff",
+    });
 
     expect(refused).toMatchObject({ code: "last_admin_key" });
     expect(await world.apiKeys.ofId(first)).toMatchObject({ role: "admin", revokedAt: undefined });
@@ -123,7 +135,11 @@ describe("UpdateApiKey racing other changes of the same key", () => {
 
   it(`a demotion that loses ${SETTINGS_ATTEMPTS} times answers concurrent_update and leaves the key an admin the guard counts`, async () => {
     const { world, first, second } = await aWorldWithKeys();
-    const competing = racedBy(world, (round) => update(world, second, { label: `renamed ${round}` }), SETTINGS_ATTEMPTS);
+    const competing = racedBy(
+      world,
+      (round) => update(world, second, { label: `renamed ${round}` }),
+      SETTINGS_ATTEMPTS,
+    );
 
     await expect(competing.execute(second, { role: "staff" })).rejects.toMatchObject({ code: "concurrent_update" });
 
@@ -136,17 +152,26 @@ describe("UpdateApiKey racing other changes of the same key", () => {
   it(`a change that loses ${SETTINGS_ATTEMPTS - 1} times applies at the last attempt`, async () => {
     const { world, customer } = await aWorldWithKeys();
 
-    await racedBy(world, (round) => update(world, customer, { label: `renamed ${round}` }), SETTINGS_ATTEMPTS - 1).execute(customer, {
+    await racedBy(
+      world,
+      (round) => update(world, customer, { label: `renamed ${round}` }),
+      SETTINGS_ATTEMPTS - 1,
+    ).execute(customer, {
       plan: "business",
     });
 
-    expect(await world.apiKeys.ofId(customer)).toMatchObject({ label: `renamed ${SETTINGS_ATTEMPTS - 1}`, plan: "business" });
+    expect(await world.apiKeys.ofId(customer)).toMatchObject({
+      label: `renamed ${SETTINGS_ATTEMPTS - 1}`,
+      plan: "business",
+    });
   });
 
   it("answers not_found when the key was revoked between the read and the write", async () => {
     const { world, customer } = await aWorldWithKeys();
 
-    await expect(racedBy(world, () => revoke(world, customer)).execute(customer, { label: "renamed" })).rejects.toMatchObject({
+    await expect(
+      racedBy(world, () => revoke(world, customer)).execute(customer, { label: "renamed" }),
+    ).rejects.toMatchObject({
       code: "not_found",
     });
   });

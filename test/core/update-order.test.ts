@@ -14,7 +14,12 @@ describe("UpdateOrder", () => {
 
     const completed = await new UpdateOrder(world).execute(order.id, { complete: true }, staff);
 
-    expect(completed).toEqual({ ...order, complete: true, shipDate: new Date("2026-11-21T15:45:30.250Z"), revision: anyRevision });
+    expect(completed).toEqual({
+      ...order,
+      complete: true,
+      shipDate: new Date("2026-11-21T15:45:30.250Z"),
+      revision: anyRevision,
+    });
     expect(await orderIn(world, order.id)).toEqual(completed);
   });
 
@@ -27,7 +32,11 @@ describe("UpdateOrder", () => {
     await update.execute(first.id, { shipDate: new Date("2026-12-01T00:00:00.000Z") }, staff);
 
     const kept = await update.execute(first.id, { complete: true }, staff);
-    const given = await update.execute(second.id, { complete: true, shipDate: new Date("2026-12-24T00:00:00.000Z") }, staff);
+    const given = await update.execute(
+      second.id,
+      { complete: true, shipDate: new Date("2026-12-24T00:00:00.000Z") },
+      staff,
+    );
 
     expect(kept.shipDate).toEqual(new Date("2026-12-01T00:00:00.000Z"));
     expect(given.shipDate).toEqual(new Date("2026-12-24T00:00:00.000Z"));
@@ -38,9 +47,18 @@ describe("UpdateOrder", () => {
     const pet = await givenPet(world, { stock: 5 });
     const order = await givenOrder(world, pet.id);
 
-    const updated = await new UpdateOrder(world).execute(order.id, { shipDate: new Date("2026-12-01T00:00:00.000Z") }, staff);
+    const updated = await new UpdateOrder(world).execute(
+      order.id,
+      { shipDate: new Date("2026-12-01T00:00:00.000Z") },
+      staff,
+    );
 
-    expect(updated).toEqual({ ...order, shipDate: new Date("2026-12-01T00:00:00.000Z"), complete: false, revision: anyRevision });
+    expect(updated).toEqual({
+      ...order,
+      shipDate: new Date("2026-12-01T00:00:00.000Z"),
+      complete: false,
+      revision: anyRevision,
+    });
   });
 
   it("sells the pet when the last open order is completed at stock 0", async () => {
@@ -84,15 +102,21 @@ describe("UpdateOrder", () => {
     const update = new UpdateOrder(world);
     const completed = await update.execute(order.id, { complete: true }, staff);
 
-    await expect(update.execute(order.id, { complete: true }, staff)).rejects.toMatchObject({ code: "order_completed" });
-    await expect(update.execute(order.id, { shipDate: new Date("2027-01-01T00:00:00.000Z") }, staff)).rejects.toMatchObject({
+    await expect(update.execute(order.id, { complete: true }, staff)).rejects.toMatchObject({
+      code: "order_completed",
+    });
+    await expect(
+      update.execute(order.id, { shipDate: new Date("2027-01-01T00:00:00.000Z") }, staff),
+    ).rejects.toMatchObject({
       code: "order_completed",
     });
     expect(await orderIn(world, order.id)).toEqual(completed);
   });
 
   it("answers not_found for a missing order", async () => {
-    await expect(new UpdateOrder(aWorld()).execute(5, { complete: true }, staff)).rejects.toMatchObject({ code: "not_found" });
+    await expect(new UpdateOrder(aWorld()).execute(5, { complete: true }, staff)).rejects.toMatchObject({
+      code: "not_found",
+    });
   });
 
   it("hides other customers' orders: not_found, and the order stays as it was", async () => {
@@ -100,7 +124,9 @@ describe("UpdateOrder", () => {
     const pet = await givenPet(world, { stock: 5 });
     const order = await givenOrder(world, pet.id, 1, alice);
 
-    await expect(new UpdateOrder(world).execute(order.id, { shipDate: new Date() }, bob)).rejects.toMatchObject({ code: "not_found" });
+    await expect(new UpdateOrder(world).execute(order.id, { shipDate: new Date() }, bob)).rejects.toMatchObject({
+      code: "not_found",
+    });
     await expect(new GetOrder(world.orders).execute(order.id, bob)).rejects.toMatchObject({ code: "not_found" });
     expect(await new GetOrder(world.orders).execute(order.id, alice)).toEqual(order);
     expect(await new GetOrder(world.orders).execute(order.id, staff)).toEqual(order);

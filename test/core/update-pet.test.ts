@@ -51,7 +51,13 @@ describe("UpdatePet", () => {
 
     const updated = await new UpdatePet(world).execute(pet.id, { name: "Max", categoryId: other.id });
 
-    expect(updated).toEqual({ id: pet.id, name: "Max", categoryId: other.id, status: "pending", revision: anyRevision });
+    expect(updated).toEqual({
+      id: pet.id,
+      name: "Max",
+      categoryId: other.id,
+      status: "pending",
+      revision: anyRevision,
+    });
     expect(await statusOf(world, pet.id)).toBe("pending");
   });
 

@@ -22,16 +22,33 @@ describe("relaying events into messages", () => {
     expect(await w.relay.execute()).toBe(2);
     expect(w.feed.size).toBe(0);
     await w.worker().execute();
-    const byUrlAndType = w.sender.sent.map((s) => JSON.parse(s.body) as { type: string; timestamp: string; data: unknown });
+    const byUrlAndType = w.sender.sent.map(
+      (s) => JSON.parse(s.body) as { type: string; timestamp: string; data: unknown },
+    );
     expect(byUrlAndType).toEqual([
-      { type: "order.placed", timestamp: "2026-11-21T12:00:00.000Z", data: { id: 7, petId: 1, quantity: 2, complete: false } },
-      { type: "order.placed", timestamp: "2026-11-21T12:00:00.000Z", data: { id: 7, petId: 1, quantity: 2, complete: false } },
-      { type: "inventory.changed", timestamp: "2026-11-21T12:00:00.000Z", data: { petId: 1, quantity: 3, status: "available" } },
+      {
+        type: "order.placed",
+        timestamp: "2026-11-21T12:00:00.000Z",
+        data: { id: 7, petId: 1, quantity: 2, complete: false },
+      },
+      {
+        type: "order.placed",
+        timestamp: "2026-11-21T12:00:00.000Z",
+        data: { id: 7, petId: 1, quantity: 2, complete: false },
+      },
+      {
+        type: "inventory.changed",
+        timestamp: "2026-11-21T12:00:00.000Z",
+        data: { petId: 1, quantity: 3, status: "available" },
+      },
     ]);
     const ids = w.sender.sent.map((s) => s.headers["webhook-id"]);
     expect(new Set(ids).size).toBe(3);
     expect((await w.deliveryAttempts.recent(orders.id, 10)).map((a) => a.type)).toEqual(["order.placed"]);
-    expect((await w.deliveryAttempts.recent(both.id, 10)).map((a) => a.type).sort()).toEqual(["inventory.changed", "order.placed"]);
+    expect((await w.deliveryAttempts.recent(both.id, 10)).map((a) => a.type).sort()).toEqual([
+      "inventory.changed",
+      "order.placed",
+    ]);
   });
 
   it("does not send a subscription the events that happened before it was created", async () => {
@@ -99,7 +116,9 @@ describe("delivering messages", () => {
     expect(sent).toHaveLength(3);
     expect(new Set(sent.map((s) => s.headers["webhook-id"])).size).toBe(1);
     expect(new Set(sent.map((s) => s.body)).size).toBe(1);
-    expect(sent.map((s) => s.headers["webhook-timestamp"])).toEqual([...new Set(sent.map((s) => s.headers["webhook-timestamp"]))]);
+    expect(sent.map((s) => s.headers["webhook-timestamp"])).toEqual([
+      ...new Set(sent.map((s) => s.headers["webhook-timestamp"])),
+    ]);
     const log = await w.deliveryAttempts.recent(id, 10);
     expect(log.map((a) => [a.attempt, a.status, a.error])).toEqual([
       [3, 204, undefined],
@@ -108,7 +127,9 @@ describe("delivering messages", () => {
     ]);
     expect(log[2]?.responseBody).toBe("boom");
     expect(log.every((a) => a.messageId === sent[0]?.headers["webhook-id"] && a.type === "order.cancelled")).toBe(true);
-    expect(verifyStandardWebhook(secret, sent[2]!.headers, sent[2]!.body, Number(sent[2]!.headers["webhook-timestamp"]))).toBe(true);
+    expect(
+      verifyStandardWebhook(secret, sent[2]!.headers, sent[2]!.body, Number(sent[2]!.headers["webhook-timestamp"])),
+    ).toBe(true);
   });
 
   it("gives up after the last attempt, about a day after the first, and marks the message failed", async () => {
@@ -146,7 +167,11 @@ describe("delivering messages", () => {
     await w.subscribe(["inventory.changed"]);
     for (let i = 0; i < 20; i++) w.event("inventory.changed", { petId: i });
     await w.relay.execute();
-    await Promise.all([w.worker("a", { batch: 7 }).execute(), w.worker("b", { batch: 7 }).execute(), w.worker("c", { batch: 7 }).execute()]);
+    await Promise.all([
+      w.worker("a", { batch: 7 }).execute(),
+      w.worker("b", { batch: 7 }).execute(),
+      w.worker("c", { batch: 7 }).execute(),
+    ]);
     await Promise.all([w.worker("a", { batch: 7 }).execute(), w.worker("b", { batch: 7 }).execute()]);
     const ids = w.sender.sent.map((s) => s.headers["webhook-id"]);
     expect(ids).toHaveLength(20);
@@ -167,7 +192,10 @@ describe("delivering messages", () => {
     expect(await w.worker("survivor").execute()).toBe(1);
     release();
     await expect(dying).rejects.toThrow("process killed");
-    expect(w.sender.sent.map((s) => s.headers["webhook-id"])).toEqual([w.sender.sent[0]?.headers["webhook-id"], w.sender.sent[0]?.headers["webhook-id"]]);
+    expect(w.sender.sent.map((s) => s.headers["webhook-id"])).toEqual([
+      w.sender.sent[0]?.headers["webhook-id"],
+      w.sender.sent[0]?.headers["webhook-id"],
+    ]);
   });
 
   it("signs with both secrets for 24 hours after a rotation, then with the new one only", async () => {
@@ -178,7 +206,8 @@ describe("delivering messages", () => {
     await run(w);
     const during = w.sender.sent[0]!;
     expect(during.headers["webhook-signature"]?.split(" ")).toHaveLength(2);
-    for (const secret of [old, fresh]) expect(verifyStandardWebhook(secret, during.headers, during.body, nowSeconds(w))).toBe(true);
+    for (const secret of [old, fresh])
+      expect(verifyStandardWebhook(secret, during.headers, during.body, nowSeconds(w))).toBe(true);
     w.clock.advance(24 * 3_600_000);
     w.event("order.placed");
     await run(w);

@@ -19,10 +19,16 @@ describe("webhook signatures", () => {
   });
 
   it("the test verifier accepts the vector and refuses a changed body, id, stale timestamp or another secret", () => {
-    const headers = { "webhook-id": vector.id, "webhook-timestamp": String(vector.timestamp), "webhook-signature": vector.signature };
+    const headers = {
+      "webhook-id": vector.id,
+      "webhook-timestamp": String(vector.timestamp),
+      "webhook-signature": vector.signature,
+    };
     expect(verifyStandardWebhook(vector.secret, headers, vector.body, vector.timestamp)).toBe(true);
     expect(verifyStandardWebhook(vector.secret, headers, `${vector.body} `, vector.timestamp)).toBe(false);
-    expect(verifyStandardWebhook(vector.secret, { ...headers, "webhook-id": "msg_other" }, vector.body, vector.timestamp)).toBe(false);
+    expect(
+      verifyStandardWebhook(vector.secret, { ...headers, "webhook-id": "msg_other" }, vector.body, vector.timestamp),
+    ).toBe(false);
     expect(verifyStandardWebhook(vector.secret, headers, vector.body, vector.timestamp + 301)).toBe(false);
     expect(verifyStandardWebhook(signer.newSecret(), headers, vector.body, vector.timestamp)).toBe(false);
   });

@@ -8,7 +8,11 @@ import { ListWebhookSubscriptions } from "../../core/webhooks/list-webhook-subsc
 import { RotateWebhookSecret } from "../../core/webhooks/rotate-webhook-secret.ts";
 import { aWorld } from "./world.ts";
 
-const codeOf = (promise: Promise<unknown>) => promise.then(() => "resolved", (e: { code?: string }) => e.code);
+const codeOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => "resolved",
+    (e: { code?: string }) => e.code,
+  );
 
 const setUp = (allowPrivateTargets = false) => {
   const world = aWorld();
@@ -29,7 +33,11 @@ const setUp = (allowPrivateTargets = false) => {
 describe("webhook subscriptions", () => {
   it("creates a subscription with increasing ids, one secret, the events once each", async () => {
     const { create, get, list } = setUp();
-    const first = await create.execute({ url: "https://hooks.example/a", events: ["order.placed", "order.placed"], description: "warehouse" });
+    const first = await create.execute({
+      url: "https://hooks.example/a",
+      events: ["order.placed", "order.placed"],
+      description: "warehouse",
+    });
     const second = await create.execute({ url: "https://hooks.example/b", events: ["inventory.changed"] });
     expect([first.subscription.id, second.subscription.id]).toEqual([1, 2]);
     expect(first.secret).toMatch(/^whsec_/);
@@ -50,7 +58,9 @@ describe("webhook subscriptions", () => {
       expect(await codeOf(create.execute({ url, events: ["order.placed"] }))).toBe("webhook_target_refused");
     }
     expect((await list.execute({ limit: 10 })).items).toEqual([]);
-    expect(await codeOf(setUp(true).create.execute({ url: "http://127.0.0.1:9/", events: ["order.placed"] }))).toBe("resolved");
+    expect(await codeOf(setUp(true).create.execute({ url: "http://127.0.0.1:9/", events: ["order.placed"] }))).toBe(
+      "resolved",
+    );
   });
 
   it("answers not_found for a missing subscription on get, delete, rotate and deliveries", async () => {

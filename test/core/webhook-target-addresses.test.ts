@@ -4,13 +4,47 @@ import { isRefusedAddress, parseIpv6, specialPurposeBlocks } from "../../core/we
 import { assertTargetAllowed } from "../../core/webhooks/webhook-target.ts";
 
 const refusedAddresses = [
-  "127.0.0.1", "127.255.255.254", "10.0.0.1", "10.255.255.255", "172.16.0.1", "172.31.255.255", "192.168.1.1",
-  "169.254.169.254", "169.254.0.1", "100.64.0.1", "100.100.100.200", "0.0.0.0", "255.255.255.255", "224.0.0.1",
-  "::1", "::", "fe80::1", "fd00::1", "fd00:ec2::254", "fc00::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1",
-  "::ffff:7f00:1", "64:ff9b::a9fe:a9fe", "2002:a00:1::", "not-an-address", "1.2.3", "01.2.3.4",
+  "127.0.0.1",
+  "127.255.255.254",
+  "10.0.0.1",
+  "10.255.255.255",
+  "172.16.0.1",
+  "172.31.255.255",
+  "192.168.1.1",
+  "169.254.169.254",
+  "169.254.0.1",
+  "100.64.0.1",
+  "100.100.100.200",
+  "0.0.0.0",
+  "255.255.255.255",
+  "224.0.0.1",
+  "::1",
+  "::",
+  "fe80::1",
+  "fd00::1",
+  "fd00:ec2::254",
+  "fc00::1",
+  "ff02::1",
+  "::ffff:127.0.0.1",
+  "::ffff:10.0.0.1",
+  "::ffff:7f00:1",
+  "64:ff9b::a9fe:a9fe",
+  "2002:a00:1::",
+  "not-an-address",
+  "1.2.3",
+  "01.2.3.4",
 ];
-const publicAddresses = ["93.184.215.14", "8.8.8.8", "172.32.0.1", "172.15.255.255", "100.128.0.1", "192.169.0.1",
-  "2606:4700::1111", "2a00:1450:4001:80b::200e", "::ffff:8.8.8.8"];
+const publicAddresses = [
+  "93.184.215.14",
+  "8.8.8.8",
+  "172.32.0.1",
+  "172.15.255.255",
+  "100.128.0.1",
+  "192.169.0.1",
+  "2606:4700::1111",
+  "2a00:1450:4001:80b::200e",
+  "::ffff:8.8.8.8",
+];
 
 const resolverOf = (answers: Record<string, string[]>): AddressResolver => ({
   resolve: async (host) => {
@@ -94,11 +128,23 @@ describe("the IANA special-purpose blocks", () => {
       expect(block.name.length).toBeGreaterThan(0);
       expect(typeof block.globallyReachable).toBe("boolean");
     }
-    expect(specialPurposeBlocks.map((b) => b.prefix)).toEqual(expect.arrayContaining(["2001::/23", "2001::/32", "192.0.0.0/24", "5f00::/16"]));
+    expect(specialPurposeBlocks.map((b) => b.prefix)).toEqual(
+      expect.arrayContaining(["2001::/23", "2001::/32", "192.0.0.0/24", "5f00::/16"]),
+    );
   });
 
   it("allows the public neighbours of the refused blocks", () => {
-    for (const address of ["2001:200::1", "2001:4860:4860::8888", "2003::1", "3ffe::1", "5f01::1", "192.0.1.1", "192.88.98.1", "11.0.0.1", "223.255.255.1"]) {
+    for (const address of [
+      "2001:200::1",
+      "2001:4860:4860::8888",
+      "2003::1",
+      "3ffe::1",
+      "5f01::1",
+      "192.0.1.1",
+      "192.88.98.1",
+      "11.0.0.1",
+      "223.255.255.1",
+    ]) {
       expect(isRefusedAddress(address), address).toBe(false);
     }
   });
@@ -139,10 +185,24 @@ describe("webhook targets", () => {
   };
 
   it.each([
-    "http://127.0.0.1:8080/hook", "http://10.0.0.8/", "http://169.254.169.254/latest/meta-data", "http://[::1]:9000/",
-    "http://[fd00::1]/", "http://[::ffff:127.0.0.1]/", "http://0x7f.1/", "http://2130706433/", "http://inside.example/",
-    "http://metadata.example/", "https://v6-loopback.example/", "http://[2001::7f00:1]/", "http://[2001:0:0:0:0:0:80ff:fffe]/", "http://unresolvable.example/", "ftp://hooks.example/",
-    "file:///etc/passwd", "http://user:pw@hooks.example/", "not a url",
+    "http://127.0.0.1:8080/hook",
+    "http://10.0.0.8/",
+    "http://169.254.169.254/latest/meta-data",
+    "http://[::1]:9000/",
+    "http://[fd00::1]/",
+    "http://[::ffff:127.0.0.1]/",
+    "http://0x7f.1/",
+    "http://2130706433/",
+    "http://inside.example/",
+    "http://metadata.example/",
+    "https://v6-loopback.example/",
+    "http://[2001::7f00:1]/",
+    "http://[2001:0:0:0:0:0:80ff:fffe]/",
+    "http://unresolvable.example/",
+    "ftp://hooks.example/",
+    "file:///etc/passwd",
+    "http://user:pw@hooks.example/",
+    "not a url",
   ])("refuses %s with webhook_target_refused", async (url) => {
     expect(await refusedWith(url)).toBe("webhook_target_refused");
   });

@@ -49,10 +49,20 @@ export const aWebhookWorld = (sender = new ScriptedSender()): WebhookWorld => {
     sender,
     relay: new RelayEvents(ports),
     worker: (owner = "instance-1", options = {}) =>
-      new DeliverDueMessages(ports, { owner, leaseMs: 60_000, retryBaseMs: 5_000, batch: 10, random: () => 0.5, ...options }),
+      new DeliverDueMessages(ports, {
+        owner,
+        leaseMs: 60_000,
+        retryBaseMs: 5_000,
+        batch: 10,
+        random: () => 0.5,
+        ...options,
+      }),
     async subscribe(events, url = "https://hooks.example/petstore") {
       const resolver = { resolve: async () => ["93.184.215.14"] };
-      const issued = await new CreateWebhookSubscription({ ...ports, resolver }, { allowPrivateTargets: false }).execute({ url, events });
+      const issued = await new CreateWebhookSubscription(
+        { ...ports, resolver },
+        { allowPrivateTargets: false },
+      ).execute({ url, events });
       return { id: issued.subscription.id, secret: issued.secret };
     },
     event(type, data = { id: 1 }) {

@@ -30,16 +30,23 @@ export const givenCategory = (world: World, name = `Category ${randomUUID()}`) =
 export const givenPet = async (world: World, { stock = 0, status = "available" as PetStatus } = {}): Promise<Pet> => {
   const category = await givenCategory(world);
   const pet = await new CreatePet(world).execute({ name: "Rex", categoryId: category.id, status });
-  const stocked = await world.pets.setStock({ petId: pet.id, quantity: stock, heldAtMost: MAX_STOCK - stock, otherwise: { events: [] } });
+  const stocked = await world.pets.setStock({
+    petId: pet.id,
+    quantity: stock,
+    heldAtMost: MAX_STOCK - stock,
+    otherwise: { events: [] },
+  });
   return stocked.pet ? petOf(stocked.pet) : pet;
 };
 
 export const givenOrder = (world: World, petId: number, quantity = 1, by: Actor = alice): Promise<Order> =>
   new PlaceOrder(world).execute({ petId, quantity }, by);
 
-export const statusOf = async (world: World, petId: number): Promise<PetStatus | undefined> => (await world.pets.ofId(petId))?.status;
+export const statusOf = async (world: World, petId: number): Promise<PetStatus | undefined> =>
+  (await world.pets.ofId(petId))?.status;
 
-export const stockOf = async (world: World, petId: number): Promise<number | undefined> => (await world.pets.ofId(petId))?.stock;
+export const stockOf = async (world: World, petId: number): Promise<number | undefined> =>
+  (await world.pets.ofId(petId))?.stock;
 
 /** The order as a client would see it, or undefined when it is not visible. */
 export const orderIn = async (world: World, id: number) => {

@@ -36,7 +36,10 @@ const normalise = (line: string): string =>
 const run = (script: string, env: Record<string, string>): Promise<{ code: number | null; output: string }> =>
   new Promise((resolve, reject) => {
     // One stream for both: the walk shows the answers whose id it keeps on stderr, in the order they come.
-    const shell = spawn("bash", ["-o", "pipefail", "-c", `exec 2>&1\n${script}`], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    const shell = spawn("bash", ["-o", "pipefail", "-c", `exec 2>&1\n${script}`], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let output = "";
     shell.stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
     shell.on("error", reject);

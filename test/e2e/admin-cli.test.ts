@@ -46,7 +46,9 @@ describe("admin command line without a store to administer", () => {
   it("with a bad setting: the settings loader's one line, exit 2", async () => {
     const run = await admin(["list-keys"], { PETSTORE_STORE: "mongo", MONGODB_URL: "http://db" });
     expect(run.code).toBe(2);
-    expect(run.stderr).toBe('admin: Invalid setting MONGODB_URL: expected a mongodb:// or mongodb+srv:// URL (got "http://db")\n');
+    expect(run.stderr).toBe(
+      'admin: Invalid setting MONGODB_URL: expected a mongodb:// or mongodb+srv:// URL (got "http://db")\n',
+    );
   });
 
   it("without a command: the usage, exit 2", async () => {
@@ -58,14 +60,22 @@ describe("admin command line without a store to administer", () => {
     const cases: Array<[string[], RegExp]> = [
       [["create-key", "--label", "x", "--plan", "free"], /--role must be one of customer, staff, admin/],
       [["create-key", "--label", "x", "--role", "boss", "--plan", "free"], /--role must be one of/],
-      [["create-key", "--label", "x", "--role", "staff", "--plan", "pro", "--per-minute", "5"], /--per-minute and --per-day go together/],
-      [["create-key", "--label", "x", "--role", "staff", "--plan", "pro", "--colour", "red"], /Unknown option '--colour'/],
+      [
+        ["create-key", "--label", "x", "--role", "staff", "--plan", "pro", "--per-minute", "5"],
+        /--per-minute and --per-day go together/,
+      ],
+      [
+        ["create-key", "--label", "x", "--role", "staff", "--plan", "pro", "--colour", "red"],
+        /Unknown option '--colour'/,
+      ],
       [["revoke-key", "abc"], /expected a key id/],
       [["revoke-key"], /revoke-key takes 1 argument/],
       [["drop-database"], /unknown command "drop-database"/],
     ];
     // A store that is never reached: the command line is refused first.
-    const runs = await Promise.all(cases.map(([args]) => admin(args, { PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://127.0.0.1:9/" })));
+    const runs = await Promise.all(
+      cases.map(([args]) => admin(args, { PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://127.0.0.1:9/" })),
+    );
     runs.forEach((run, i) => {
       expect(run.code, run.stderr).toBe(2);
       expect(run.stdout).toBe("");
@@ -104,11 +114,29 @@ describeMongo("admin command line on MongoDB", () => {
   it("create-key prints the new key's JSON with its secret as the last line; the service accepts it at once", async () => {
     const run = await admin(["create-key", "--label", "warehouse", "--role", "staff", "--plan", "pro"], env);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.json).toMatchObject({ label: "warehouse", role: "staff", plan: "pro", revoked: false, key: expect.any(String) });
+    expect(run.json).toMatchObject({
+      label: "warehouse",
+      role: "staff",
+      plan: "pro",
+      revoked: false,
+      key: expect.any(String),
+    });
     expect((await call("/store/inventory", run.json.key)).status).toBe(200);
 
     const enterprise = await admin(
-      ["create-key", "--label", "big", "--role", "customer", "--plan", "enterprise", "--per-minute", "500", "--per-day", "90000"],
+      [
+        "create-key",
+        "--label",
+        "big",
+        "--role",
+        "customer",
+        "--plan",
+        "enterprise",
+        "--per-minute",
+        "500",
+        "--per-day",
+        "90000",
+      ],
       env,
     );
     expect(enterprise.json).toMatchObject({ plan: "enterprise", limits: { perMinute: 500, perDay: 90000 } });
@@ -117,7 +145,9 @@ describeMongo("admin command line on MongoDB", () => {
   it("list-keys prints every key as JSON, without secrets", async () => {
     const run = await admin(["list-keys"], env);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.json.map((k: { label: string }) => k.label)).toEqual(expect.arrayContaining(["bootstrap admin (PETSTORE_ADMIN_KEY)", "warehouse", "big"]));
+    expect(run.json.map((k: { label: string }) => k.label)).toEqual(
+      expect.arrayContaining(["bootstrap admin (PETSTORE_ADMIN_KEY)", "warehouse", "big"]),
+    );
     expect(run.stdout).not.toMatch(/"key"|secretHash/);
   }, 60_000);
 
@@ -131,7 +161,10 @@ describeMongo("admin command line on MongoDB", () => {
     expect(revoked).toMatchObject({ code: 0, json: { id: created.json.id, revoked: true } });
     expect(await statusSoon("/pets", created.json.key, 401)).toBe(401);
 
-    const [missingRevoke, missingUnban] = await Promise.all([admin(["revoke-key", "99999"], env), admin(["unban", "99999"], env)]);
+    const [missingRevoke, missingUnban] = await Promise.all([
+      admin(["revoke-key", "99999"], env),
+      admin(["unban", "99999"], env),
+    ]);
     for (const run of [missingRevoke, missingUnban]) {
       expect(run.code).toBe(1);
       expect(run.stderr).toMatch(/^admin: not_found: .*99999.*\n$/);
@@ -139,7 +172,10 @@ describeMongo("admin command line on MongoDB", () => {
   }, 60_000);
 
   it("a domain refusal (custom limits on a fixed plan) is one line with its code, exit 1", async () => {
-    const run = await admin(["create-key", "--label", "x", "--role", "staff", "--plan", "pro", "--per-minute", "5", "--per-day", "9"], env);
+    const run = await admin(
+      ["create-key", "--label", "x", "--role", "staff", "--plan", "pro", "--per-minute", "5", "--per-day", "9"],
+      env,
+    );
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/^admin: validation_failed: The pro plan has fixed limits.*\n$/);
   }, 60_000);

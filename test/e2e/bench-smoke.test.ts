@@ -8,7 +8,13 @@ describe("npm run bench -- --smoke", () => {
     const { stdout } = await promisify(execFile)(process.execPath, ["bench/run.ts", "--smoke"], { timeout: 110_000 });
     const lines = stdout.split("\n");
 
-    for (const scenario of ["GET /pets?ids=1", "GET /pets/1", "GET /store/inventory", "POST /store/orders", "POST /pets"]) {
+    for (const scenario of [
+      "GET /pets?ids=1",
+      "GET /pets/1",
+      "GET /store/inventory",
+      "POST /store/orders",
+      "POST /pets",
+    ]) {
       const row = lines.find((line) => line.startsWith(`${scenario} `));
       expect(row, `${scenario} in\n${stdout}`).toBeDefined();
       const cells = row!.trim().split(/\s{2,}/);
@@ -16,17 +22,45 @@ describe("npm run bench -- --smoke", () => {
       expect(cells.at(-1), `failed requests in ${row}`).toBe("0");
       expect(Number(cells[5]), `service CPU µs in ${row}`).toBeGreaterThan(0);
     }
-    expect(lines.some((line) => /^5,000 distinct Idempotency-Keys, one API key\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line)), stdout).toBe(true);
-    expect(lines.some((line) => /^5,000 distinct client addresses, limiter adapter\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line)), stdout).toBe(true);
+    expect(
+      lines.some((line) => /^5,000 distinct Idempotency-Keys, one API key\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line)),
+      stdout,
+    ).toBe(true);
+    expect(
+      lines.some((line) => /^5,000 distinct client addresses, limiter adapter\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line)),
+      stdout,
+    ).toBe(true);
     // Each request of the HTTP row came from an address of its own: all 401 (no key), none 429.
-    expect(lines.some((line) => /^5,000 distinct client addresses over HTTP \(5,000 answered 401\)\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line)), stdout).toBe(true);
+    expect(
+      lines.some((line) =>
+        /^5,000 distinct client addresses over HTTP \(5,000 answered 401\)\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line),
+      ),
+      stdout,
+    ).toBe(true);
     // The memory store's scaling scenario: keyed orders, none refused, and the GET probe's rows for both phases.
-    expect(lines.some((line) => /^memory store: 5,000 orders over HTTP with an Idempotency-Key each \(0 failed\)/.test(line)), stdout).toBe(true);
-    expect(lines.some((line) => /^after 1 s idle\s+\d+$/.test(line)), stdout).toBe(true);
-    expect(lines.some((line) => /^during the load\s+[1-9]\d*\s/.test(line)), stdout).toBe(true);
+    expect(
+      lines.some((line) =>
+        /^memory store: 5,000 orders over HTTP with an Idempotency-Key each \(0 failed\)/.test(line),
+      ),
+      stdout,
+    ).toBe(true);
+    expect(
+      lines.some((line) => /^after 1 s idle\s+\d+$/.test(line)),
+      stdout,
+    ).toBe(true);
+    expect(
+      lines.some((line) => /^during the load\s+[1-9]\d*\s/.test(line)),
+      stdout,
+    ).toBe(true);
     // The targets are judged on the run's own figures (a smoke run's mean nothing, but the table is there).
-    for (const target of [/^keyed GET \/pets\?ids=1: CPU ratio ≥ 0\.7\s+\d+\.\d\d\s+(met|NOT MET)$/, /^POST \/store\/orders: p99 ≤ 2× bare h3\s+\d+\.\d\d×\s+(met|NOT MET)$/]) {
-      expect(lines.some((line) => target.test(line)), `${target} in\n${stdout}`).toBe(true);
+    for (const target of [
+      /^keyed GET \/pets\?ids=1: CPU ratio ≥ 0\.7\s+\d+\.\d\d\s+(met|NOT MET)$/,
+      /^POST \/store\/orders: p99 ≤ 2× bare h3\s+\d+\.\d\d×\s+(met|NOT MET)$/,
+    ]) {
+      expect(
+        lines.some((line) => target.test(line)),
+        `${target} in\n${stdout}`,
+      ).toBe(true);
     }
   }, 120_000);
 });
@@ -34,7 +68,10 @@ describe("npm run bench -- --smoke", () => {
 /** `npm run bench:compare -- HEAD`: two builds in alternating rounds, and the temporary worktree gone after. */
 describe("npm run bench:compare", () => {
   it("prints each side's CPU and this tree ÷ the ref for the scenario, then removes the ref's worktree", async () => {
-    const worktrees = () => execFileSync("git", ["worktree", "list"], { encoding: "utf8" }).split("\n").filter((l) => l.includes("petstore-compare-"));
+    const worktrees = () =>
+      execFileSync("git", ["worktree", "list"], { encoding: "utf8" })
+        .split("\n")
+        .filter((l) => l.includes("petstore-compare-"));
     const { stdout } = await promisify(execFile)(process.execPath, ["bench/compare.ts", "HEAD", "GET /pets/1"], {
       timeout: 110_000,
       env: { ...process.env, BENCH_ROUNDS: "1", BENCH_SECONDS: "0.25" },

@@ -19,8 +19,11 @@ const root = resolve(import.meta.dirname, "../..");
 const packageDir = join(root, "clients/typescript");
 
 /** The child npm must not inherit the package context of the `npm test` that runs this file. */
-const npmEnv = Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_(package|lifecycle)_/.test(name)));
-const npm = (args: string[], cwd: string) => run("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, env: npmEnv, timeout: 120_000 });
+const npmEnv = Object.fromEntries(
+  Object.entries(process.env).filter(([name]) => !/^npm_(package|lifecycle)_/.test(name)),
+);
+const npm = (args: string[], cwd: string) =>
+  run("npm", [...args, "--no-audit", "--no-fund", "--loglevel=error"], { cwd, env: npmEnv, timeout: 120_000 });
 
 /** A package's production dependencies, transitively, as installed in the root's node_modules. */
 const dependencyClosure = (names: string[]): string[] => {
@@ -28,7 +31,9 @@ const dependencyClosure = (names: string[]): string[] => {
   const visit = (name: string) => {
     if (seen.has(name)) return;
     seen.add(name);
-    const manifest = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as { dependencies?: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(root, "node_modules", name, "package.json"), "utf8")) as {
+      dependencies?: Record<string, string>;
+    };
     for (const dependency of Object.keys(manifest.dependencies ?? {})) visit(dependency);
   };
   names.forEach(visit);
@@ -38,7 +43,9 @@ const dependencyClosure = (names: string[]): string[] => {
 /** The README's example: the TypeScript block after the comment that names this test. */
 const readmeExample = (): string => {
   const readme = readFileSync(join(packageDir, "README.md"), "utf8");
-  const match = /<!-- The end-to-end test \(test\/e2e\/client-package\.test\.ts\)[^>]*-->\n```ts\n([\s\S]*?)```/.exec(readme);
+  const match = /<!-- The end-to-end test \(test\/e2e\/client-package\.test\.ts\)[^>]*-->\n```ts\n([\s\S]*?)```/.exec(
+    readme,
+  );
   if (!match) throw new Error("clients/typescript/README.md has no example block marked for the end-to-end test");
   return match[1]!;
 };
@@ -51,10 +58,15 @@ describe("the @petstore/client tarball, installed into an empty project", () => 
   beforeAll(async () => {
     work = mkdtempSync(join(tmpdir(), "petstore-client-pack-"));
     scratch = join(work, "scratch");
-    const clientManifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { dependencies: Record<string, string> };
+    const clientManifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as {
+      dependencies: Record<string, string>;
+    };
     await npm(["pack", "--pack-destination", work], packageDir);
     const dependencies = dependencyClosure(Object.keys(clientManifest.dependencies));
-    await npm(["pack", "--pack-destination", work, ...dependencies.map((name) => join(root, "node_modules", name))], root);
+    await npm(
+      ["pack", "--pack-destination", work, ...dependencies.map((name) => join(root, "node_modules", name))],
+      root,
+    );
     const tarballs = readdirSync(work).filter((f) => f.endsWith(".tgz"));
     expect(tarballs).toHaveLength(1 + dependencies.length);
     mkdirSync(scratch);
@@ -71,10 +83,22 @@ describe("the @petstore/client tarball, installed into an empty project", () => 
   it("holds built JavaScript, declarations and the README, not the sources, and has the service's version", () => {
     const installed = join(scratch, "node_modules/@petstore/client");
     const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8")) as { version: string };
-    expect(manifest.version).toBe((JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version);
+    expect(manifest.version).toBe(
+      (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version,
+    );
     const files = readdirSync(installed, { recursive: true }).map(String).sort();
-    expect(files).toEqual(expect.arrayContaining(["README.md", "dist/index.js", "dist/index.d.ts", "dist/generated/petstore-api.d.ts", "package.json"]));
-    expect(files.filter((f) => f.startsWith("src") || f.startsWith("test") || f.endsWith(".ts") && !f.endsWith(".d.ts"))).toEqual([]);
+    expect(files).toEqual(
+      expect.arrayContaining([
+        "README.md",
+        "dist/index.js",
+        "dist/index.d.ts",
+        "dist/generated/petstore-api.d.ts",
+        "package.json",
+      ]),
+    );
+    expect(
+      files.filter((f) => f.startsWith("src") || f.startsWith("test") || (f.endsWith(".ts") && !f.endsWith(".d.ts"))),
+    ).toEqual([]);
   });
 
   it("type-checks the README's example against the tarball's declarations, and runs it against the service", async () => {
@@ -95,7 +119,10 @@ describe("the @petstore/client tarball, installed into an empty project", () => 
         files: ["example.ts"],
       }),
     );
-    await run(process.execPath, [join(root, "node_modules/@typescript/native/bin/tsc"), "-p", scratch], { cwd: scratch, timeout: 120_000 });
+    await run(process.execPath, [join(root, "node_modules/@typescript/native/bin/tsc"), "-p", scratch], {
+      cwd: scratch,
+      timeout: 120_000,
+    });
 
     const created = await fetch(`${service.origin}/admin/api-keys`, {
       method: "POST",

@@ -26,7 +26,10 @@ interface Service {
   depends_on?: Record<string, { condition: string }>;
   healthcheck?: { test: string[] };
 }
-const compose = parse(readFileSync("compose.yaml", "utf8")) as { services: Record<string, Service>; volumes: Record<string, unknown> };
+const compose = parse(readFileSync("compose.yaml", "utf8")) as {
+  services: Record<string, Service>;
+  volumes: Record<string, unknown>;
+};
 
 describe("compose.yaml", () => {
   const { petstore, mongo } = compose.services as { petstore: Service; mongo: Service };
@@ -64,8 +67,11 @@ describe("compose.yaml", () => {
     }
   })();
   it.skipIf(!composeInstalled && !process.env.CI)("is a valid Compose file for docker-compose (always in CI)", () => {
-    if (!composeInstalled) throw new Error("docker-compose is not installed: CI installs it with .ci/install-compose.sh");
-    expect(() => execFileSync("docker-compose", ["-f", "compose.yaml", "config", "-q"], { stdio: "pipe" })).not.toThrow();
+    if (!composeInstalled)
+      throw new Error("docker-compose is not installed: CI installs it with .ci/install-compose.sh");
+    expect(() =>
+      execFileSync("docker-compose", ["-f", "compose.yaml", "config", "-q"], { stdio: "pipe" }),
+    ).not.toThrow();
   });
 });
 
@@ -86,8 +92,12 @@ const missingImages = (
 )
   .filter(Boolean)
   .join(", ");
-if (missingImages && (process.env.CI === "true" || process.env.PETSTORE_TEST_SERVICE_IMAGE)) throw new Error(missingImages);
-if (missingImages) console.warn(`[compose] two-container run skipped: ${missingImages} (.ci/build-test-mongo-image.sh, .ci/build-service-image.sh)`);
+if (missingImages && (process.env.CI === "true" || process.env.PETSTORE_TEST_SERVICE_IMAGE))
+  throw new Error(missingImages);
+if (missingImages)
+  console.warn(
+    `[compose] two-container run skipped: ${missingImages} (.ci/build-test-mongo-image.sh, .ci/build-service-image.sh)`,
+  );
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -103,17 +113,37 @@ describe.skipIf(missingImages !== "")("the engine and the service as compose run
   /** The engine as compose's `mongo` service: its own address (not the default 127.0.0.1), data on the volume. */
   const startEngine = async (port: number): Promise<string> => {
     const container = await docker(
-      "run", "-d", "--network", "host", "--label", "petstore.test=compose",
-      "-e", "HOST=127.0.0.2", "-e", `PORT=${port}`, "-e", "DATA_DIR=/data/db", "-v", `${volume}:/data/db`,
+      "run",
+      "-d",
+      "--network",
+      "host",
+      "--label",
+      "petstore.test=compose",
+      "-e",
+      "HOST=127.0.0.2",
+      "-e",
+      `PORT=${port}`,
+      "-e",
+      "DATA_DIR=/data/db",
+      "-v",
+      `${volume}:/data/db`,
       engineImage,
     );
     containers.push(container);
     // What `depends_on: condition: service_healthy` waits for: the image's own HEALTHCHECK.
     for (let waited = 0; ; waited += 500) {
-      const health = await docker("inspect", "--format", "{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}", container);
+      const health = await docker(
+        "inspect",
+        "--format",
+        "{{if .State.Health}}{{.State.Health.Status}}{{else}}none{{end}}",
+        container,
+      );
       if (health === "healthy") return container;
       if (health === "none") throw new Error(`${engineImage} has no HEALTHCHECK`);
-      if (waited > 120_000) throw new Error(`engine not healthy in 120 s (${health}): ${await docker("logs", "--tail", "30", container).catch(String)}`);
+      if (waited > 120_000)
+        throw new Error(
+          `engine not healthy in 120 s (${health}): ${await docker("logs", "--tail", "30", container).catch(String)}`,
+        );
       await sleep(500);
     }
   };
@@ -126,22 +156,50 @@ describe.skipIf(missingImages !== "")("the engine and the service as compose run
     const first = await startEngine(enginePort);
 
     const service = await docker(
-      "run", "-d", "--network", "host", "--label", "petstore.test=compose",
-      "-e", "PETSTORE_STORE=mongo", "-e", `MONGODB_URL=mongodb://127.0.0.2:${enginePort}/?directConnection=true`, "-e", "MONGODB_DB=petstore",
-      "-e", `PORT=${apiPort}`, "-e", "HOST=127.0.0.1", "-e", `PETSTORE_ADMIN_KEY=${adminKey}`, "-e", "PETSTORE_LOG_LEVEL=warn",
+      "run",
+      "-d",
+      "--network",
+      "host",
+      "--label",
+      "petstore.test=compose",
+      "-e",
+      "PETSTORE_STORE=mongo",
+      "-e",
+      `MONGODB_URL=mongodb://127.0.0.2:${enginePort}/?directConnection=true`,
+      "-e",
+      "MONGODB_DB=petstore",
+      "-e",
+      `PORT=${apiPort}`,
+      "-e",
+      "HOST=127.0.0.1",
+      "-e",
+      `PETSTORE_ADMIN_KEY=${adminKey}`,
+      "-e",
+      "PETSTORE_LOG_LEVEL=warn",
       serviceImage,
     );
     containers.push(service);
     const ready = async () => {
       for (let waited = 0; ; waited += 250) {
-        if (await fetch(`${api}/readyz`).then((r) => r.ok, () => false)) return;
-        if (waited > 90_000) throw new Error(`service not ready in 90 s: ${await docker("logs", "--tail", "30", service).catch(String)}`);
+        if (
+          await fetch(`${api}/readyz`).then(
+            (r) => r.ok,
+            () => false,
+          )
+        )
+          return;
+        if (waited > 90_000)
+          throw new Error(`service not ready in 90 s: ${await docker("logs", "--tail", "30", service).catch(String)}`);
         await sleep(250);
       }
     };
     await ready();
     const headers = { "x-api-key": adminKey, "content-type": "application/json" };
-    const created = await fetch(`${api}/categories`, { method: "POST", headers, body: JSON.stringify({ name: "Kept on the volume" }) });
+    const created = await fetch(`${api}/categories`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ name: "Kept on the volume" }),
+    });
     expect(created.status).toBe(201);
     const { id } = (await created.json()) as { id: number };
 

@@ -66,8 +66,16 @@ describe.runIf(available).each(stores)("the console in headless Chromium on the 
   };
   const admin = (method: string, path: string, body?: unknown) => call(method, path, service.adminKey, body);
   const newKey = async (role: string, plan = "business", limits?: unknown) =>
-    (await admin("POST", "/admin/api-keys", { label: `${role} at the counter`, role, plan, ...(limits ? { limits } : {}) })).body.key as string;
-  const shot = (name: string, on: Page = page) => on.screenshot({ path: join(SHOTS, `${store}-${name}.png`), fullPage: true });
+    (
+      await admin("POST", "/admin/api-keys", {
+        label: `${role} at the counter`,
+        role,
+        plan,
+        ...(limits ? { limits } : {}),
+      })
+    ).body.key as string;
+  const shot = (name: string, on: Page = page) =>
+    on.screenshot({ path: join(SHOTS, `${store}-${name}.png`), fullPage: true });
   const watch = (on: Page) => {
     on.on("console", (message) => {
       // A CSP refusal would mean inline code or another host. 4xx answers the page provokes on purpose are logged
@@ -90,7 +98,9 @@ describe.runIf(available).each(stores)("the console in headless Chromium on the 
     mkdirSync(SHOTS, { recursive: true });
     if (store === "mongo") mongo = await freshMongoDatabase("console");
     service = await servePetstore(
-      store === "mongo" ? { ...env, PETSTORE_STORE: "mongo", MONGODB_URL: mongoUrl(), MONGODB_DB: mongo!.db.databaseName } : env,
+      store === "mongo"
+        ? { ...env, PETSTORE_STORE: "mongo", MONGODB_URL: mongoUrl(), MONGODB_DB: mongo!.db.databaseName }
+        : env,
     );
     // The relay (part of the webhook worker, as main.ts starts it) takes events to the shared log /events reads.
     service.petstore.webhookWorker.start();
@@ -98,13 +108,28 @@ describe.runIf(available).each(stores)("the console in headless Chromium on the 
     customerKey = await newKey("customer");
     const dogs = (await admin("POST", "/categories", { name: "Dogs" })).body;
     await admin("POST", "/categories", { name: "Cats" });
-    for (const [name, stock] of [["Rex", 5], ["Bella", 1], ["Max", 12], ["Rexy", 0], ["Luna", 3]] as const) {
+    for (const [name, stock] of [
+      ["Rex", 5],
+      ["Bella", 1],
+      ["Max", 12],
+      ["Rexy", 0],
+      ["Luna", 3],
+    ] as const) {
       const pet = (await admin("POST", "/pets", { name, categoryId: dogs.id })).body;
       if (stock > 0) await admin("PUT", `/store/inventory/${pet.id}`, { quantity: stock });
     }
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+      args: [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
     });
     context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
     page = await context.newPage();
@@ -117,24 +142,35 @@ describe.runIf(available).each(stores)("the console in headless Chromium on the 
     await mongo?.close();
   });
 
-  it.runIf(enabled)("signs in with a staff key (kept in session storage, never in the URL) and shows who you are", async () => {
-    await page.goto(`${service.origin}/console`);
-    await page.getByLabel("API key").waitFor();
-    await shot("sign-in");
-    await signIn(page, staffKey);
+  it.runIf(enabled)(
+    "signs in with a staff key (kept in session storage, never in the URL) and shows who you are",
+    async () => {
+      await page.goto(`${service.origin}/console`);
+      await page.getByLabel("API key").waitFor();
+      await shot("sign-in");
+      await signIn(page, staffKey);
 
-    expect(await page.locator("#who").textContent()).toMatch(/staff at the counter.*staff.*business plan/s);
-    expect(page.url()).toBe(`${service.origin}/console`);
-    expect(await page.evaluate(() => sessionStorage.getItem("petstore.console.key"))).toBe(staffKey);
-    await expect.poll(() => page.locator("#inventory tbody tr").count(), { timeout: PATIENCE }).toBe(5);
-    // Low stock first: Rexy (0), Bella (1), Luna (3), Rex (5), Max (12).
-    expect(await page.locator("#inventory tbody th").allTextContents()).toEqual(["Rexy #4", "Bella #2", "Luna #5", "Rex #1", "Max #3"]);
-    await shot("inventory");
-  });
+      expect(await page.locator("#who").textContent()).toMatch(/staff at the counter.*staff.*business plan/s);
+      expect(page.url()).toBe(`${service.origin}/console`);
+      expect(await page.evaluate(() => sessionStorage.getItem("petstore.console.key"))).toBe(staffKey);
+      await expect.poll(() => page.locator("#inventory tbody tr").count(), { timeout: PATIENCE }).toBe(5);
+      // Low stock first: Rexy (0), Bella (1), Luna (3), Rex (5), Max (12).
+      expect(await page.locator("#inventory tbody th").allTextContents()).toEqual([
+        "Rexy #4",
+        "Bella #2",
+        "Luna #5",
+        "Rex #1",
+        "Max #3",
+      ]);
+      await shot("inventory");
+    },
+  );
 
   it.runIf(enabled)("searches pets by the start of their name, ignoring case", async () => {
     await page.getByLabel("Search pets by name").fill("re");
-    await expect.poll(() => page.locator("#inventory tbody th").allTextContents(), { timeout: PATIENCE }).toEqual(["Rexy #4", "Rex #1"]);
+    await expect
+      .poll(() => page.locator("#inventory tbody th").allTextContents(), { timeout: PATIENCE })
+      .toEqual(["Rexy #4", "Rex #1"]);
     await shot("search");
     await page.getByLabel("Search pets by name").fill("");
     await expect.poll(() => page.locator("#inventory tbody tr").count(), { timeout: PATIENCE }).toBe(5);
@@ -149,144 +185,184 @@ describe.runIf(available).each(stores)("the console in headless Chromium on the 
     expect((await admin("GET", "/store/inventory/1")).body.quantity).toBe(7);
   });
 
-  it.runIf(enabled)("shows the newer value when the stock changed meanwhile (412), and saves over it on a second try", async () => {
-    await page.getByRole("button", { name: "Set stock of Luna" }).click();
-    await page.getByLabel("New stock for Luna").waitFor();
-    expect((await call("PUT", "/store/inventory/5", staffKey, { quantity: 9 })).status).toBe(200);
-    await page.getByLabel("New stock for Luna").fill("4");
-    await page.getByRole("button", { name: "Save" }).click();
+  it.runIf(enabled)(
+    "shows the newer value when the stock changed meanwhile (412), and saves over it on a second try",
+    async () => {
+      await page.getByRole("button", { name: "Set stock of Luna" }).click();
+      await page.getByLabel("New stock for Luna").waitFor();
+      expect((await call("PUT", "/store/inventory/5", staffKey, { quantity: 9 })).status).toBe(200);
+      await page.getByLabel("New stock for Luna").fill("4");
+      await page.getByRole("button", { name: "Save" }).click();
 
-    const alert = page.locator("#inventory tr[data-pet-id='5'] [role=alert]");
-    await alert.waitFor({ timeout: PATIENCE });
-    expect(await alert.textContent()).toMatch(/changed meanwhile\. It is now 9/);
-    expect(await page.locator("#inventory tr[data-pet-id='5'] .newer").textContent()).toBe("Newer value: 9");
-    await shot("conflict-412");
-    await page.getByRole("button", { name: "Save" }).click();
-    await expect.poll(() => stockCell(page, 5).textContent(), { timeout: PATIENCE }).toBe("4");
-    expect((await admin("GET", "/store/inventory/5")).body.quantity).toBe(4);
-  });
+      const alert = page.locator("#inventory tr[data-pet-id='5'] [role=alert]");
+      await alert.waitFor({ timeout: PATIENCE });
+      expect(await alert.textContent()).toMatch(/changed meanwhile\. It is now 9/);
+      expect(await page.locator("#inventory tr[data-pet-id='5'] .newer").textContent()).toBe("Newer value: 9");
+      await shot("conflict-412");
+      await page.getByRole("button", { name: "Save" }).click();
+      await expect.poll(() => stockCell(page, 5).textContent(), { timeout: PATIENCE }).toBe("4");
+      expect((await admin("GET", "/store/inventory/5")).body.quantity).toBe(4);
+    },
+  );
 
-  it.runIf(enabled)("shows another client's order live, then completes it with confirmation", async () => {
-    await page.getByRole("button", { name: "Live", exact: true }).click();
-    await expect.poll(() => page.locator("#connection").getAttribute("data-state"), { timeout: PATIENCE }).toBe("live");
-    await page.getByRole("button", { name: "Orders", exact: true }).click();
-    await page.locator("#orders").waitFor({ timeout: PATIENCE });
+  it.runIf(enabled)(
+    "shows another client's order live, then completes it with confirmation",
+    async () => {
+      await page.getByRole("button", { name: "Live", exact: true }).click();
+      await expect
+        .poll(() => page.locator("#connection").getAttribute("data-state"), { timeout: PATIENCE })
+        .toBe("live");
+      await page.getByRole("button", { name: "Orders", exact: true }).click();
+      await page.locator("#orders").waitFor({ timeout: PATIENCE });
 
-    const placed = await call("POST", "/store/orders", customerKey, { petId: 3, quantity: 2 });
-    const answeredAt = performance.now();
-    expect(placed.status).toBe(201);
-    const row = page.locator(`#orders tr[data-order-id="${placed.body.id}"]`);
-    await row.waitFor({ timeout: 30_000 });
-    const delayMs = performance.now() - answeredAt;
-    console.log(`[console ${store}] order ${placed.body.id} appeared in the page ${delayMs.toFixed(0)} ms after its 201`);
-    expect(await row.locator(".badge.new").textContent()).toBe("new");
-    await shot("order-live");
+      const placed = await call("POST", "/store/orders", customerKey, { petId: 3, quantity: 2 });
+      const answeredAt = performance.now();
+      expect(placed.status).toBe(201);
+      const row = page.locator(`#orders tr[data-order-id="${placed.body.id}"]`);
+      await row.waitFor({ timeout: 30_000 });
+      const delayMs = performance.now() - answeredAt;
+      console.log(
+        `[console ${store}] order ${placed.body.id} appeared in the page ${delayMs.toFixed(0)} ms after its 201`,
+      );
+      expect(await row.locator(".badge.new").textContent()).toBe("new");
+      await shot("order-live");
 
-    await page.getByRole("button", { name: `Complete order ${placed.body.id}` }).click();
-    await page.getByRole("button", { name: "Yes, complete" }).click();
-    await expect.poll(() => row.locator(".state").textContent(), { timeout: PATIENCE }).toBe("complete");
-    expect((await admin("GET", `/store/orders/${placed.body.id}`)).body.complete).toBe(true);
-    // The stock the order took shows in the inventory too, from the live events.
-    await page.getByRole("button", { name: "Inventory", exact: true }).click();
-    await expect.poll(() => stockCell(page, 3).textContent(), { timeout: PATIENCE }).toBe("10");
-  }, 90_000);
+      await page.getByRole("button", { name: `Complete order ${placed.body.id}` }).click();
+      await page.getByRole("button", { name: "Yes, complete" }).click();
+      await expect.poll(() => row.locator(".state").textContent(), { timeout: PATIENCE }).toBe("complete");
+      expect((await admin("GET", `/store/orders/${placed.body.id}`)).body.complete).toBe(true);
+      // The stock the order took shows in the inventory too, from the live events.
+      await page.getByRole("button", { name: "Inventory", exact: true }).click();
+      await expect.poll(() => stockCell(page, 3).textContent(), { timeout: PATIENCE }).toBe("10");
+    },
+    90_000,
+  );
 
-  it.runIf(enabled)("creates, renames, moves and deletes, with the service's refusals in place", async () => {
-    await page.getByRole("button", { name: "Pets and categories", exact: true }).click();
-    await page.getByLabel("New category").fill("Birds");
-    await page.getByRole("button", { name: "Create category" }).click();
-    await page.locator("#categories li", { hasText: "Birds" }).waitFor({ timeout: PATIENCE });
+  it.runIf(enabled)(
+    "creates, renames, moves and deletes, with the service's refusals in place",
+    async () => {
+      await page.getByRole("button", { name: "Pets and categories", exact: true }).click();
+      await page.getByLabel("New category").fill("Birds");
+      await page.getByRole("button", { name: "Create category" }).click();
+      await page.locator("#categories li", { hasText: "Birds" }).waitFor({ timeout: PATIENCE });
 
-    await page.getByLabel("New category").fill("dogs");
-    await page.getByRole("button", { name: "Create category" }).click();
-    await expect.poll(() => page.locator("form.create [role=alert]").first().textContent(), { timeout: PATIENCE }).toMatch(/already/i);
+      await page.getByLabel("New category").fill("dogs");
+      await page.getByRole("button", { name: "Create category" }).click();
+      await expect
+        .poll(() => page.locator("form.create [role=alert]").first().textContent(), { timeout: PATIENCE })
+        .toMatch(/already/i);
 
-    await page.getByLabel("New pet's name").fill("Tweety");
-    await page.getByLabel("Category", { exact: true }).selectOption({ label: "Birds" });
-    await page.getByRole("button", { name: "Create pet" }).click();
-    const tweety = page.locator("#pets li", { hasText: "Tweety" });
-    await tweety.waitFor({ timeout: PATIENCE });
-    await tweety.getByRole("button", { name: "Rename Tweety" }).click();
-    await page.getByLabel("New name for Tweety").fill("Tweety Bird");
-    await page.getByLabel("New name for Tweety").press("Enter");
-    const renamed = page.locator("#pets li", { hasText: "Tweety Bird" });
-    await renamed.waitFor({ timeout: PATIENCE });
-    await renamed.getByLabel("Move Tweety Bird to category").selectOption({ label: "Cats" });
-    await expect.poll(() => renamed.textContent(), { timeout: PATIENCE }).toMatch(/in Cats/);
+      await page.getByLabel("New pet's name").fill("Tweety");
+      await page.getByLabel("Category", { exact: true }).selectOption({ label: "Birds" });
+      await page.getByRole("button", { name: "Create pet" }).click();
+      const tweety = page.locator("#pets li", { hasText: "Tweety" });
+      await tweety.waitFor({ timeout: PATIENCE });
+      await tweety.getByRole("button", { name: "Rename Tweety" }).click();
+      await page.getByLabel("New name for Tweety").fill("Tweety Bird");
+      await page.getByLabel("New name for Tweety").press("Enter");
+      const renamed = page.locator("#pets li", { hasText: "Tweety Bird" });
+      await renamed.waitFor({ timeout: PATIENCE });
+      await renamed.getByLabel("Move Tweety Bird to category").selectOption({ label: "Cats" });
+      await expect.poll(() => renamed.textContent(), { timeout: PATIENCE }).toMatch(/in Cats/);
 
-    const dogs = page.locator("#categories li", { hasText: "Dogs" });
-    await dogs.getByRole("button", { name: "Delete category Dogs" }).click();
-    await dogs.getByRole("button", { name: "Yes, delete" }).click();
-    await expect.poll(() => dogs.locator("[role=alert]").textContent(), { timeout: PATIENCE }).toMatch(/pet/i);
-    await shot("catalog-error-in-place");
+      const dogs = page.locator("#categories li", { hasText: "Dogs" });
+      await dogs.getByRole("button", { name: "Delete category Dogs" }).click();
+      await dogs.getByRole("button", { name: "Yes, delete" }).click();
+      await expect.poll(() => dogs.locator("[role=alert]").textContent(), { timeout: PATIENCE }).toMatch(/pet/i);
+      await shot("catalog-error-in-place");
 
-    await renamed.getByRole("button", { name: "Delete Tweety Bird" }).click();
-    await renamed.getByRole("button", { name: "Yes, delete" }).click();
-    await expect.poll(() => page.locator("#pets li", { hasText: "Tweety" }).count(), { timeout: PATIENCE }).toBe(0);
-  }, 60_000);
+      await renamed.getByRole("button", { name: "Delete Tweety Bird" }).click();
+      await renamed.getByRole("button", { name: "Yes, delete" }).click();
+      await expect.poll(() => page.locator("#pets li", { hasText: "Tweety" }).count(), { timeout: PATIENCE }).toBe(0);
+    },
+    60_000,
+  );
 
-  it.runIf(enabled)("works from the keyboard alone: sign in, search, set stock", async () => {
-    const keyboard = await context.newPage();
-    watch(keyboard);
-    await keyboard.goto(`${service.origin}/console`);
-    await keyboard.evaluate(() => sessionStorage.clear());
-    await keyboard.reload();
-    const focusedIs = (selector: string) => () => keyboard.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
-    // The key field has the focus on arrival.
-    await expect.poll(focusedIs("#api-key"), { timeout: PATIENCE }).toBe(true);
-    await keyboard.keyboard.type(staffKey);
-    await keyboard.keyboard.press("Enter");
-    await keyboard.locator("#who").waitFor({ timeout: PATIENCE });
-    await expect.poll(() => keyboard.locator("#inventory tbody tr").count(), { timeout: PATIENCE }).toBe(5);
+  it.runIf(enabled)(
+    "works from the keyboard alone: sign in, search, set stock",
+    async () => {
+      const keyboard = await context.newPage();
+      watch(keyboard);
+      await keyboard.goto(`${service.origin}/console`);
+      await keyboard.evaluate(() => sessionStorage.clear());
+      await keyboard.reload();
+      const focusedIs = (selector: string) => () =>
+        keyboard.evaluate((s) => document.activeElement?.matches(s) ?? false, selector);
+      // The key field has the focus on arrival.
+      await expect.poll(focusedIs("#api-key"), { timeout: PATIENCE }).toBe(true);
+      await keyboard.keyboard.type(staffKey);
+      await keyboard.keyboard.press("Enter");
+      await keyboard.locator("#who").waitFor({ timeout: PATIENCE });
+      await expect.poll(() => keyboard.locator("#inventory tbody tr").count(), { timeout: PATIENCE }).toBe(5);
 
-    const tabTo = async (matches: () => Promise<boolean>, what: string) => {
-      for (let presses = 0; presses < 40; presses++) {
-        if (await matches()) return;
-        await keyboard.keyboard.press("Tab");
+      const tabTo = async (matches: () => Promise<boolean>, what: string) => {
+        for (let presses = 0; presses < 40; presses++) {
+          if (await matches()) return;
+          await keyboard.keyboard.press("Tab");
+        }
+        throw new Error(`Tab never reached ${what}`);
+      };
+      await tabTo(focusedIs("#pet-search"), "the search field");
+      await keyboard.keyboard.type("max");
+      await expect
+        .poll(() => keyboard.locator("#inventory tbody th").allTextContents(), { timeout: PATIENCE })
+        .toEqual(["Max #3"]);
+      await tabTo(
+        () => keyboard.evaluate(() => document.activeElement?.getAttribute("aria-label") === "Set stock of Max"),
+        "Set stock of Max",
+      );
+      await keyboard.keyboard.press("Enter");
+      await keyboard.getByLabel("New stock for Max").waitFor({ timeout: PATIENCE });
+      await expect.poll(focusedIs("#stock-3"), { timeout: PATIENCE }).toBe(true);
+      await keyboard.keyboard.press("Control+A");
+      await keyboard.keyboard.type("11");
+      await keyboard.keyboard.press("Enter");
+      await expect.poll(() => stockCell(keyboard, 3).textContent(), { timeout: PATIENCE }).toBe("11");
+      await shot("keyboard", keyboard);
+      await keyboard.close();
+    },
+    60_000,
+  );
+
+  it.runIf(enabled)(
+    "has no serious or critical accessibility violations (axe-core) in any section",
+    async () => {
+      // axe is injected as a script: this page alone lets the test's own script past the console's CSP.
+      const audit = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+      const a11y = await audit.newPage();
+      await a11y.goto(`${service.origin}/console`);
+      await a11y.addScriptTag({ path: AXE });
+      const check = async (where: string) => {
+        const violations = await a11y.evaluate(async () => {
+          const axe = (
+            window as unknown as {
+              axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: unknown[] }[] }> };
+            }
+          ).axe;
+          return (await axe.run()).violations.map((v) => ({
+            id: v.id,
+            impact: v.impact,
+            help: v.help,
+            nodes: v.nodes.length,
+          }));
+        });
+        const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+        expect(serious, `${where}: ${JSON.stringify(violations)}`).toEqual([]);
+      };
+      await check("sign-in page");
+      await a11y.getByLabel("API key").fill(staffKey);
+      await a11y.getByRole("button", { name: "Sign in" }).click();
+      await a11y.locator("#inventory").waitFor({ timeout: PATIENCE });
+      for (const section of ["Inventory", "Orders", "Pets and categories", "Live"]) {
+        await a11y.getByRole("button", { name: section, exact: true }).click();
+        await a11y.waitForTimeout(300);
+        await check(section);
       }
-      throw new Error(`Tab never reached ${what}`);
-    };
-    await tabTo(focusedIs("#pet-search"), "the search field");
-    await keyboard.keyboard.type("max");
-    await expect.poll(() => keyboard.locator("#inventory tbody th").allTextContents(), { timeout: PATIENCE }).toEqual(["Max #3"]);
-    await tabTo(() => keyboard.evaluate(() => document.activeElement?.getAttribute("aria-label") === "Set stock of Max"), "Set stock of Max");
-    await keyboard.keyboard.press("Enter");
-    await keyboard.getByLabel("New stock for Max").waitFor({ timeout: PATIENCE });
-    await expect.poll(focusedIs("#stock-3"), { timeout: PATIENCE }).toBe(true);
-    await keyboard.keyboard.press("Control+A");
-    await keyboard.keyboard.type("11");
-    await keyboard.keyboard.press("Enter");
-    await expect.poll(() => stockCell(keyboard, 3).textContent(), { timeout: PATIENCE }).toBe("11");
-    await shot("keyboard", keyboard);
-    await keyboard.close();
-  }, 60_000);
-
-  it.runIf(enabled)("has no serious or critical accessibility violations (axe-core) in any section", async () => {
-    // axe is injected as a script: this page alone lets the test's own script past the console's CSP.
-    const audit = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-    const a11y = await audit.newPage();
-    await a11y.goto(`${service.origin}/console`);
-    await a11y.addScriptTag({ path: AXE });
-    const check = async (where: string) => {
-      const violations = await a11y.evaluate(async () => {
-        const axe = (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string; help: string; nodes: unknown[] }[] }> } }).axe;
-        return (await axe.run()).violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.length }));
-      });
-      const serious = violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-      expect(serious, `${where}: ${JSON.stringify(violations)}`).toEqual([]);
-    };
-    await check("sign-in page");
-    await a11y.getByLabel("API key").fill(staffKey);
-    await a11y.getByRole("button", { name: "Sign in" }).click();
-    await a11y.locator("#inventory").waitFor({ timeout: PATIENCE });
-    for (const section of ["Inventory", "Orders", "Pets and categories", "Live"]) {
-      await a11y.getByRole("button", { name: section, exact: true }).click();
-      await a11y.waitForTimeout(300);
-      await check(section);
-    }
-    await shot("live", a11y);
-    await audit.close();
-  }, 60_000);
+      await shot("live", a11y);
+      await audit.close();
+    },
+    60_000,
+  );
 
   it.runIf(enabled)("counts down from Retry-After when the key is rate limited", async () => {
     const limited = await newKey("staff", "enterprise", { perMinute: 3, perDay: 1000 });

@@ -15,7 +15,8 @@ const available = existsSync(CHROMIUM);
 const inCi = process.env.CI === "true";
 const missing = `no Chromium at ${CHROMIUM}: install it with \`bash .ci/install-browser.sh\` (apt-get install -y chromium)`;
 
-const loopback = (hostname: string) => hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
+const loopback = (hostname: string) =>
+  hostname === "localhost" || hostname === "[::1]" || /^127\.\d+\.\d+\.\d+$/.test(hostname);
 
 // Without a browser the suite is one test: skipped locally with the reason in its title, failed on CI.
 // (Registered only then, so a run with Chromium reports no skipped test.)
@@ -53,7 +54,8 @@ describe.runIf(available)("GET /docs in headless Chromium", () => {
     page.on("request", (request) => requests.push({ method: request.method(), url: request.url() }));
     page.on("console", (message) => {
       // A CSP refusal would mean the page tried another host (or inline code); errors are problems too.
-      if (message.type() === "error" || /Refused to|Content Security Policy/i.test(message.text())) consoleProblems.push(message.text());
+      if (message.type() === "error" || /Refused to|Content Security Policy/i.test(message.text()))
+        consoleProblems.push(message.text());
     });
     page.on("pageerror", (error) => consoleProblems.push(error.message));
     await page.goto(`${service.origin}/docs`, { waitUntil: "networkidle" });
@@ -79,7 +81,9 @@ describe.runIf(available)("GET /docs in headless Chromium", () => {
     expect(await page.locator(".opblock-head, .opblock-options").count()).toBe(0);
     expect(await page.locator(".swagger-ui .info").textContent()).toMatch(/HEAD/);
     await expect.poll(() => page.locator("#operations-Pets-getPet.opblock-deprecated").count()).toBe(1);
-    expect(await page.locator("#operations-Pets-getPet .petstore-badge").textContent()).toMatch(/Deprecated · sunset 2027-06-30/);
+    expect(await page.locator("#operations-Pets-getPet .petstore-badge").textContent()).toMatch(
+      /Deprecated · sunset 2027-06-30/,
+    );
     expect(await page.locator("#operations-Store-setInventory .petstore-badge").textContent()).toBe("Beta");
     expect(await page.locator("#operations-Store-updateOrder .petstore-badge").textContent()).toBe("Experimental");
   });
@@ -99,7 +103,9 @@ describe.runIf(available)("GET /docs in headless Chromium", () => {
     await block.locator(".opblock-summary-control").click();
     await block.locator(".opblock-body").waitFor();
     // The document's example (requestExamples), not one Swagger UI makes up from the schema ("petId": 0, today's date).
-    await expect.poll(() => block.locator(".opblock-section-request-body .microlight").first().textContent()).toMatch(/"shipDate": "2026-12-01T10:00:00Z"/);
+    await expect
+      .poll(() => block.locator(".opblock-section-request-body .microlight").first().textContent())
+      .toMatch(/"shipDate": "2026-12-01T10:00:00Z"/);
   });
 
   it("makes a successful try-out call (GET /pets with an API key entered in Authorize)", async () => {
@@ -110,13 +116,19 @@ describe.runIf(available)("GET /docs in headless Chromium", () => {
 
     const block = page.locator("#operations-Pets-listPets");
     await block.locator(".try-out__btn").click();
-    const answer = page.waitForResponse((response) => new URL(response.url()).pathname === "/pets" && response.request().method() === "GET");
+    const answer = page.waitForResponse(
+      (response) => new URL(response.url()).pathname === "/pets" && response.request().method() === "GET",
+    );
     await block.locator(".execute").click();
     const response = await answer;
     expect(response.status()).toBe(200);
     expect(response.request().headers()["x-api-key"]).toBe(service.adminKey);
-    await expect.poll(() => block.locator(".live-responses-table tbody .response-col_status").first().textContent()).toMatch(/200/);
-    expect(await block.locator(".live-responses-table tbody .response-col_description").first().textContent()).toMatch(/"name"/);
+    await expect
+      .poll(() => block.locator(".live-responses-table tbody .response-col_status").first().textContent())
+      .toMatch(/200/);
+    expect(await block.locator(".live-responses-table tbody .response-col_description").first().textContent()).toMatch(
+      /"name"/,
+    );
   });
 
   it("asked nothing of any host but this loopback server, and the page logged no errors", () => {

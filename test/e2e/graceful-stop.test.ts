@@ -22,7 +22,11 @@ describe("SIGTERM", () => {
       port,
       method: "POST",
       path: "/categories",
-      headers: { "x-api-key": ADMIN_KEY, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      headers: {
+        "x-api-key": ADMIN_KEY,
+        "content-type": "application/json",
+        "content-length": Buffer.byteLength(body),
+      },
     });
     const answered = new Promise<{ status: number; body: string }>((resolve, reject) => {
       inFlight.on("response", (res) => {
@@ -69,7 +73,9 @@ describe("SIGTERM with a drain period and a shutdown deadline", () => {
     expect(await readyz.json()).toMatchObject({ code: "service_unavailable", status: 503 });
     // Still serving, on new connections too.
     expect((await fetch(`${service.url}/healthz`, { headers: { connection: "close" } })).status).toBe(200);
-    expect((await fetch(`${service.url}/pets`, { headers: { "x-api-key": ADMIN_KEY, connection: "close" } })).status).toBe(200);
+    expect(
+      (await fetch(`${service.url}/pets`, { headers: { "x-api-key": ADMIN_KEY, connection: "close" } })).status,
+    ).toBe(200);
 
     const exit = await service.exit;
     expect(exit).toEqual({ code: 0, signal: null });
@@ -113,14 +119,22 @@ describe("answers during the drain", () => {
 
   /** One GET on `agent`'s connection: the status, the Connection header, and which local port it went from. */
   const getOn = (agent: Agent, port: string, path: string) =>
-    new Promise<{ status: number; connection: string | undefined; localPort: number | undefined }>((resolve, reject) => {
-      const req = request({ host: "127.0.0.1", port, path, agent, headers: { "x-api-key": ADMIN_KEY } }, (res) => {
-        res.resume();
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, localPort: req.socket?.localPort }));
-      });
-      req.on("error", reject);
-      req.end();
-    });
+    new Promise<{ status: number; connection: string | undefined; localPort: number | undefined }>(
+      (resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port, path, agent, headers: { "x-api-key": ADMIN_KEY } }, (res) => {
+          res.resume();
+          res.on("end", () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              connection: res.headers.connection,
+              localPort: req.socket?.localPort,
+            }),
+          );
+        });
+        req.on("error", reject);
+        req.end();
+      },
+    );
 
   it("carry Connection: close, on keep-alive connections opened before the signal and after it, so clients move on", async () => {
     service = await startServiceProcess({ PETSTORE_DRAIN_SECONDS: "5" });
@@ -133,7 +147,9 @@ describe("answers during the drain", () => {
 
       service.child.kill("SIGTERM");
       // Draining once /readyz says so (each probe on a connection of its own).
-      await expect.poll(async () => (await fetch(`${service!.url}/readyz`, { headers: { connection: "close" } })).status).toBe(503);
+      await expect
+        .poll(async () => (await fetch(`${service!.url}/readyz`, { headers: { connection: "close" } })).status)
+        .toBe(503);
 
       const reused = await getOn(early, port, "/pets");
       expect(reused).toMatchObject({ status: 200, connection: "close", localPort: before.localPort });

@@ -26,22 +26,37 @@ const rawExchange = (port: number, bytes: Buffer | string, { endAfterSend = fals
     const timer = setTimeout(() => {
       socket.destroy();
       if (answer) resolve({ ...answer, closed: false });
-      else reject(new Error(`no complete answer in 5 s; got ${JSON.stringify(received.toString("latin1").slice(0, 300))}`));
+      else
+        reject(
+          new Error(`no complete answer in 5 s; got ${JSON.stringify(received.toString("latin1").slice(0, 300))}`),
+        );
     }, 5_000);
     socket.on("data", (chunk) => {
       received = Buffer.concat([received, chunk]);
       const headEnd = received.indexOf("\r\n\r\n");
       if (headEnd === -1 || answer) return;
       const [statusLine, ...lines] = received.subarray(0, headEnd).toString("latin1").split("\r\n");
-      const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+      const headers = Object.fromEntries(
+        lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+      );
       const length = Number(headers["content-length"]);
       if (received.length < headEnd + 4 + length) return;
-      answer = { statusLine: statusLine!, status: Number(statusLine!.split(" ")[1]), headers, body: received.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8") };
+      answer = {
+        statusLine: statusLine!,
+        status: Number(statusLine!.split(" ")[1]),
+        headers,
+        body: received.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8"),
+      };
     });
     socket.on("close", () => {
       clearTimeout(timer);
       if (answer) resolve({ ...answer, closed: true });
-      else reject(new Error(`closed without a complete answer; got ${JSON.stringify(received.toString("latin1").slice(0, 300))}`));
+      else
+        reject(
+          new Error(
+            `closed without a complete answer; got ${JSON.stringify(received.toString("latin1").slice(0, 300))}`,
+          ),
+        );
     });
     socket.on("error", () => undefined);
     socket.write(bytes, () => {
@@ -74,9 +89,15 @@ const rawAnswers = (port: number, bytes: string): Promise<Framed[]> =>
         const headEnd = rest.indexOf("\r\n\r\n");
         if (headEnd === -1) break;
         const [statusLine, ...lines] = rest.subarray(0, headEnd).toString("latin1").split("\r\n");
-        const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]));
+        const headers = Object.fromEntries(
+          lines.map((l) => [l.slice(0, l.indexOf(":")).toLowerCase(), l.slice(l.indexOf(":") + 1).trim()]),
+        );
         const length = Number(headers["content-length"] ?? 0);
-        answers.push({ status: Number(statusLine!.split(" ")[1]), headers, body: rest.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8") });
+        answers.push({
+          status: Number(statusLine!.split(" ")[1]),
+          headers,
+          body: rest.subarray(headEnd + 4, headEnd + 4 + length).toString("utf8"),
+        });
         rest = rest.subarray(headEnd + 4 + length);
       }
       resolve(answers);
@@ -118,9 +139,18 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     ["a raw non-ASCII path", Buffer.from("GET /pets/é HTTP/1.1\r\nHost: x\r\n\r\n", "utf8")],
     ["a target that is neither a path nor a URL", "GET pets HTTP/1.1\r\nHost: x\r\n\r\n"],
     ["a Content-Length that is not a number", "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n"],
-    ["two different Content-Lengths", "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}"],
-    ["Content-Length with Transfer-Encoding", "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n"],
-    ["a malformed chunk size", `POST /pets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n`],
+    [
+      "two different Content-Lengths",
+      "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}",
+    ],
+    [
+      "Content-Length with Transfer-Encoding",
+      "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+    ],
+    [
+      "a malformed chunk size",
+      `POST /pets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n\r\n`,
+    ],
     ["a space in a header name", "GET /pets HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n"],
     ["bytes that are not HTTP", "\u0000\u0001\u0002\r\n\r\n"],
     ["no Host header in HTTP/1.1", "GET /healthz HTTP/1.1\r\n\r\n"],
@@ -137,7 +167,11 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
   });
 
   it("headers over 16 KiB: 431 headers_too_large", async () => {
-    expectErrorAnswer(await rawExchange(port, get("/pets", `X-Padding: ${"a".repeat(20_000)}\r\n`)), 431, "headers_too_large");
+    expectErrorAnswer(
+      await rawExchange(port, get("/pets", `X-Padding: ${"a".repeat(20_000)}\r\n`)),
+      431,
+      "headers_too_large",
+    );
     const many = Array.from({ length: 2_000 }, (_, i) => `X-${i}: 1\r\n`).join("");
     expectErrorAnswer(await rawExchange(port, get("/pets", many)), 431, "headers_too_large");
   });
@@ -156,7 +190,11 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
 
   it("chunk extensions over Node's limit: 413 payload_too_large", async () => {
     const head = `POST /categories HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
-    expectErrorAnswer(await rawExchange(port, `${head}2;ext=${"a".repeat(20_000)}\r\n{}\r\n0\r\n\r\n`), 413, "payload_too_large");
+    expectErrorAnswer(
+      await rawExchange(port, `${head}2;ext=${"a".repeat(20_000)}\r\n{}\r\n0\r\n\r\n`),
+      413,
+      "payload_too_large",
+    );
   });
 
   it("a body declared over 64 KiB: 413, and the connection closes instead of waiting for a gigabyte", async () => {
@@ -176,7 +214,10 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
   });
 
   it("an Expect other than 100-continue: 417 expectation_failed", async () => {
-    const answer = await rawExchange(port, "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: teapot\r\n\r\n{}");
+    const answer = await rawExchange(
+      port,
+      "POST /pets HTTP/1.1\r\nHost: x\r\nContent-Length: 2\r\nExpect: teapot\r\n\r\n{}",
+    );
     expectErrorAnswer(answer, 417, "expectation_failed");
   });
 
@@ -203,7 +244,10 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
       socket.destroy();
     }
     // The access-log line of the third upload is the last one written for it.
-    const uploads = () => service.output.slice(before).filter((l) => l.includes('"message":"request"') && l.includes('"path":"/categories"'));
+    const uploads = () =>
+      service.output
+        .slice(before)
+        .filter((l) => l.includes('"message":"request"') && l.includes('"path":"/categories"'));
     await expect.poll(() => uploads().length, { timeout: 5_000 }).toBe(3);
     const lines = service.output.slice(before).map((l) => JSON.parse(l) as { level: string; message: string });
     expect(lines.filter((l) => l.level === "error" || l.level === "warn")).toEqual([]);
@@ -226,7 +270,10 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     let received = "";
     socket.on("data", (chunk: Buffer) => (received += chunk.toString("latin1")));
     const closed = once(socket, "close");
-    socket.write(`HEAD /pets?ids=1 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\n\r\n` + get("/pets?ids=1", `X-API-Key: ${ADMIN_KEY}\r\nConnection: close\r\n`));
+    socket.write(
+      `HEAD /pets?ids=1 HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\n\r\n` +
+        get("/pets?ids=1", `X-API-Key: ${ADMIN_KEY}\r\nConnection: close\r\n`),
+    );
     await closed;
     const headEnd = received.indexOf("\r\n\r\n");
     const head = received.slice(0, headEnd);
@@ -238,14 +285,18 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     const lengthOf = (text: string) => Number(/\r\ncontent-length: (\d+)\r\n/i.exec(`${text}\r\n`)?.[1]);
     expect(lengthOf(head)).toBe(Buffer.byteLength(body));
     expect(JSON.parse(body)).toEqual([expect.objectContaining({ id: 1 })]);
-    for (const name of ["x-request-id", "x-ratelimit-remaining", "ratelimit-policy", "content-type"]) expect(head.toLowerCase()).toContain(`\r\n${name}: `);
+    for (const name of ["x-request-id", "x-ratelimit-remaining", "ratelimit-policy", "content-type"])
+      expect(head.toLowerCase()).toContain(`\r\n${name}: `);
   });
 
   it.each([
     [get("/healthz", "Connection: close\r\n"), "HTTP/1.1 200 OK"],
     [get("/pets", "Connection: close\r\n"), "HTTP/1.1 401 Unauthorized"],
     [get("/nowhere", "Connection: close\r\n"), "HTTP/1.1 404 Not Found"],
-    [`POST /pets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`, "HTTP/1.1 400 Bad Request"],
+    [
+      `POST /pets HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      "HTTP/1.1 400 Bad Request",
+    ],
   ])("says the standard reason phrase in the status line: %#", async (request, statusLine) => {
     expect((await rawExchange(port, request)).statusLine).toBe(statusLine);
   });
@@ -258,11 +309,14 @@ describe("pipelined requests before one the parser refuses", () => {
       const { port } = new URL(service.url);
       const admin = { "x-api-key": ADMIN_KEY, "content-type": "application/json" };
       const post = async (path: string, body: unknown, method = "POST") =>
-        (await (await fetch(`${service.url}${path}`, { method, headers: admin, body: JSON.stringify(body) })).json()) as Record<string, unknown>;
+        (await (
+          await fetch(`${service.url}${path}`, { method, headers: admin, body: JSON.stringify(body) })
+        ).json()) as Record<string, unknown>;
       const category = await post("/categories", { name: "Pipelined" });
       const pet = await post("/pets", { name: "Rex", categoryId: category.id });
       await post(`/store/inventory/${pet.id}`, { quantity: 5 }, "PUT");
-      const customer = (await post("/admin/api-keys", { label: "pipelined", role: "customer", plan: "business" })).key as string;
+      const customer = (await post("/admin/api-keys", { label: "pipelined", role: "customer", plan: "business" }))
+        .key as string;
 
       const order = JSON.stringify({ petId: pet.id, quantity: 2 });
       const placing = `POST /store/orders HTTP/1.1\r\nHost: x\r\nX-API-Key: ${customer}\r\nContent-Type: application/json\r\nContent-Length: ${order.length}\r\n\r\n${order}`;
@@ -327,11 +381,18 @@ describe("a request that does not arrive in time", () => {
 
 describe("the connection time-outs are settings", () => {
   it("PETSTORE_HEADERS_TIMEOUT_SECONDS: headers that never end are answered 408 and closed after it, not after Node's minute", async () => {
-    const service = await startServiceProcess({ PETSTORE_HEADERS_TIMEOUT_SECONDS: "1", PETSTORE_REQUEST_TIMEOUT_SECONDS: "2" });
+    const service = await startServiceProcess({
+      PETSTORE_HEADERS_TIMEOUT_SECONDS: "1",
+      PETSTORE_REQUEST_TIMEOUT_SECONDS: "2",
+    });
     try {
       const { port } = new URL(service.url);
       // rawExchange gives up after 5 s: Node's default (60 s) would leave this unanswered.
-      expectErrorAnswer(await rawExchange(Number(port), "GET /pets HTTP/1.1\r\nHost: x\r\nX-Slow: "), 408, "request_timeout");
+      expectErrorAnswer(
+        await rawExchange(Number(port), "GET /pets HTTP/1.1\r\nHost: x\r\nX-Slow: "),
+        408,
+        "request_timeout",
+      );
     } finally {
       service.child.kill("SIGKILL");
     }

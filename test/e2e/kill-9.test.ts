@@ -12,7 +12,11 @@ const RECOVERY_LIMIT_MS = 10_000;
  */
 describeMongo("kill -9 during orders and cancellations", () => {
   it("keeps every invariant once the restarted service has recovered", { timeout: 90_000 }, async () => {
-    const result = await killRound({ mongoUrl: mongoUrl(), env: FAST_RECOVERY_ENV, recoveryLimitMs: RECOVERY_LIMIT_MS });
+    const result = await killRound({
+      mongoUrl: mongoUrl(),
+      env: FAST_RECOVERY_ENV,
+      recoveryLimitMs: RECOVERY_LIMIT_MS,
+    });
     const summary = `killed after ${result.killedAfterMs} ms (${result.placed} orders placed, ${result.cancelled} cancelled, ${result.cutOff} requests cut off); restarted in ${result.startMs} ms; invariants ${result.recoveredMs === undefined ? `still broken after ${RECOVERY_LIMIT_MS} ms` : `held ${result.recoveredMs} ms after it listened`}; recovery logged ${JSON.stringify(result.recovered)}`;
     console.info(`kill -9: ${summary}`);
     expect(result.problems, `${summary}\n${result.output}`).toEqual([]);

@@ -15,7 +15,8 @@ describe("metrics", () => {
     service = await startServiceProcess({ PETSTORE_METRICS_PORT: String(port) });
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     const keyed = { headers: { "x-api-key": ADMIN_KEY } };
-    for (const path of ["/pets/1", "/pets/2", "/pets/999999", "/pets?limit=5", "/categories/1"]) expect((await fetch(`${service.url}${path}`, keyed)).status).toBeLessThan(500);
+    for (const path of ["/pets/1", "/pets/2", "/pets/999999", "/pets?limit=5", "/categories/1"])
+      expect((await fetch(`${service.url}${path}`, keyed)).status).toBeLessThan(500);
     expect((await fetch(`${service.url}/pets`)).status).toBe(401);
     expect((await fetch(`${service.url}/no/such/path/42`)).status).toBe(404);
     expect((await fetch(`${service.url}/metrics`)).status).toBe(404);
@@ -29,11 +30,13 @@ describe("metrics", () => {
     service?.child.kill("SIGKILL");
   });
 
-  const series = (name: string) => scrape.split("\n").filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
+  const series = (name: string) =>
+    scrape.split("\n").filter((line) => line.startsWith(`${name}{`) || line.startsWith(`${name} `));
   const value = (line: string | undefined) => Number(line?.split(" ").at(-1));
 
   it("times every request by method, route template and status code", () => {
-    const count = (labels: string) => value(series("http_server_request_duration_seconds_count").find((l) => l.includes(labels)));
+    const count = (labels: string) =>
+      value(series("http_server_request_duration_seconds_count").find((l) => l.includes(labels)));
     expect(count('method="GET",route="/pets/{petId}",status_code="200"')).toBe(2);
     expect(count('method="GET",route="/pets/{petId}",status_code="404"')).toBe(1);
     expect(count('method="GET",route="/pets",status_code="200"')).toBe(1);
@@ -42,21 +45,28 @@ describe("metrics", () => {
   });
 
   it("labels routes with templates only, never a raw path", () => {
-    const routes = new Set(series("http_server_request_duration_seconds_count").map((l) => /route="([^"]*)"/.exec(l)?.[1]));
+    const routes = new Set(
+      series("http_server_request_duration_seconds_count").map((l) => /route="([^"]*)"/.exec(l)?.[1]),
+    );
     expect(routes.size).toBeGreaterThan(3);
     for (const route of routes) expect(route).toMatch(/^(unmatched|\/[a-z/._-]*(\{[A-Za-z]+\}[a-z/]*)*)$/);
     expect(scrape).not.toMatch(/\/pets\/1"|\/no\/such|nothing-\d/);
   });
 
   it("counts refusals by reason", () => {
-    const refused = (reason: string) => value(series("petstore_requests_refused_total").find((l) => l.includes(`reason="${reason}"`)));
+    const refused = (reason: string) =>
+      value(series("petstore_requests_refused_total").find((l) => l.includes(`reason="${reason}"`)));
     expect(refused("unauthorized")).toBe(1);
     expect(refused("rate_limited")).toBeGreaterThanOrEqual(1);
   });
 
   it("times store operations by port and operation, and has process metrics", () => {
-    expect(series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="pets",operation="list"'))).toBe(true);
-    expect(series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="apiKeys"'))).toBe(true);
+    expect(
+      series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="pets",operation="list"')),
+    ).toBe(true);
+    expect(series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="apiKeys"'))).toBe(
+      true,
+    );
     expect(scrape).toContain("# TYPE petstore_store_operation_errors_total counter");
     expect(series("process_cpu_user_seconds_total")).toHaveLength(1);
     expect(series("nodejs_heap_size_used_bytes")).toHaveLength(1);
@@ -66,7 +76,10 @@ describe("metrics", () => {
     // No skipping when it is missing: CI installs it (.ci/install-promtool.sh), and a lint that silently did not
     // run would pass any scrape.
     const lint = spawnSync("promtool", ["check", "metrics"], { input: scrape, encoding: "utf8" });
-    if (lint.error) throw new Error(`promtool is needed: install Debian's prometheus package (bash .ci/install-promtool.sh): ${lint.error.message}`);
+    if (lint.error)
+      throw new Error(
+        `promtool is needed: install Debian's prometheus package (bash .ci/install-promtool.sh): ${lint.error.message}`,
+      );
     expect(`${lint.stdout}${lint.stderr}`).toBe("");
     expect(lint.status).toBe(0);
     // The per-type gauges stand in for prom-client's `_total` gauges, which are dropped.

@@ -48,7 +48,14 @@ const alive = (pid: number): boolean => {
 describe("npm start under a supervisor", () => {
   it("stops the service when SIGTERM goes to the npm process: the port closes and no process is left", async () => {
     const npm = spawn("npm", ["start", "--silent"], {
-      env: { ...process.env, PORT: "0", HOST: "127.0.0.1", PETSTORE_STORE: "memory", PETSTORE_ADMIN_KEY: ADMIN_KEY, PETSTORE_SEED_DEMO: "false" },
+      env: {
+        ...process.env,
+        PORT: "0",
+        HOST: "127.0.0.1",
+        PETSTORE_STORE: "memory",
+        PETSTORE_ADMIN_KEY: ADMIN_KEY,
+        PETSTORE_SEED_DEMO: "false",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const exited = once(npm, "exit");

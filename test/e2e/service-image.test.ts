@@ -32,15 +32,32 @@ describe.skipIf(unavailable !== "")(`the service image ${image}`, () => {
     const port = await freeLoopbackPort();
     base = `http://127.0.0.1:${port}`;
     container = await docker(
-      "run", "-d", "--rm", "--network", "host", "--label", "petstore.test=service-image",
-      "-e", `PORT=${port}`, "-e", "HOST=127.0.0.1", "-e", `PETSTORE_ADMIN_KEY=${ADMIN_KEY}`, "-e", "PETSTORE_LOG_LEVEL=warn",
+      "run",
+      "-d",
+      "--rm",
+      "--network",
+      "host",
+      "--label",
+      "petstore.test=service-image",
+      "-e",
+      `PORT=${port}`,
+      "-e",
+      "HOST=127.0.0.1",
+      "-e",
+      `PETSTORE_ADMIN_KEY=${ADMIN_KEY}`,
+      "-e",
+      "PETSTORE_LOG_LEVEL=warn",
       image,
     );
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const ok = await fetch(`${base}/healthz`).then((r) => r.ok, () => false);
+      const ok = await fetch(`${base}/healthz`).then(
+        (r) => r.ok,
+        () => false,
+      );
       if (ok) break;
-      if (Date.now() > deadline) throw new Error(`no /healthz within 60 s: ${await docker("logs", container).catch(String)}`);
+      if (Date.now() > deadline)
+        throw new Error(`no /healthz within 60 s: ${await docker("logs", container).catch(String)}`);
       await new Promise((r) => setTimeout(r, 200));
     }
   });
@@ -64,7 +81,9 @@ describe.skipIf(unavailable !== "")(`the service image ${image}`, () => {
 
   it("runs as the unprivileged node user, and its HEALTHCHECK command passes", async () => {
     expect(await docker("exec", container, "id", "-un")).toBe("node");
-    const healthcheck = JSON.parse(await docker("inspect", "--format", "{{json .Config.Healthcheck.Test}}", container)) as string[];
+    const healthcheck = JSON.parse(
+      await docker("inspect", "--format", "{{json .Config.Healthcheck.Test}}", container),
+    ) as string[];
     expect(healthcheck[0]).toBe("CMD");
     // Throws (and fails the test) when the command exits non-zero.
     await docker("exec", container, ...healthcheck.slice(1));

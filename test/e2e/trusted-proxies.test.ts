@@ -6,7 +6,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startServiceProcess, type ServiceProcess } from "../support/service-process.ts";
 
 /** Unkeyed requests answer 401 and count against the free plan's 60 a minute per client address. */
-const statuses = async (service: ServiceProcess, forwardedFor: (i: number) => string, count: number): Promise<number[]> => {
+const statuses = async (
+  service: ServiceProcess,
+  forwardedFor: (i: number) => string,
+  count: number,
+): Promise<number[]> => {
   const out: number[] = [];
   for (let i = 0; i < count; i += 1) {
     out.push((await fetch(`${service.url}/pets`, { headers: { "x-forwarded-for": forwardedFor(i) } })).status);
@@ -15,7 +19,8 @@ const statuses = async (service: ServiceProcess, forwardedFor: (i: number) => st
 };
 
 /** The access-log lines of the requests above. */
-const accessLines = (service: ServiceProcess): string[] => service.output.filter((line) => line.includes('"message":"request"') && line.includes('"path":"/pets"'));
+const accessLines = (service: ServiceProcess): string[] =>
+  service.output.filter((line) => line.includes('"message":"request"') && line.includes('"path":"/pets"'));
 
 describe("client addresses behind proxies", () => {
   let service: ServiceProcess | undefined;

@@ -17,7 +17,12 @@ describe("the typed client (openapi-typescript + openapi-fetch) over a real sock
     const text = await response.clone().text();
     const body = text && response.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text;
     const url = new URL(request.url);
-    drift.push(...openApiDriftCheck().check({ method: request.method, path: url.pathname + url.search }, { status: response.status, headers: response.headers, body }));
+    drift.push(
+      ...openApiDriftCheck().check(
+        { method: request.method, path: url.pathname + url.search },
+        { status: response.status, headers: response.headers, body },
+      ),
+    );
     return response;
   };
 
@@ -36,9 +41,15 @@ describe("the typed client (openapi-typescript + openapi-fetch) over a real sock
   afterAll(() => service?.close());
 
   it("walks create category → pet → stock → order → cancel → complete", async () => {
-    const admin = createClient<AdminPaths>({ baseUrl: service.origin, headers: { "X-API-Key": service.adminKey }, fetch: checkedFetch });
+    const admin = createClient<AdminPaths>({
+      baseUrl: service.origin,
+      headers: { "X-API-Key": service.adminKey },
+      fetch: checkedFetch,
+    });
     const newKey = async (role: "staff" | "customer") => {
-      const { data, response } = await admin.POST("/admin/api-keys", { body: { label: `${role} key`, role, plan: "business" } });
+      const { data, response } = await admin.POST("/admin/api-keys", {
+        body: { label: `${role} key`, role, plan: "business" },
+      });
       expect(response.status).toBe(201);
       return data!.key;
     };
@@ -64,12 +75,17 @@ describe("the typed client (openapi-typescript + openapi-fetch) over a real sock
     const held = await customer.GET("/pets", { params: { query: { ids: [petId], status: ["pending"] } } });
     expect(held.data?.map((p) => p.id)).toEqual([petId]);
 
-    const cancelled = await customer.DELETE("/store/orders/{orderId}", { params: { path: { orderId: second.data!.id! } } });
+    const cancelled = await customer.DELETE("/store/orders/{orderId}", {
+      params: { path: { orderId: second.data!.id! } },
+    });
     expect(cancelled.response.status).toBe(204);
     const afterCancel = await customer.GET("/store/inventory/{petId}", { params: { path: { petId } } });
     expect(afterCancel.data).toEqual({ petId, quantity: 1, status: "available" });
 
-    const completed = await staff.PATCH("/store/orders/{orderId}", { params: { path: { orderId: first.data!.id! } }, body: { complete: true } });
+    const completed = await staff.PATCH("/store/orders/{orderId}", {
+      params: { path: { orderId: first.data!.id! } },
+      body: { complete: true },
+    });
     expect(completed.data).toMatchObject({ id: first.data!.id, complete: true, shipDate: expect.stringMatching(/Z$/) });
 
     const mine = await customer.GET("/store/orders", { params: { query: { limit: 10 } } });
@@ -80,7 +96,10 @@ describe("the typed client (openapi-typescript + openapi-fetch) over a real sock
     const refused = await customer.POST("/pets", { body: { name: "Nope", categoryId } });
     expect(refused.response.status).toBe(403);
     expect(refused.error).toMatchObject({ code: "forbidden", status: 403 });
-    const conflict = await staff.PATCH("/store/orders/{orderId}", { params: { path: { orderId: first.data!.id! } }, body: { complete: true } });
+    const conflict = await staff.PATCH("/store/orders/{orderId}", {
+      params: { path: { orderId: first.data!.id! } },
+      body: { complete: true },
+    });
     expect(conflict.error).toMatchObject({ code: "order_completed", status: 409 });
 
     expect(drift).toEqual([]);

@@ -31,10 +31,15 @@ describe("webhooks for what the API does (memory stores, real outbox, loopback r
     petstore.webhookWorker.start();
     const client = new TestClient(petstore.app);
     const admin = { key: ADMIN_KEY };
-    const subscribed = await client.post("/admin/webhooks", { ...admin, body: { url: receiver.url, events: [...webhookEventTypes] } });
+    const subscribed = await client.post("/admin/webhooks", {
+      ...admin,
+      body: { url: receiver.url, events: [...webhookEventTypes] },
+    });
     expect(subscribed.status).toBe(201);
     const secret = subscribed.body.secret as string;
-    const key = async (role: string) => (await client.post("/admin/api-keys", { ...admin, body: { label: role, role, plan: "business" } })).body.key as string;
+    const key = async (role: string) =>
+      (await client.post("/admin/api-keys", { ...admin, body: { label: role, role, plan: "business" } })).body
+        .key as string;
     const staff = { key: await key("staff") };
     const customer = { key: await key("customer") };
 
@@ -67,8 +72,12 @@ describe("webhooks for what the API does (memory stores, real outbox, loopback r
     for (const webhook of received) expect(verifyStandardWebhook(secret, webhook.headers, webhook.body)).toBe(true);
     const bodies = received.map((w) => JSON.parse(w.body) as Body);
     // Each body is what the OpenAPI callbacks promise (the same zod schemas the document is built from).
-    for (const body of bodies) expect(webhookEventBodies[body.type as WebhookEventType].safeParse(body).success, JSON.stringify(body)).toBe(true);
-    const summary = (list: readonly (readonly [string, unknown])[]) => list.map(([type, data]) => JSON.stringify([type, data])).sort();
+    for (const body of bodies)
+      expect(webhookEventBodies[body.type as WebhookEventType].safeParse(body).success, JSON.stringify(body)).toBe(
+        true,
+      );
+    const summary = (list: readonly (readonly [string, unknown])[]) =>
+      list.map(([type, data]) => JSON.stringify([type, data])).sort();
     expect(summary(bodies.map((b) => [b.type, b.data] as const))).toEqual(summary(expected));
   });
 });

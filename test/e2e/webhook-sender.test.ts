@@ -24,7 +24,11 @@ afterEach(async () => {
   }
 });
 
-const webhook = (url: string) => ({ url, headers: { "content-type": "application/json", "webhook-id": "msg_1" }, body: '{"type":"order.placed"}' });
+const webhook = (url: string) => ({
+  url,
+  headers: { "content-type": "application/json", "webhook-id": "msg_1" },
+  body: '{"type":"order.placed"}',
+});
 const loopbackAllowed = new HttpWebhookSender({ timeoutMs: 500, allowPrivateTargets: true, keepBytes: 16 });
 
 describe("HttpWebhookSender", () => {
@@ -34,9 +38,17 @@ describe("HttpWebhookSender", () => {
       Object.assign(seen, { method: request.method, headers: request.headers, body });
       response.writeHead(500).end("x".repeat(100_000));
     });
-    expect(await loopbackAllowed.send(webhook(`${url}/hook`))).toEqual({ kind: "answered", status: 500, body: "x".repeat(16) });
+    expect(await loopbackAllowed.send(webhook(`${url}/hook`))).toEqual({
+      kind: "answered",
+      status: 500,
+      body: "x".repeat(16),
+    });
     expect(seen).toMatchObject({ method: "POST", body: '{"type":"order.placed"}' });
-    expect(seen.headers).toMatchObject({ "webhook-id": "msg_1", "content-type": "application/json", "content-length": "23" });
+    expect(seen.headers).toMatchObject({
+      "webhook-id": "msg_1",
+      "content-type": "application/json",
+      "content-length": "23",
+    });
   });
 
   it("does not follow redirects: a 3xx is the answer", async () => {
@@ -59,7 +71,10 @@ describe("HttpWebhookSender", () => {
     const url = await receiver((_q, _b, response) => response.end());
     const closed = servers.pop()!;
     await new Promise((resolve) => closed.close(resolve));
-    expect(await loopbackAllowed.send(webhook(url))).toEqual({ kind: "failed", error: "connection error: ECONNREFUSED" });
+    expect(await loopbackAllowed.send(webhook(url))).toEqual({
+      kind: "failed",
+      error: "connection error: ECONNREFUSED",
+    });
   });
 
   it("unless private targets are allowed, refuses loopback literals and names that resolve to loopback, sending nothing", async () => {

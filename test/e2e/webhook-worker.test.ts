@@ -27,24 +27,43 @@ const configWith = (pollMs: number) =>
   });
 
 /** The whole service on memory stores, its worker running, with a stand-in outbox the test records events in. */
-const serviceWithReceiver = async (replies: ReceiverReply[], events: WebhookEventType[], feed = new MemoryEventFeed(), pollMs = 20) => {
+const serviceWithReceiver = async (
+  replies: ReceiverReply[],
+  events: WebhookEventType[],
+  feed = new MemoryEventFeed(),
+  pollMs = 20,
+) => {
   receiver = await startWebhookReceiver(replies);
   petstore = await composePetstore(configWith(pollMs), createLogger("silent"), { events: feed });
-  const { subscription, secret } = await petstore.useCases.createWebhookSubscription.execute({ url: receiver.url, events });
+  const { subscription, secret } = await petstore.useCases.createWebhookSubscription.execute({
+    url: receiver.url,
+    events,
+  });
   petstore.webhookWorker.start();
   return { feed, subscription, secret, receiver };
 };
 
 describe("the webhook worker of a running service", () => {
   it("delivers each event type to a loopback receiver, signed, with the body { type, timestamp, data }", async () => {
-    const types = ["order.placed", "order.completed", "order.cancelled", "pet.status_changed", "inventory.changed"] as const;
+    const types = [
+      "order.placed",
+      "order.completed",
+      "order.cancelled",
+      "pet.status_changed",
+      "inventory.changed",
+    ] as const;
     const { feed, secret, receiver } = await serviceWithReceiver([204], [...types]);
     types.forEach((type, i) => feed.record(type, { n: i }, new Date()));
     const received = await receiver.waitFor(5);
     for (const webhook of received) {
       expect(verifyStandardWebhook(secret, webhook.headers, webhook.body)).toBe(true);
     }
-    expect(received.map((w) => JSON.parse(w.body) as { type: string }).map((b) => b.type).sort()).toEqual([...types].sort());
+    expect(
+      received
+        .map((w) => JSON.parse(w.body) as { type: string })
+        .map((b) => b.type)
+        .sort(),
+    ).toEqual([...types].sort());
     expect(feed.size).toBe(0);
   });
 
@@ -54,7 +73,9 @@ describe("the webhook worker of a running service", () => {
     const received = await receiver.waitFor(3);
     expect(new Set(received.map((w) => w.headers["webhook-id"])).size).toBe(1);
     for (const webhook of received) expect(verifyStandardWebhook(secret, webhook.headers, webhook.body)).toBe(true);
-    await expect.poll(async () => (await petstore!.useCases.listWebhookDeliveries.execute(subscription.id)).length).toBe(3);
+    await expect
+      .poll(async () => (await petstore!.useCases.listWebhookDeliveries.execute(subscription.id)).length)
+      .toBe(3);
     const log = await petstore!.useCases.listWebhookDeliveries.execute(subscription.id);
     expect(log.map((a) => [a.attempt, a.status, a.error])).toEqual([
       [3, 200, undefined],
@@ -80,7 +101,10 @@ describe("when the webhook worker runs", () => {
     await idleRun(); // its first run found nothing: it waits out the poll
     await useCases.setInventory.execute(pet.id, 3);
     const [webhook] = await receiver.waitFor(1, 5_000);
-    expect(JSON.parse(webhook!.body)).toMatchObject({ type: "inventory.changed", data: { petId: pet.id, quantity: 3 } });
+    expect(JSON.parse(webhook!.body)).toMatchObject({
+      type: "inventory.changed",
+      data: { petId: pet.id, quantity: 3 },
+    });
   });
 
   it("runs again at once when events are recorded during a run that found none (its read came before them)", async () => {

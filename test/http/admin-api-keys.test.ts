@@ -62,7 +62,12 @@ describe("admin: API keys", () => {
     });
 
     it("creates an enterprise key with its own limits", async () => {
-      const res = await create({ label: "big", role: "staff", plan: "enterprise", limits: { perMinute: 5000, perDay: 2_000_000 } });
+      const res = await create({
+        label: "big",
+        role: "staff",
+        plan: "enterprise",
+        limits: { perMinute: 5000, perDay: 2_000_000 },
+      });
       expect(res.status).toBe(201);
       expect(res.body.limits).toEqual({ perMinute: 5000, perDay: 2_000_000 });
     });
@@ -83,9 +88,21 @@ describe("admin: API keys", () => {
       ["a bad role", { label: "x", role: "owner", plan: "free" }, "body.role"],
       ["a missing role", { label: "x", plan: "free" }, "body.role"],
       ["a bad plan", { label: "x", role: "customer", plan: "gold" }, "body.plan"],
-      ["limits of 0 per minute", { label: "x", role: "customer", plan: "enterprise", limits: { perMinute: 0, perDay: 10 } }, "body.limits.perMinute"],
-      ["fractional limits", { label: "x", role: "customer", plan: "enterprise", limits: { perMinute: 1.5, perDay: 10 } }, "body.limits.perMinute"],
-      ["limits without perDay", { label: "x", role: "customer", plan: "enterprise", limits: { perMinute: 5 } }, "body.limits.perDay"],
+      [
+        "limits of 0 per minute",
+        { label: "x", role: "customer", plan: "enterprise", limits: { perMinute: 0, perDay: 10 } },
+        "body.limits.perMinute",
+      ],
+      [
+        "fractional limits",
+        { label: "x", role: "customer", plan: "enterprise", limits: { perMinute: 1.5, perDay: 10 } },
+        "body.limits.perMinute",
+      ],
+      [
+        "limits without perDay",
+        { label: "x", role: "customer", plan: "enterprise", limits: { perMinute: 5 } },
+        "body.limits.perDay",
+      ],
       ["a secret chosen by the client", { label: "x", role: "customer", plan: "free", key: "my-own-secret" }, "body"],
     ])("answers 400 validation_failed for %s", async (_, body, path) => {
       expectValidationFailed(await create(body), path);
@@ -110,8 +127,24 @@ describe("admin: API keys", () => {
           createdAt: NOW,
           revoked: false,
         },
-        { id: 2, label: "shop", role: "customer", plan: "free", limits: { perMinute: 60, perDay: 1000 }, createdAt: NOW, revoked: false },
-        { id: 3, label: "gone", role: "staff", plan: "business", limits: { perMinute: 1000, perDay: 100_000 }, createdAt: NOW, revoked: true },
+        {
+          id: 2,
+          label: "shop",
+          role: "customer",
+          plan: "free",
+          limits: { perMinute: 60, perDay: 1000 },
+          createdAt: NOW,
+          revoked: false,
+        },
+        {
+          id: 3,
+          label: "gone",
+          role: "staff",
+          plan: "business",
+          limits: { perMinute: 1000, perDay: 100_000 },
+          createdAt: NOW,
+          revoked: true,
+        },
       ]);
     });
 
@@ -147,16 +180,29 @@ describe("admin: API keys", () => {
     });
 
     it("changes only what is sent", async () => {
-      expect((await patch({ label: "renamed" })).body).toMatchObject({ label: "renamed", role: "customer", plan: "free" });
+      expect((await patch({ label: "renamed" })).body).toMatchObject({
+        label: "renamed",
+        role: "customer",
+        plan: "free",
+      });
       expect((await patch({})).body).toMatchObject({ label: "renamed", role: "customer", plan: "free" });
     });
 
     it("moves a key to enterprise with limits, changes the limits alone, and back to a fixed plan", async () => {
-      expect((await patch({ plan: "enterprise", limits: { perMinute: 7, perDay: 70 } })).body.limits).toEqual({ perMinute: 7, perDay: 70 });
+      expect((await patch({ plan: "enterprise", limits: { perMinute: 7, perDay: 70 } })).body.limits).toEqual({
+        perMinute: 7,
+        perDay: 70,
+      });
       expect(limitOf(await t.client.get("/pets", { key: secret }))).toBe(7);
-      expect((await patch({ limits: { perMinute: 9, perDay: 90 } })).body).toMatchObject({ plan: "enterprise", limits: { perMinute: 9, perDay: 90 } });
+      expect((await patch({ limits: { perMinute: 9, perDay: 90 } })).body).toMatchObject({
+        plan: "enterprise",
+        limits: { perMinute: 9, perDay: 90 },
+      });
       expect((await patch({ label: "still enterprise" })).body.limits).toEqual({ perMinute: 9, perDay: 90 });
-      expect((await patch({ plan: "pro" })).body).toMatchObject({ plan: "pro", limits: { perMinute: 300, perDay: 10_000 } });
+      expect((await patch({ plan: "pro" })).body).toMatchObject({
+        plan: "pro",
+        limits: { perMinute: 300, perDay: 10_000 },
+      });
       expect(limitOf(await t.client.get("/pets", { key: secret }))).toBe(300);
     });
 
@@ -164,7 +210,10 @@ describe("admin: API keys", () => {
       expectError(await patch({ plan: "enterprise" }), 400, "validation_failed");
       expectError(await patch({ limits: { perMinute: 5, perDay: 50 } }), 400, "validation_failed");
       expectError(await patch({ plan: "pro", limits: { perMinute: 5, perDay: 50 } }), 400, "validation_failed");
-      expect((await t.client.get("/admin/api-keys/2", admin())).body).toMatchObject({ plan: "free", limits: { perMinute: 60, perDay: 1000 } });
+      expect((await t.client.get("/admin/api-keys/2", admin())).body).toMatchObject({
+        plan: "free",
+        limits: { perMinute: 60, perDay: 1000 },
+      });
     });
 
     it.each([
@@ -207,19 +256,30 @@ describe("admin: API keys", () => {
 
   describe("the last active admin key", () => {
     it("cannot be revoked or demoted: 409 last_admin_key, nothing changes; with a second admin it can", async () => {
-      const me = (await t.client.get("/admin/api-keys", admin())).body.find((k: { role: string }) => k.role === "admin");
+      const me = (await t.client.get("/admin/api-keys", admin())).body.find(
+        (k: { role: string }) => k.role === "admin",
+      );
       const revoke = await t.client.delete(`/admin/api-keys/${me.id}`, admin());
       expectError(revoke, 409, "last_admin_key");
       const demote = await t.client.patch(`/admin/api-keys/${me.id}`, { ...admin(), body: { role: "staff" } });
       expectError(demote, 409, "last_admin_key");
-      expect((await t.client.get(`/admin/api-keys/${me.id}`, admin())).body).toMatchObject({ role: "admin", revoked: false });
+      expect((await t.client.get(`/admin/api-keys/${me.id}`, admin())).body).toMatchObject({
+        role: "admin",
+        revoked: false,
+      });
 
       // A staff key promoted to admin: now the first one may go, and the promoted one is the last.
       const other = await create({ label: "deputy", role: "staff", plan: "pro" });
-      expect((await t.client.patch(`/admin/api-keys/${other.body.id}`, { ...admin(), body: { role: "admin" } })).status).toBe(200);
+      expect(
+        (await t.client.patch(`/admin/api-keys/${other.body.id}`, { ...admin(), body: { role: "admin" } })).status,
+      ).toBe(200);
       expect((await t.client.delete(`/admin/api-keys/${me.id}`, admin())).status).toBe(204);
       const deputy = { key: other.body.key as string };
-      expectError(await t.client.patch(`/admin/api-keys/${other.body.id}`, { ...deputy, body: { role: "customer" } }), 409, "last_admin_key");
+      expectError(
+        await t.client.patch(`/admin/api-keys/${other.body.id}`, { ...deputy, body: { role: "customer" } }),
+        409,
+        "last_admin_key",
+      );
       expectError(await t.client.delete(`/admin/api-keys/${other.body.id}`, deputy), 409, "last_admin_key");
       expect((await t.client.get("/admin/api-keys", deputy)).status).toBe(200);
     });
@@ -232,9 +292,9 @@ describe("admin: API keys", () => {
         t.client.delete(`/admin/api-keys/${me.id}`, { key: other.body.key }),
       ]);
       expect([a.status, b.status].sort()).toEqual([204, 409]);
-      const admins = (await t.client.get("/admin/api-keys", a.status === 204 ? admin() : { key: other.body.key })).body.filter(
-        (k: { role: string; revoked: boolean }) => k.role === "admin" && !k.revoked,
-      );
+      const admins = (
+        await t.client.get("/admin/api-keys", a.status === 204 ? admin() : { key: other.body.key })
+      ).body.filter((k: { role: string; revoked: boolean }) => k.role === "admin" && !k.revoked);
       expect(admins).toHaveLength(1);
     });
   });
@@ -281,7 +341,10 @@ describe("admin: a PATCH that keeps losing to concurrent changes of the key", ()
     };
     const t = await startTestPetstore({ stores });
     try {
-      const created = await t.client.post("/admin/api-keys", { key: t.adminKey, body: { label: "partner", role: "customer", plan: "pro" } });
+      const created = await t.client.post("/admin/api-keys", {
+        key: t.adminKey,
+        body: { label: "partner", role: "customer", plan: "pro" },
+      });
       raced = created.body.id as number;
 
       const res = await t.client.patch(`/admin/api-keys/${raced}`, { key: t.adminKey, body: { plan: "business" } });
@@ -292,7 +355,10 @@ describe("admin: a PATCH that keeps losing to concurrent changes of the key", ()
       expect(after.body).toMatchObject({ label: `renamed elsewhere ${SETTINGS_ATTEMPTS}`, plan: "pro" });
       // Once the others stop, the same change applies.
       raced = undefined;
-      const retried = await t.client.patch(`/admin/api-keys/${after.body.id}`, { key: t.adminKey, body: { plan: "business" } });
+      const retried = await t.client.patch(`/admin/api-keys/${after.body.id}`, {
+        key: t.adminKey,
+        body: { plan: "business" },
+      });
       expect(retried.status).toBe(200);
       expect(retried.body).toMatchObject({ label: `renamed elsewhere ${SETTINGS_ATTEMPTS}`, plan: "business" });
     } finally {

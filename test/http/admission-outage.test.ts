@@ -13,7 +13,8 @@ describe("admission while the store is down", () => {
     const stores = createMemoryStores();
     let down = false;
     const consume = stores.limiter.consume.bind(stores.limiter);
-    stores.limiter.consume = (...args) => (down ? Promise.reject(new DomainError("service_unavailable", "The store is not answering", 5)) : consume(...args));
+    stores.limiter.consume = (...args) =>
+      down ? Promise.reject(new DomainError("service_unavailable", "The store is not answering", 5)) : consume(...args);
     t = await startTestPetstore({ stores });
     return { goDown: () => (down = true) };
   };

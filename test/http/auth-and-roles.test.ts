@@ -96,7 +96,11 @@ describe("authentication and roles", () => {
 
     it("does not take the key from the query string or another header", async () => {
       expectError(await t.client.get(`/pets?api_key=${t.adminKey}`), 401, "unauthorized");
-      expectError(await t.client.get("/pets", { headers: { authorization: `Bearer ${t.adminKey}` } }), 401, "unauthorized");
+      expectError(
+        await t.client.get("/pets", { headers: { authorization: `Bearer ${t.adminKey}` } }),
+        401,
+        "unauthorized",
+      );
     });
   });
 
@@ -115,7 +119,11 @@ describe("authentication and roles", () => {
 
     it("checks the role before the body", async () => {
       expectError(await t.client.post("/pets", { key: customer, body: { nonsense: true } }), 403, "forbidden");
-      expectError(await t.client.post("/pets", { key: customer, rawBody: "{", headers: { "content-type": "text/plain" } }), 403, "forbidden");
+      expectError(
+        await t.client.post("/pets", { key: customer, rawBody: "{", headers: { "content-type": "text/plain" } }),
+        403,
+        "forbidden",
+      );
     });
   });
 
@@ -129,14 +137,17 @@ describe("authentication and roles", () => {
       },
     );
 
-    it.each([...catalogReads, ...customerWrites, ["GET", "/store/orders/1"], ...staffOnly, ["DELETE", "/store/orders/2"]] as Op[])(
-      "staff may %s %s",
-      async (...op) => {
-        const res = await call(op, staff);
-        expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(200);
-        expect(res.status).toBeLessThan(300);
-      },
-    );
+    it.each([
+      ...catalogReads,
+      ...customerWrites,
+      ["GET", "/store/orders/1"],
+      ...staffOnly,
+      ["DELETE", "/store/orders/2"],
+    ] as Op[])("staff may %s %s", async (...op) => {
+      const res = await call(op, staff);
+      expect(res.status, JSON.stringify(res.body)).toBeGreaterThanOrEqual(200);
+      expect(res.status).toBeLessThan(300);
+    });
 
     it("admin may do every operation", async () => {
       for (const op of everyOperation) {

@@ -1,6 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
-import { expectError, expectRateLimitHeaders, expectValidationFailed, rawFetch, streamOf } from "../support/http-assertions.ts";
+import {
+  expectError,
+  expectRateLimitHeaders,
+  expectValidationFailed,
+  rawFetch,
+  streamOf,
+} from "../support/http-assertions.ts";
 import { createCategory, placeOrder, stockedPet } from "../support/http-fixtures.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
 
@@ -45,11 +51,19 @@ describe("bad input", () => {
   });
 
   const send = (method: string, path: string, headers: Record<string, string>, body?: BodyInit) =>
-    rawFetch(t, method, path, { headers: { "x-api-key": t.adminKey, ...headers }, ...(body === undefined ? {} : { body }) });
+    rawFetch(t, method, path, {
+      headers: { "x-api-key": t.adminKey, ...headers },
+      ...(body === undefined ? {} : { body }),
+    });
 
   describe.each(bodyOperations)("%s %s", (method, path, valid) => {
     it("accepts application/json with a charset, in any case", async () => {
-      const res = await send(method, path, { "content-type": "Application/JSON; charset=utf-8" }, JSON.stringify(valid));
+      const res = await send(
+        method,
+        path,
+        { "content-type": "Application/JSON; charset=utf-8" },
+        JSON.stringify(valid),
+      );
       expect([200, 201]).toContain(res.status);
     });
 
@@ -59,8 +73,16 @@ describe("bad input", () => {
       // A byte body gets no Content-Type of its own; a string body would get text/plain.
       expectError(await send(method, path, {}, new TextEncoder().encode(json)), 415, "unsupported_media_type");
       expectError(await send(method, path, { "content-type": "text/plain" }, json), 415, "unsupported_media_type");
-      expectError(await send(method, path, { "content-type": "application/x-www-form-urlencoded" }, json), 415, "unsupported_media_type");
-      expectError(await send(method, path, { "content-type": "application/jsonx" }, json), 415, "unsupported_media_type");
+      expectError(
+        await send(method, path, { "content-type": "application/x-www-form-urlencoded" }, json),
+        415,
+        "unsupported_media_type",
+      );
+      expectError(
+        await send(method, path, { "content-type": "application/jsonx" }, json),
+        415,
+        "unsupported_media_type",
+      );
       expect(await snapshot()).toEqual(before);
     });
 
@@ -82,11 +104,19 @@ describe("bad input", () => {
       const before = await snapshot();
       const big = paddedJson(valid, LIMIT + 1);
       const json = { "content-type": "application/json" };
-      expectError(await send(method, path, { ...json, "content-length": String(LIMIT + 1) }, big), 413, "payload_too_large");
+      expectError(
+        await send(method, path, { ...json, "content-length": String(LIMIT + 1) }, big),
+        413,
+        "payload_too_large",
+      );
       expectError(await send(method, path, json, streamOf(LIMIT + 1)), 413, "payload_too_large");
       expectError(await send(method, path, json, streamOf(10 * LIMIT)), 413, "payload_too_large");
       // A Content-Length that understates the body does not get it through.
-      expectError(await send(method, path, { ...json, "content-length": "20" }, streamOf(LIMIT + 1)), 413, "payload_too_large");
+      expectError(
+        await send(method, path, { ...json, "content-length": "20" }, streamOf(LIMIT + 1)),
+        413,
+        "payload_too_large",
+      );
       expect(await snapshot()).toEqual(before);
     });
   });
@@ -104,11 +134,20 @@ describe("bad input", () => {
   });
 
   it("checks the content type before the size", async () => {
-    expectError(await send("POST", "/categories", { "content-type": "text/plain" }, streamOf(LIMIT + 1)), 415, "unsupported_media_type");
+    expectError(
+      await send("POST", "/categories", { "content-type": "text/plain" }, streamOf(LIMIT + 1)),
+      415,
+      "unsupported_media_type",
+    );
   });
 
   it("answers 400 validation_failed for a __proto__ property, which is unknown like any other", async () => {
-    const res = await send("POST", "/categories", { "content-type": "application/json" }, '{"name":"Birds","__proto__":{"admin":true}}');
+    const res = await send(
+      "POST",
+      "/categories",
+      { "content-type": "application/json" },
+      '{"name":"Birds","__proto__":{"admin":true}}',
+    );
     expectValidationFailed(res, "body");
     expect((await t.stores.categories.list({ limit: 100 })).map((c) => c.name)).toEqual(["Dogs"]);
   });
@@ -129,17 +168,31 @@ describe("bad input", () => {
       ["POST", "/admin/api-keys/{id}/unban", "keyId", undefined],
     ] as const;
 
-    it.each(idRoutes)("%s %s: 400 for ids that are not int64, 404 for int64s that name nothing", async (method, template, name, body) => {
-      // An id has one spelling: leading zeros are not an alias (`/pets/02` is not `/pets/2`).
-      for (const id of ["abc", "1.5", "9223372036854775808", "-9223372036854775809", "12345678901234567890123", "02", "007", "00", "-0", "-01"]) {
-        const res = await t.client.request(method, template.replace("{id}", id), { key: t.adminKey, body });
-        expectValidationFailed(res, `path.${name}`);
-      }
-      for (const id of ["9223372036854775807", "0", "-1", "77"]) {
-        const res = await t.client.request(method, template.replace("{id}", id), { key: t.adminKey, body });
-        expectError(res, 404, "not_found");
-      }
-    });
+    it.each(idRoutes)(
+      "%s %s: 400 for ids that are not int64, 404 for int64s that name nothing",
+      async (method, template, name, body) => {
+        // An id has one spelling: leading zeros are not an alias (`/pets/02` is not `/pets/2`).
+        for (const id of [
+          "abc",
+          "1.5",
+          "9223372036854775808",
+          "-9223372036854775809",
+          "12345678901234567890123",
+          "02",
+          "007",
+          "00",
+          "-0",
+          "-01",
+        ]) {
+          const res = await t.client.request(method, template.replace("{id}", id), { key: t.adminKey, body });
+          expectValidationFailed(res, `path.${name}`);
+        }
+        for (const id of ["9223372036854775807", "0", "-1", "77"]) {
+          const res = await t.client.request(method, template.replace("{id}", id), { key: t.adminKey, body });
+          expectError(res, 404, "not_found");
+        }
+      },
+    );
   });
 
   it("answers 400 validation_failed for a malformed URL, counted and with the rate-limit headers under /pets", async () => {
@@ -197,16 +250,22 @@ describe("bad input", () => {
       ["/admin/api-keys/1/unban", ["POST"], ["GET", "PUT", "PATCH", "DELETE"]],
       ["/healthz", ["GET"], ["POST", "PUT", "DELETE"]],
       ["/readyz", ["GET"], ["POST", "PATCH"]],
-    ])("%s answers 405 method_not_allowed with Allow: %j, HEAD with GET, and OPTIONS", async (path, allowed, refused) => {
-      const before = await snapshot();
-      for (const method of refused) {
-        const res = await t.client.request(method, path, { key: t.adminKey, ...(method === "GET" ? {} : { body: { name: "x" } }) });
-        expectError(res, 405, "method_not_allowed");
-        const answered = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"];
-        expect(res.headers.get("allow")?.split(/,\s*/).sort(), `${method} ${path}`).toEqual(answered.sort());
-      }
-      expect(await snapshot()).toEqual(before);
-    });
+    ])(
+      "%s answers 405 method_not_allowed with Allow: %j, HEAD with GET, and OPTIONS",
+      async (path, allowed, refused) => {
+        const before = await snapshot();
+        for (const method of refused) {
+          const res = await t.client.request(method, path, {
+            key: t.adminKey,
+            ...(method === "GET" ? {} : { body: { name: "x" } }),
+          });
+          expectError(res, 405, "method_not_allowed");
+          const answered = [...allowed, ...(allowed.includes("GET") ? ["HEAD"] : []), "OPTIONS"];
+          expect(res.headers.get("allow")?.split(/,\s*/).sort(), `${method} ${path}`).toEqual(answered.sort());
+        }
+        expect(await snapshot()).toEqual(before);
+      },
+    );
 
     it("answers 405 for a known path template whatever the id", async () => {
       const res = await t.client.request("POST", "/pets/abc", { key: t.adminKey });

@@ -16,7 +16,10 @@ describe("categories", () => {
 
   describe("POST /categories", () => {
     it("creates a category (trimmed) and answers 201 with Location", async () => {
-      const res = await t.client.post("/categories", { key: k.staff, body: { name: "  Dogs ", description: "  Loyal  " } });
+      const res = await t.client.post("/categories", {
+        key: k.staff,
+        body: { name: "  Dogs ", description: "  Loyal  " },
+      });
       expect(res.status).toBe(201);
       expect(res.body).toEqual({ id: 1, name: "Dogs", description: "Loyal" });
       expect(res.headers.get("location")).toBe("/categories/1");
@@ -24,8 +27,14 @@ describe("categories", () => {
     });
 
     it("leaves out a description that was not sent, and accepts the longest name and description", async () => {
-      expect((await t.client.post("/categories", { key: k.staff, body: { name: "Cats" } })).body).toEqual({ id: 1, name: "Cats" });
-      const long = await t.client.post("/categories", { key: k.staff, body: { name: "n".repeat(100), description: "d".repeat(500) } });
+      expect((await t.client.post("/categories", { key: k.staff, body: { name: "Cats" } })).body).toEqual({
+        id: 1,
+        name: "Cats",
+      });
+      const long = await t.client.post("/categories", {
+        key: k.staff,
+        body: { name: "n".repeat(100), description: "d".repeat(500) },
+      });
       expect(long.status).toBe(201);
       expect(long.body).toMatchObject({ id: 2, name: "n".repeat(100), description: "d".repeat(500) });
     });
@@ -87,7 +96,10 @@ describe("categories", () => {
       expectError(await t.client.get("/categories/2", { key: k.customer }), 404, "not_found");
       expectError(await t.client.get("/categories/9223372036854775807", { key: k.customer }), 404, "not_found");
       expectValidationFailed(await t.client.get("/categories/abc", { key: k.customer }), "path.categoryId");
-      expectValidationFailed(await t.client.get("/categories/9223372036854775808", { key: k.customer }), "path.categoryId");
+      expectValidationFailed(
+        await t.client.get("/categories/9223372036854775808", { key: k.customer }),
+        "path.categoryId",
+      );
     });
 
     it("refuses query parameters it does not know", async () => {
@@ -115,8 +127,16 @@ describe("categories", () => {
     });
 
     it("answers 409 category_name_taken for another category's name in any case, and changes nothing", async () => {
-      expectError(await t.client.put("/categories/1", { key: k.staff, body: { name: "cats" } }), 409, "category_name_taken");
-      expectError(await t.client.put("/categories/1", { key: k.staff, body: { name: "CATS " } }), 409, "category_name_taken");
+      expectError(
+        await t.client.put("/categories/1", { key: k.staff, body: { name: "cats" } }),
+        409,
+        "category_name_taken",
+      );
+      expectError(
+        await t.client.put("/categories/1", { key: k.staff, body: { name: "CATS " } }),
+        409,
+        "category_name_taken",
+      );
       expect(await allCategories()).toEqual([
         { id: 1, name: "Dogs", description: "Loyal" },
         { id: 2, name: "Cats" },
@@ -126,7 +146,10 @@ describe("categories", () => {
     it("answers 404 for a missing category and 400 for a bad body", async () => {
       expectError(await t.client.put("/categories/3", { key: k.staff, body: { name: "Birds" } }), 404, "not_found");
       expectValidationFailed(await t.client.put("/categories/1", { key: k.staff, body: { name: "" } }), "body.name");
-      expectValidationFailed(await t.client.put("/categories/1", { key: k.staff, body: { name: "X", description: "d".repeat(501) } }), "body.description");
+      expectValidationFailed(
+        await t.client.put("/categories/1", { key: k.staff, body: { name: "X", description: "d".repeat(501) } }),
+        "body.description",
+      );
       expect(await allCategories()).toHaveLength(2);
     });
   });

@@ -5,7 +5,13 @@ describe("PETSTORE_TRUST_PROXY parsing", () => {
   it("accepts IPv4 and IPv6 addresses and CIDRs, with spaces and empty entries", () => {
     const trusted = parseTrustedProxies(" 10.0.0.0/8, 192.168.1.7,, fd00::/8, ::1 ");
     expect(trusted.size).toBe(4);
-    expect(["10.1.2.3", "192.168.1.7", "fd00::5", "::1", "::ffff:10.9.9.9"].map((a) => trusted.has(a))).toEqual([true, true, true, true, true]);
+    expect(["10.1.2.3", "192.168.1.7", "fd00::5", "::1", "::ffff:10.9.9.9"].map((a) => trusted.has(a))).toEqual([
+      true,
+      true,
+      true,
+      true,
+      true,
+    ]);
     expect(["11.0.0.1", "192.168.1.8", "fe80::1", "2001:db8::1", "not-an-address"].map((a) => trusted.has(a))).toEqual([
       false,
       false,

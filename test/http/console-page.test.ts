@@ -34,7 +34,9 @@ describe("GET /console", () => {
       const res = await t.client.get(path, { headers: { "accept-encoding": "identity" } });
       expect(res.status, path).toBe(200);
       // Every import of a module is a path on this server: no bare name ("preact") a browser could not resolve.
-      for (const [, target] of (res.body as string).matchAll(/(?:^|[;\s}])import\s*(?:[\w{},*\s]+from\s*)?"([^"]+)"/g)) {
+      for (const [, target] of (res.body as string).matchAll(
+        /(?:^|[;\s}])import\s*(?:[\w{},*\s]+from\s*)?"([^"]+)"/g,
+      )) {
         expect(target, `${path} imports ${target}`).toMatch(/^\.\//);
         queue.push(`/console/assets/${target!.slice(2)}`);
       }
@@ -51,7 +53,9 @@ describe("GET /console", () => {
     expect(br.headers.get("content-encoding")).toBe("br");
     const etag = br.headers.get("etag")!;
     expect(etag).toMatch(/^"[\w-]+-br"$/);
-    const again = await t.client.get("/console/assets/preact.mjs", { headers: { "accept-encoding": "br", "if-none-match": etag } });
+    const again = await t.client.get("/console/assets/preact.mjs", {
+      headers: { "accept-encoding": "br", "if-none-match": etag },
+    });
     expect(again.status).toBe(304);
   });
 });

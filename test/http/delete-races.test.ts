@@ -1,5 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { categoryDeleteRound, petDeleteRound, RaceLedger, seededRandom, type RoundContext } from "../support/delete-races.ts";
+import {
+  categoryDeleteRound,
+  petDeleteRound,
+  RaceLedger,
+  seededRandom,
+  type RoundContext,
+} from "../support/delete-races.ts";
 import { describeViolations, readViolations } from "../support/invariants.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
 
@@ -16,7 +22,10 @@ describe("deletes racing orders and creations on one instance", () => {
   beforeEach(async () => {
     t = await startTestPetstore();
     const limits = { perMinute: 1_000_000, perDay: 10_000_000 };
-    const keys = { staff: await t.newKey("staff", "enterprise", limits), customer: await t.newKey("customer", "enterprise", limits) };
+    const keys = {
+      staff: await t.newKey("staff", "enterprise", limits),
+      customer: await t.newKey("customer", "enterprise", limits),
+    };
     ctx = { clients: [t.client], keys, ledger: new RaceLedger(), random: seededRandom(seed) };
   });
   afterEach(() => t.close());
@@ -27,8 +36,14 @@ describe("deletes racing orders and creations on one instance", () => {
       await petDeleteRound(ctx, round, category.body.id as number);
       await categoryDeleteRound(ctx, round);
     }
-    const { violations } = await readViolations((path) => t.client.get(path, { key: ctx.keys.staff }), ctx.ledger.expectations());
+    const { violations } = await readViolations(
+      (path) => t.client.get(path, { key: ctx.keys.staff }),
+      ctx.ledger.expectations(),
+    );
     const anomalies = ctx.ledger.outcomes.flatMap((o) => o.anomalies.map((a) => `${o.kind} round ${o.round}: ${a}`));
-    expect({ violations: describeViolations(violations), anomalies }, `seed ${seed}`).toEqual({ violations: "", anomalies: [] });
+    expect({ violations: describeViolations(violations), anomalies }, `seed ${seed}`).toEqual({
+      violations: "",
+      anomalies: [],
+    });
   });
 });

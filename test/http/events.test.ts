@@ -148,8 +148,14 @@ describe("GET /events", () => {
   it("is for staff and admin keys: 401 without a valid key, 403 for a customer; a bad Last-Event-ID is 400", async () => {
     expectError(await t.client.get("/events"), 401, "unauthorized");
     expectError(await t.client.get("/events", { key: keys.customer }), 403, "forbidden");
-    expectValidationFailed(await t.client.get("/events", { key: keys.staff, headers: { "last-event-id": "evt_1" } }), "header.Last-Event-ID");
-    expectValidationFailed(await t.client.get("/events", { key: keys.staff, headers: { "last-event-id": "-1" } }), "header.Last-Event-ID");
+    expectValidationFailed(
+      await t.client.get("/events", { key: keys.staff, headers: { "last-event-id": "evt_1" } }),
+      "header.Last-Event-ID",
+    );
+    expectValidationFailed(
+      await t.client.get("/events", { key: keys.staff, headers: { "last-event-id": "-1" } }),
+      "header.Last-Event-ID",
+    );
   });
 
   it("HEAD answers the headers and no stream", async () => {
@@ -169,7 +175,10 @@ describe("GET /events on a real socket", () => {
 
   it("writes each event as it comes, and a client that leaves frees its stream", async () => {
     const abort = new AbortController();
-    const response = await fetch(`${served.origin}/events`, { headers: { "x-api-key": served.adminKey }, signal: abort.signal });
+    const response = await fetch(`${served.origin}/events`, {
+      headers: { "x-api-key": served.adminKey },
+      signal: abort.signal,
+    });
     expect(response.headers.get("content-type")).toBe("text/event-stream; charset=utf-8");
     const stream = new SseReader(response.body!);
     expect(await stream.next()).toEqual({ retry: "2000", comment: "connected" });

@@ -16,9 +16,15 @@ describe("input the service cannot take exactly", () => {
   afterEach(() => t.close());
 
   const post = (path: string, text: string, headers: Record<string, string> = {}) =>
-    rawFetch(t, "POST", path, { headers: { "x-api-key": t.adminKey, "content-type": "application/json", ...headers }, body: text });
+    rawFetch(t, "POST", path, {
+      headers: { "x-api-key": t.adminKey, "content-type": "application/json", ...headers },
+      body: text,
+    });
   const postBytes = (path: string, bytes: Uint8Array<ArrayBuffer>, headers: Record<string, string> = {}) =>
-    rawFetch(t, "POST", path, { headers: { "x-api-key": t.adminKey, "content-type": "application/json", ...headers }, body: bytes });
+    rawFetch(t, "POST", path, {
+      headers: { "x-api-key": t.adminKey, "content-type": "application/json", ...headers },
+      body: bytes,
+    });
 
   describe("integers in JSON bodies", () => {
     it.each([
@@ -42,7 +48,9 @@ describe("input the service cannot take exactly", () => {
 
     it("quotes the id as sent, not as a double would read it", async () => {
       const res = await post("/store/orders", `{"petId":9223372036854775806,"quantity":1}`);
-      expect(res.body.details).toEqual([{ path: "body.petId", message: expect.stringContaining("9223372036854775806") }]);
+      expect(res.body.details).toEqual([
+        { path: "body.petId", message: expect.stringContaining("9223372036854775806") },
+      ]);
       expect(JSON.stringify(res.body)).not.toContain("9223372036854776000");
     });
 
@@ -101,7 +109,13 @@ describe("input the service cannot take exactly", () => {
     it.each(["9223372036854775807", "9007199254740993", "-9223372036854775808"])(
       "answers 404 for the valid int64 %s, quoting it as sent",
       async (id) => {
-        for (const path of [`/pets/${id}`, `/categories/${id}`, `/store/orders/${id}`, `/store/inventory/${id}`, `/admin/api-keys/${id}`]) {
+        for (const path of [
+          `/pets/${id}`,
+          `/categories/${id}`,
+          `/store/orders/${id}`,
+          `/store/inventory/${id}`,
+          `/admin/api-keys/${id}`,
+        ]) {
           const res = await t.client.get(path, { key: t.adminKey });
           expectError(res, 404, "not_found");
           expect(res.body.message, path).toContain(id);
@@ -111,7 +125,10 @@ describe("input the service cannot take exactly", () => {
 
     it("still answers 400 for ids outside int64", async () => {
       expectValidationFailed(await t.client.get("/pets/9223372036854775808", { key: t.adminKey }), "path.petId");
-      expectValidationFailed(await t.client.get("/pets?after=-9223372036854775809", { key: t.adminKey }), "query.after");
+      expectValidationFailed(
+        await t.client.get("/pets?after=-9223372036854775809", { key: t.adminKey }),
+        "query.after",
+      );
     });
 
     it("filters with ids beyond 2^53 exactly: they match nothing and bound nothing", async () => {
@@ -129,7 +146,8 @@ describe("input the service cannot take exactly", () => {
 
   describe("text encoding", () => {
     const order = (text: string) => new TextEncoder().encode(text);
-    const withBytes = (before: string, bytes: number[], after: string) => new Uint8Array([...order(before), ...bytes, ...order(after)]);
+    const withBytes = (before: string, bytes: number[], after: string) =>
+      new Uint8Array([...order(before), ...bytes, ...order(after)]);
 
     it.each([
       ["a Latin-1 é", [0xe9]],
@@ -157,20 +175,31 @@ describe("input the service cannot take exactly", () => {
       expect(res.body.message).toMatch(/remove the byte order mark/);
     });
 
-    it.each(["latin1", "ISO-8859-1", "utf-16", '"utf-16le"', "us-ascii"])("answers 415 to charset=%s", async (charset) => {
-      const res = await post("/categories", '{"name":"Birds"}', { "content-type": `application/json; charset=${charset}` });
-      expectError(res, 415, "unsupported_media_type");
-      expect(res.body.message).toContain("UTF-8");
-    });
+    it.each(["latin1", "ISO-8859-1", "utf-16", '"utf-16le"', "us-ascii"])(
+      "answers 415 to charset=%s",
+      async (charset) => {
+        const res = await post("/categories", '{"name":"Birds"}', {
+          "content-type": `application/json; charset=${charset}`,
+        });
+        expectError(res, 415, "unsupported_media_type");
+        expect(res.body.message).toContain("UTF-8");
+      },
+    );
 
     it.each(["utf-8", "UTF-8", '"utf-8"', "utf8"])("takes charset=%s", async (charset) => {
-      const res = await post("/categories", '{"name":"Birds"}', { "content-type": `application/json;charset=${charset}` });
+      const res = await post("/categories", '{"name":"Birds"}', {
+        "content-type": `application/json;charset=${charset}`,
+      });
       expect(res.status).toBe(201);
     });
 
     it("keeps no refusal under an Idempotency-Key: the corrected retry acts", async () => {
       const headers = { "idempotency-key": "utf8-retry" };
-      expectError(await postBytes("/categories", withBytes('{"name":"Caf', [0xe9], '"}'), headers), 400, "invalid_json");
+      expectError(
+        await postBytes("/categories", withBytes('{"name":"Caf', [0xe9], '"}'), headers),
+        400,
+        "invalid_json",
+      );
       const retry = await postBytes("/categories", order('{"name":"Café"}'), headers);
       expect(retry.status).toBe(201);
       expect(retry.headers.get("idempotent-replayed")).toBeNull();

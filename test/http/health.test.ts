@@ -4,7 +4,13 @@ import { countStatuses, expectError } from "../support/http-assertions.ts";
 import { startTestPetstore, type TestPetstore, type TestResponse } from "../support/test-petstore.ts";
 
 const expectNoRateLimitHeaders = (res: TestResponse) => {
-  for (const name of ["x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset", "ratelimit", "ratelimit-policy"]) {
+  for (const name of [
+    "x-ratelimit-limit",
+    "x-ratelimit-remaining",
+    "x-ratelimit-reset",
+    "ratelimit",
+    "ratelimit-policy",
+  ]) {
     expect(res.headers.get(name), name).toBeNull();
   }
 };

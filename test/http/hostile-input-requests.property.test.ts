@@ -171,7 +171,9 @@ const plausiblePair = (): fc.Arbitrary<{ name: string; value: string }> =>
     fc.integer({ min: 1, max: 100 }).map((n) => ({ name: "limit", value: String(n) })),
     fc.integer({ min: -5, max: 50 }).map((n) => ({ name: "after", value: String(n) })),
     fc.shuffledSubarray(statuses, { minLength: 1 }).map((s) => ({ name: "status", value: s.join(",") })),
-    fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 5 }).map((ids) => ({ name: "ids", value: ids.join(",") })),
+    fc
+      .array(fc.integer({ min: 0, max: 9 }), { minLength: 1, maxLength: 5 })
+      .map((ids) => ({ name: "ids", value: ids.join(",") })),
     fc.nat({ max: 5 }).map((n) => ({ name: "categoryId", value: String(n) })),
     fc.nat({ max: 5 }).map((n) => ({ name: "petId", value: String(n) })),
     fc.boolean().map((b) => ({ name: "complete", value: String(b) })),
@@ -198,7 +200,9 @@ const queryString = (): fc.Arbitrary<string> =>
       if (pairs.length === 0) return empty;
       // encodeURIComponent refuses lone surrogates; the URL parser turns them into U+FFFD anyway.
       const part = (s: string, encode: boolean) => (encode ? encodeURIComponent(s.toWellFormed()) : s);
-      const text = pairs.map((p) => (p.equals === 0 ? part(p.name, p.encode) : `${part(p.name, p.encode)}=${part(p.value, p.encode)}`));
+      const text = pairs.map((p) =>
+        p.equals === 0 ? part(p.name, p.encode) : `${part(p.name, p.encode)}=${part(p.value, p.encode)}`,
+      );
       return start + text.join(separator);
     });
 
@@ -291,7 +295,13 @@ const idRoutes: IdRoute[] = [
   { method: "PUT", template: "/categories/{id}", name: "categoryId", admin: false, body: { name: "Dogs" } },
   { method: "DELETE", template: "/categories/{id}", name: "categoryId", admin: false },
   { method: "GET", template: "/store/orders/{id}", name: "orderId", admin: false },
-  { method: "PATCH", template: "/store/orders/{id}", name: "orderId", admin: false, body: { shipDate: "2027-01-01T00:00:00Z" } },
+  {
+    method: "PATCH",
+    template: "/store/orders/{id}",
+    name: "orderId",
+    admin: false,
+    body: { shipDate: "2027-01-01T00:00:00Z" },
+  },
   { method: "DELETE", template: "/store/orders/{id}", name: "orderId", admin: false },
   { method: "GET", template: "/store/inventory/{id}", name: "petId", admin: false },
   { method: "PUT", template: "/store/inventory/{id}", name: "petId", admin: false, body: { quantity: 3 } },
@@ -338,9 +348,16 @@ describe("hostile URLs and headers (property-based)", () => {
         const unknown = [...seen.keys()].filter((name) => !(route.params as string[]).includes(name));
         // A list parameter may be repeated: its values read as if joined with commas. Any other may not.
         const isList = (name: string) => (listParams as string[]).includes(name);
-        const repeated = [...seen].filter(([name, values]) => !unknown.includes(name) && !isList(name) && values.length > 1).map(([name]) => name);
+        const repeated = [...seen]
+          .filter(([name, values]) => !unknown.includes(name) && !isList(name) && values.length > 1)
+          .map(([name]) => name);
         const malformed = [...seen]
-          .filter(([name, values]) => !unknown.includes(name) && (values.length === 1 || isList(name)) && !params[name as Param](values.join(",")))
+          .filter(
+            ([name, values]) =>
+              !unknown.includes(name) &&
+              (values.length === 1 || isList(name)) &&
+              !params[name as Param](values.join(",")),
+          )
           .map(([name]) => name);
 
         await store.exchange({ method: "GET", path, key }, (res, headers) => {
@@ -350,7 +367,11 @@ describe("hostile URLs and headers (property-based)", () => {
             expect(res.status, `GET ${path}: ${JSON.stringify(res.body)}`).toBe(200);
             return expect(Array.isArray(res.body)).toBe(true);
           }
-          expectValidationFailedAt(res, [...repeated, ...malformed].map((name) => `query.${name}`), `GET ${path}`);
+          expectValidationFailedAt(
+            res,
+            [...repeated, ...malformed].map((name) => `query.${name}`),
+            `GET ${path}`,
+          );
           const details = (res.body as { details: { path: string; message: string }[] }).details;
           for (const name of unknown) {
             expect(
@@ -371,7 +392,10 @@ describe("hostile URLs and headers (property-based)", () => {
         const url = new URL(path, BASE);
         // The segment where the id belongs, after the URL parser's normalisation (`%2e%2e` is `..`, say).
         const [prefix, suffix] = route.template.split("{id}") as [string, string];
-        const segment = url.pathname.startsWith(prefix) && url.pathname.endsWith(suffix) ? url.pathname.slice(prefix.length, url.pathname.length - suffix.length) : undefined;
+        const segment =
+          url.pathname.startsWith(prefix) && url.pathname.endsWith(suffix)
+            ? url.pathname.slice(prefix.length, url.pathname.length - suffix.length)
+            : undefined;
         const routed = segment !== undefined && segment.length > 0 && !segment.includes("/") && url.search === "";
         const value = routed ? decoded(segment) : undefined;
         // A path id has one spelling: a leading zero (`02`, `-0`, `00`) is refused, not an alias.
@@ -381,13 +405,21 @@ describe("hostile URLs and headers (property-based)", () => {
 
         const body = route.body === undefined ? undefined : JSON.stringify(route.body);
         const headers: [string, string][] = body === undefined ? [] : [["content-type", "application/json"]];
-        await store.exchange({ method: route.method, path, key: "admin", headers, ...(body === undefined ? {} : { body }) }, (res) => {
-          const why = `${route.method} ${path} (${route.template})`;
-          if (!routed) return;
-          if (value === undefined) return expectOneOf(res, [{ status: 400, code: "validation_failed" }], `${why}: malformed percent-encoding`);
-          if (!valid) return expectValidationFailedAt(res, [`path.${route.name}`], why);
-          expect([200, 204, 404, 409, 422], `${why}: ${JSON.stringify(res.body)}`).toContain(res.status);
-        });
+        await store.exchange(
+          { method: route.method, path, key: "admin", headers, ...(body === undefined ? {} : { body }) },
+          (res) => {
+            const why = `${route.method} ${path} (${route.template})`;
+            if (!routed) return;
+            if (value === undefined)
+              return expectOneOf(
+                res,
+                [{ status: 400, code: "validation_failed" }],
+                `${why}: malformed percent-encoding`,
+              );
+            if (!valid) return expectValidationFailedAt(res, [`path.${route.name}`], why);
+            expect([200, 204, 404, 409, 422], `${why}: ${JSON.stringify(res.body)}`).toContain(res.status);
+          },
+        );
       }),
       { numRuns: RUNS },
     );
@@ -425,7 +457,10 @@ describe("hostile URLs and headers (property-based)", () => {
       ),
       // application/json in random case, with random parameters.
       fc
-        .tuple(fc.array(fc.boolean(), { minLength: 16, maxLength: 16 }), fc.option(fc.string({ unit: "grapheme-ascii", maxLength: 12 })))
+        .tuple(
+          fc.array(fc.boolean(), { minLength: 16, maxLength: 16 }),
+          fc.option(fc.string({ unit: "grapheme-ascii", maxLength: 12 })),
+        )
         .map(([upper, parameter]) => {
           const type = [..."application/json"].map((c, i) => (upper[i] ? c.toUpperCase() : c)).join("");
           return parameter === null ? type : `${type};${parameter}`;
@@ -471,8 +506,14 @@ describe("hostile URLs and headers (property-based)", () => {
           keys: apiKeys(store.admin.secret, store.staff.secret),
           contentType: fc.option(contentType, { freq: 6 }),
           contentTypeTwice: fc.nat({ max: 9 }).map((n) => n === 0),
-          contentLength: fc.option(fc.constantFrom("0", "abc", "-1", "65536", "65537", "1e6", "10, 10", "99999999999999999999", " 12 "), { freq: 2 }),
-          idempotencyKey: fc.option(fc.oneof(fc.constantFrom("", "x".repeat(255), "x".repeat(256), "é", "\t"), fc.uuid()), { freq: 2 }),
+          contentLength: fc.option(
+            fc.constantFrom("0", "abc", "-1", "65536", "65537", "1e6", "10, 10", "99999999999999999999", " 12 "),
+            { freq: 2 },
+          ),
+          idempotencyKey: fc.option(
+            fc.oneof(fc.constantFrom("", "x".repeat(255), "x".repeat(256), "é", "\t"), fc.uuid()),
+            { freq: 2 },
+          ),
         }),
         async ({ op, keys, contentType, contentTypeTwice, contentLength, idempotencyKey }) => {
           const headers: [string, string][] = (keys as readonly string[]).map((k) => ["X-API-Key", k]);
@@ -489,28 +530,38 @@ describe("hostile URLs and headers (property-based)", () => {
               : `${idempotencyKey.slice(0, 240)}-${created}`;
           if (idem !== null && op.idempotent) headers.push(["idempotency-key", idem]);
           created++;
-          const body = op.method === "POST" ? JSON.stringify({ name: `Category ${created}` }) : op.method === "PUT" ? '{"quantity":3}' : undefined;
+          const body =
+            op.method === "POST"
+              ? JSON.stringify({ name: `Category ${created}` })
+              : op.method === "PUT"
+                ? '{"quantity":3}'
+                : undefined;
 
-          await store.exchange({ method: op.method, path: op.path, key: "none", headers, ...(body === undefined ? {} : { body }) }, (res, seen) => {
-            const why = `${op.method} ${op.path} with ${JSON.stringify(headers).slice(0, 300)}`;
-            const refusal = refusalFor(store.roleOf(seen), false);
-            if (refusal) return expectOneOf(res, [refusal], why);
-            if (!hasBody) return expectOneOf(res, [{ status: op.success }], why);
-            const key = seen.get("idempotency-key");
-            if (op.idempotent && key !== null && (key.length === 0 || key.length > 255)) {
-              return expectValidationFailedAt(res, ["header.Idempotency-Key"], why);
-            }
-            const charset = /;\s*charset\s*=\s*"?([^";,\s]*)/i.exec(seen.get("content-type") ?? "")?.[1]?.toLowerCase();
-            const json =
-              seen.get("content-type")?.split(";")[0]?.trim().toLowerCase() === "application/json" &&
-              (charset === undefined || charset === "utf-8" || charset === "utf8");
-            const tooLarge = Number(seen.get("content-length") ?? 0) > LIMIT;
-            const expected = [
-              ...(json ? [] : [{ status: 415, code: "unsupported_media_type" }]),
-              ...(tooLarge ? [{ status: 413, code: "payload_too_large" }] : []),
-            ];
-            expectOneOf(res, expected.length ? expected : [{ status: op.success }], why);
-          });
+          await store.exchange(
+            { method: op.method, path: op.path, key: "none", headers, ...(body === undefined ? {} : { body }) },
+            (res, seen) => {
+              const why = `${op.method} ${op.path} with ${JSON.stringify(headers).slice(0, 300)}`;
+              const refusal = refusalFor(store.roleOf(seen), false);
+              if (refusal) return expectOneOf(res, [refusal], why);
+              if (!hasBody) return expectOneOf(res, [{ status: op.success }], why);
+              const key = seen.get("idempotency-key");
+              if (op.idempotent && key !== null && (key.length === 0 || key.length > 255)) {
+                return expectValidationFailedAt(res, ["header.Idempotency-Key"], why);
+              }
+              const charset = /;\s*charset\s*=\s*"?([^";,\s]*)/i
+                .exec(seen.get("content-type") ?? "")?.[1]
+                ?.toLowerCase();
+              const json =
+                seen.get("content-type")?.split(";")[0]?.trim().toLowerCase() === "application/json" &&
+                (charset === undefined || charset === "utf-8" || charset === "utf8");
+              const tooLarge = Number(seen.get("content-length") ?? 0) > LIMIT;
+              const expected = [
+                ...(json ? [] : [{ status: 415, code: "unsupported_media_type" }]),
+                ...(tooLarge ? [{ status: 413, code: "payload_too_large" }] : []),
+              ];
+              expectOneOf(res, expected.length ? expected : [{ status: op.success }], why);
+            },
+          );
         },
       ),
       { numRuns: RUNS },
@@ -518,7 +569,22 @@ describe("hostile URLs and headers (property-based)", () => {
   });
 
   it("any mix of method, path, query, headers and body keeps the invariants", async () => {
-    const prefixes = ["/pets", "/categories", "/store/orders", "/store/inventory", "/admin/api-keys", "/store", "/admin", "/docs", "/openapi.json", "/healthz", "/readyz", "/", "/nope", "/PETS"];
+    const prefixes = [
+      "/pets",
+      "/categories",
+      "/store/orders",
+      "/store/inventory",
+      "/admin/api-keys",
+      "/store",
+      "/admin",
+      "/docs",
+      "/openapi.json",
+      "/healthz",
+      "/readyz",
+      "/",
+      "/nope",
+      "/PETS",
+    ];
     const request = fc
       .record({
         method: fc.constantFrom("GET", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"),
@@ -526,7 +592,13 @@ describe("hostile URLs and headers (property-based)", () => {
         segments: fc.array(oddId(), { maxLength: 3 }),
         query: fc.option(queryString(), { freq: 3 }),
         key: keyChoice(),
-        contentType: fc.constantFrom("application/json", "text/plain", "application/json; charset=utf-8", "APPLICATION/JSON", undefined),
+        contentType: fc.constantFrom(
+          "application/json",
+          "text/plain",
+          "application/json; charset=utf-8",
+          "APPLICATION/JSON",
+          undefined,
+        ),
         body: fc.option(fc.oneof(hostileValueText(), fc.string({ maxLength: 40 })), { freq: 3 }),
       })
       .map(({ method, prefix, segments, query, key, contentType, body }): HostileRequest => {

@@ -115,13 +115,20 @@ const bodyOperations = (victimId: number): BodyOperation[] => [
 
 type Verdict = "valid" | "invalid" | "unknown";
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
-const isInt = (v: unknown, min: number, max: number) => typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
+const isInt = (v: unknown, min: number, max: number) =>
+  typeof v === "number" && Number.isInteger(v) && v >= min && v <= max;
 const codePoints = (s: string) => [...s].length;
 
 /** RFC 3339 with an offset, shape only: a string of this shape may still name no real instant. */
 const dateTimeShape = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/i;
-const realDateTimes = new Set(["2027-01-01T00:00:00Z", "2027-01-01T00:00:00.000Z", "2027-06-30T23:59:59+02:00", "2026-11-21T12:00:00-05:30"]);
+const realDateTimes = new Set([
+  "2027-01-01T00:00:00Z",
+  "2027-01-01T00:00:00.000Z",
+  "2027-06-30T23:59:59+02:00",
+  "2026-11-21T12:00:00-05:30",
+]);
 
 const verdictOf = (type: Kind, v: unknown): Verdict => {
   switch (type.kind) {
@@ -239,7 +246,10 @@ const expectBodyOutcome = (op: BodyOperation, bytes: Uint8Array, res: TestRespon
       // Accepted by the schema: whatever the domain says next, it is no schema error (those carry details).
       const body = res.body as { code?: string; details?: unknown };
       expect(body?.code, why).not.toBe("invalid_json");
-      expect(res.status === 400 && body?.details !== undefined, `${why}: a schema error for a valid body ${JSON.stringify(res.body)}`).toBe(false);
+      expect(
+        res.status === 400 && body?.details !== undefined,
+        `${why}: a schema error for a valid body ${JSON.stringify(res.body)}`,
+      ).toBe(false);
       if (!op.admin) expect(res.status, `${why}: ${JSON.stringify(res.body)}`).not.toBe(400);
       expect([413, 415]).not.toContain(res.status);
       return;
@@ -255,7 +265,12 @@ const expectBodyOutcome = (op: BodyOperation, bytes: Uint8Array, res: TestRespon
 const fieldValueText = (type: Kind): fc.Arbitrary<string> => {
   const json = (arb: fc.Arbitrary<unknown>) => arb.map((v) => JSON.stringify(v));
   const near: Record<Kind["kind"], () => fc.Arbitrary<string>> = {
-    name: () => fc.oneof(json(unicodeName()), json(boundaryString()), json(fc.constantFrom("$where", "$gt", '{"$gt": ""}', " Rex ", "\u0000"))),
+    name: () =>
+      fc.oneof(
+        json(unicodeName()),
+        json(boundaryString()),
+        json(fc.constantFrom("$where", "$gt", '{"$gt": ""}', " Rex ", "\u0000")),
+      ),
     description: () => fc.oneof(json(unicodeName(60)), json(boundaryString())),
     int64: () => numberText(),
     int: () => fc.oneof(numberText(), json(fc.constantFrom(-1, 0, 1, 999, 1000, 1001, 999_999, 1_000_000, 1_000_001))),
@@ -296,15 +311,17 @@ const fieldValueText = (type: Kind): fc.Arbitrary<string> => {
             "",
           ),
         ),
-        json(fc.date({ noInvalidDate: true, min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z") }).map((d) => d.toISOString())),
+        json(
+          fc
+            .date({ noInvalidDate: true, min: new Date("0001-01-01T00:00:00Z"), max: new Date("9999-12-31T23:59:59Z") })
+            .map((d) => d.toISOString()),
+        ),
         json(fc.integer()),
       ),
     true: () => fc.constantFrom("true", "false", "1", "0", '"true"', "null", "[true]"),
     limits: () =>
       fc.oneof(
-        fc
-          .tuple(numberText(), numberText())
-          .map(([m, d]) => `{"perMinute": ${m}, "perDay": ${d}}`),
+        fc.tuple(numberText(), numberText()).map(([m, d]) => `{"perMinute": ${m}, "perDay": ${d}}`),
         fc.constantFrom(
           '{"perMinute": 10, "perDay": 100}',
           '{"perMinute": 10}',
@@ -320,7 +337,25 @@ const fieldValueText = (type: Kind): fc.Arbitrary<string> => {
 /** Property names that are not in any schema, or nearly are. */
 const extraKey = (): fc.Arbitrary<string> =>
   fc.oneof(
-    fc.constantFrom("__proto__", "constructor", "prototype", "toString", "hasOwnProperty", "valueOf", "$where", "$set", "id", "status", "", " name", "Name", "name ", "name\u0000", "admin", "role"),
+    fc.constantFrom(
+      "__proto__",
+      "constructor",
+      "prototype",
+      "toString",
+      "hasOwnProperty",
+      "valueOf",
+      "$where",
+      "$set",
+      "id",
+      "status",
+      "",
+      " name",
+      "Name",
+      "name ",
+      "name\u0000",
+      "admin",
+      "role",
+    ),
     fc.string({ maxLength: 12 }),
     unicodeName(3),
   );
@@ -331,9 +366,19 @@ type Edit = { set: string; to: string } | { drop: string } | { dup: string; to: 
 const editedBody = (op: BodyOperation): fc.Arbitrary<string> => {
   const fieldNames = Object.keys(op.fields);
   const edit: fc.Arbitrary<Edit> = fc.oneof(
-    { weight: 6, arbitrary: fc.constantFrom(...fieldNames).chain((f) => fieldValueText(op.fields[f]!.type).map((to): Edit => ({ set: f, to }))) },
+    {
+      weight: 6,
+      arbitrary: fc
+        .constantFrom(...fieldNames)
+        .chain((f) => fieldValueText(op.fields[f]!.type).map((to): Edit => ({ set: f, to }))),
+    },
     { weight: 1, arbitrary: fc.constantFrom(...fieldNames).map((f): Edit => ({ drop: f })) },
-    { weight: 1, arbitrary: fc.constantFrom(...fieldNames).chain((f) => fieldValueText(op.fields[f]!.type).map((to): Edit => ({ dup: f, to }))) },
+    {
+      weight: 1,
+      arbitrary: fc
+        .constantFrom(...fieldNames)
+        .chain((f) => fieldValueText(op.fields[f]!.type).map((to): Edit => ({ dup: f, to }))),
+    },
     { weight: 2, arbitrary: fc.tuple(extraKey(), hostileValueText()).map(([f, to]): Edit => ({ set: f, to })) },
   );
   return fc.array(edit, { minLength: 1, maxLength: 3 }).map((edits) => {
@@ -355,7 +400,9 @@ const editedBody = (op: BodyOperation): fc.Arbitrary<string> => {
 
 /** Text that is almost JSON, or JSON with a twist at the byte level. */
 const malformedBytes = (op: BodyOperation): fc.Arbitrary<Uint8Array> => {
-  const valid = `{${Object.entries(op.valid).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
+  const valid = `{${Object.entries(op.valid)
+    .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+    .join(",")}}`;
   const text = (arb: fc.Arbitrary<string>) => arb.map((s) => new TextEncoder().encode(s));
   const firstValue = Object.keys(op.valid)[0]!;
   const withValue = (raw: string) => valid.replace(new RegExp(`("${firstValue}":)[^,}]*`), `$1${raw}`);
@@ -364,29 +411,80 @@ const malformedBytes = (op: BodyOperation): fc.Arbitrary<Uint8Array> => {
     text(fc.integer({ min: 0, max: valid.length - 1 }).map((n) => valid.slice(0, n))),
     // Trailing garbage, a second document, comments, trailing commas.
     text(fc.string({ minLength: 1, maxLength: 20 }).map((g) => valid + g)),
-    text(fc.constantFrom(`${valid}${valid}`, `${valid},`, `${valid} // c`, `/* c */${valid}`, valid.replace("}", ",}"), `[${valid},]`, `${valid}\u0000`)),
+    text(
+      fc.constantFrom(
+        `${valid}${valid}`,
+        `${valid},`,
+        `${valid} // c`,
+        `/* c */${valid}`,
+        valid.replace("}", ",}"),
+        `[${valid},]`,
+        `${valid}\u0000`,
+      ),
+    ),
     // A byte-order mark, or whitespace JSON does not allow, in front.
-    text(fc.constantFrom(`\uFEFF${valid}`, `\u00A0${valid}`, `\u2028${valid}`, ` \t\r\n${valid} \t\r\n`, `\uFEFF\uFEFF${valid}`)),
+    text(
+      fc.constantFrom(
+        `\uFEFF${valid}`,
+        `\u00A0${valid}`,
+        `\u2028${valid}`,
+        ` \t\r\n${valid} \t\r\n`,
+        `\uFEFF\uFEFF${valid}`,
+      ),
+    ),
     // Literals JSON has not: NaN, Infinity, undefined, hex, single quotes, huge exponents.
     text(
       fc
-        .constantFrom("NaN", "Infinity", "-Infinity", "+1", "undefined", "0x10", "01", ".5", "5.", "'Rex'", "1e999999999", "-1e999999999", "1e-999999999", "True", "nul")
+        .constantFrom(
+          "NaN",
+          "Infinity",
+          "-Infinity",
+          "+1",
+          "undefined",
+          "0x10",
+          "01",
+          ".5",
+          "5.",
+          "'Rex'",
+          "1e999999999",
+          "-1e999999999",
+          "1e-999999999",
+          "True",
+          "nul",
+        )
         .map(withValue),
     ),
     // Control characters raw inside a string (invalid) or escaped (valid), lone surrogates escaped (valid JSON).
     text(
       fc
         .tuple(fc.integer({ min: 0, max: 0x1f }), fc.boolean())
-        .map(([c, escaped]) => withValue(escaped ? `"a\\u${c.toString(16).padStart(4, "0")}b"` : `"a${String.fromCharCode(c)}b"`)),
+        .map(([c, escaped]) =>
+          withValue(escaped ? `"a\\u${c.toString(16).padStart(4, "0")}b"` : `"a${String.fromCharCode(c)}b"`),
+        ),
     ),
-    text(fc.constantFrom('"\\ud800"', '"\\udfff"', '"\\udc00\\ud800"', '"\\uD83D"', '"\\u0000"', '"\\x41"', '"\\q"', '"\\u12"').map(withValue)),
+    text(
+      fc
+        .constantFrom(
+          '"\\ud800"',
+          '"\\udfff"',
+          '"\\udc00\\ud800"',
+          '"\\uD83D"',
+          '"\\u0000"',
+          '"\\x41"',
+          '"\\q"',
+          '"\\u12"',
+        )
+        .map(withValue),
+    ),
     // Bytes that are not UTF-8 (overlong forms, surrogates encoded, stray continuation bytes) inside a string.
-    fc.constantFrom([0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82]).map((bad) => {
-      const [head, tail] = [withValue('"a'), '"'];
-      const start = new TextEncoder().encode(head.slice(0, head.indexOf('"a') + 2));
-      const end = new TextEncoder().encode(tail + head.slice(head.indexOf('"a') + 2));
-      return new Uint8Array([...start, ...bad, ...end]);
-    }),
+    fc
+      .constantFrom([0xc0, 0xaf], [0xed, 0xa0, 0x80], [0xff], [0x80], [0xf4, 0x90, 0x80, 0x80], [0xe2, 0x82])
+      .map((bad) => {
+        const [head, tail] = [withValue('"a'), '"'];
+        const start = new TextEncoder().encode(head.slice(0, head.indexOf('"a') + 2));
+        const end = new TextEncoder().encode(tail + head.slice(head.indexOf('"a') + 2));
+        return new Uint8Array([...start, ...bad, ...end]);
+      }),
     // Random text and random bytes.
     text(fc.string({ unit: "binary", maxLength: 60 })),
     fc.uint8Array({ maxLength: 60 }),
@@ -400,25 +498,34 @@ const hugeBody = (op: BodyOperation): fc.Arbitrary<string> => {
   const [first] = Object.keys(op.fields);
   return fc.oneof(
     // The first field as one long string, the whole body from a little under to a little over 64 KiB.
-    fc.tuple(fc.integer({ min: LIMIT - 300, max: LIMIT + 300 }), fc.constantFrom("a", " ", "é", "🐶")).map(([size, c]) => {
-      const shell = `{${JSON.stringify(first)}:""}`;
-      const units = Math.max(0, Math.floor((size - shell.length) / Buffer.byteLength(c)));
-      return `{${JSON.stringify(first)}:"${c.repeat(units)}"}`;
-    }),
+    fc
+      .tuple(fc.integer({ min: LIMIT - 300, max: LIMIT + 300 }), fc.constantFrom("a", " ", "é", "🐶"))
+      .map(([size, c]) => {
+        const shell = `{${JSON.stringify(first)}:""}`;
+        const units = Math.max(0, Math.floor((size - shell.length) / Buffer.byteLength(c)));
+        return `{${JSON.stringify(first)}:"${c.repeat(units)}"}`;
+      }),
     // A long unknown property name.
     fc.integer({ min: 1_000, max: LIMIT }).map((n) => `{"${"k".repeat(n)}":1}`),
     // Many properties.
-    fc.integer({ min: 100, max: 5_000 }).map((n) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(",")}}`),
+    fc
+      .integer({ min: 100, max: 5_000 })
+      .map((n) => `{${Array.from({ length: n }, (_, i) => `"k${i}":${i}`).join(",")}}`),
     // Deep nesting at the top, or in a field, up to the limit.
     fc.integer({ min: 1_000, max: 32_000 }).map((n) => "[".repeat(n) + "]".repeat(n)),
-    fc.integer({ min: 1_000, max: 10_000 }).map((n) => `{${JSON.stringify(first)}:${'{"a":'.repeat(n)}1${"}".repeat(n)}}`),
+    fc
+      .integer({ min: 1_000, max: 10_000 })
+      .map((n) => `{${JSON.stringify(first)}:${'{"a":'.repeat(n)}1${"}".repeat(n)}}`),
     fc.integer({ min: 1_000, max: 30_000 }).map((n) => `{${JSON.stringify(first)}:${"[".repeat(n)}${"]".repeat(n)}}`),
     // Long arrays.
     fc.integer({ min: 1_000, max: 30_000 }).map((n) => `{${JSON.stringify(first)}:[${"0,".repeat(n)}0]}`),
     // Extreme numbers in every field.
-    fc
-      .constantFrom("1e308", "-1e308", "-0", "9007199254740993", "1e400", "5e-324", "9223372036854775808")
-      .map((n) => `{${Object.keys(op.fields).map((k) => `${JSON.stringify(k)}:${n}`).join(",")}}`),
+    fc.constantFrom("1e308", "-1e308", "-0", "9007199254740993", "1e400", "5e-324", "9223372036854775808").map(
+      (n) =>
+        `{${Object.keys(op.fields)
+          .map((k) => `${JSON.stringify(k)}:${n}`)
+          .join(",")}}`,
+    ),
   );
 };
 
@@ -451,7 +558,13 @@ describe("hostile request bodies (property-based)", () => {
       }),
       async ({ op, body, key }) => {
         const bytes = typeof body === "string" ? new TextEncoder().encode(body) : body;
-        const request: HostileRequest = { method: op.method, path: op.path, key, headers: [["content-type", "application/json"]], body: bytes };
+        const request: HostileRequest = {
+          method: op.method,
+          path: op.path,
+          key,
+          headers: [["content-type", "application/json"]],
+          body: bytes,
+        };
         await store.exchange(request, (res, headers) => {
           const refusal = refusalFor(store.roleOf(headers), op.admin);
           if (refusal) expectOneOf(res, [refusal], `${op.method} ${op.path} without the right key`);
@@ -475,7 +588,11 @@ describe("hostile request bodies (property-based)", () => {
   it("__proto__, constructor and prototype keys, at the top or nested, are refused and pollute nothing", async () => {
     const polluted = (op: BodyOperation) =>
       fc
-        .tuple(fc.constantFrom(...Object.keys(op.valid), "__proto__", "constructor", "prototype"), pollutingText(), fc.boolean())
+        .tuple(
+          fc.constantFrom(...Object.keys(op.valid), "__proto__", "constructor", "prototype"),
+          pollutingText(),
+          fc.boolean(),
+        )
         .map(([field, value, top]) => {
           const entries = Object.entries(op.valid).filter(([k]) => k !== field);
           const evil = top ? value.slice(1, -1) : `${JSON.stringify(field)}:${value}`;
@@ -490,11 +607,21 @@ describe("hostile request bodies (property-based)", () => {
         }),
         async ({ op, body }) => {
           const bytes = new TextEncoder().encode(body);
-          await store.exchange({ method: op.method, path: op.path, key: "admin", headers: [["content-type", "application/json"]], body: bytes }, (res) => {
-            expectBodyOutcome(op, bytes, res);
-            // The model agrees: whatever parses here has a key no schema has, or a value of the wrong type.
-            if (outcomeOf(op, bytes).kind !== "invalid_json") expectOneOf(res, [{ status: 400, code: "validation_failed" }], "polluting keys");
-          });
+          await store.exchange(
+            {
+              method: op.method,
+              path: op.path,
+              key: "admin",
+              headers: [["content-type", "application/json"]],
+              body: bytes,
+            },
+            (res) => {
+              expectBodyOutcome(op, bytes, res);
+              // The model agrees: whatever parses here has a key no schema has, or a value of the wrong type.
+              if (outcomeOf(op, bytes).kind !== "invalid_json")
+                expectOneOf(res, [{ status: 400, code: "validation_failed" }], "polluting keys");
+            },
+          );
         },
       ),
       { numRuns: RUNS },
@@ -506,13 +633,20 @@ describe("hostile request bodies (property-based)", () => {
       fc.asyncProperty(
         fc.nat({ max: 1_000 }).chain((i) => {
           const op = operations[i % operations.length]!;
-          return fc.record({ op: fc.constant(op), field: fc.constantFrom(...Object.keys(op.fields)), operator: operatorText() });
+          return fc.record({
+            op: fc.constant(op),
+            field: fc.constantFrom(...Object.keys(op.fields)),
+            operator: operatorText(),
+          });
         }),
         async ({ op, field, operator }) => {
           const entries = { ...op.valid, [field]: operator };
-          const body = `{${Object.entries(entries).map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
-          await store.exchange({ method: op.method, path: op.path, key: "admin", headers: [["content-type", "application/json"]], body }, (res) =>
-            expectValidationFailedAt(res, [`body.${field}`], `${field}: ${operator}`),
+          const body = `{${Object.entries(entries)
+            .map(([k, v]) => `${JSON.stringify(k)}:${v}`)
+            .join(",")}}`;
+          await store.exchange(
+            { method: op.method, path: op.path, key: "admin", headers: [["content-type", "application/json"]], body },
+            (res) => expectValidationFailedAt(res, [`body.${field}`], `${field}: ${operator}`),
           );
         },
       ),
@@ -522,8 +656,18 @@ describe("hostile request bodies (property-based)", () => {
 
   it("unicode names (combining marks, RTL, zero-width, emoji, NUL, lone surrogates) are refused or stored exactly as sent, trimmed", async () => {
     const targets = [
-      { path: "/categories", field: "name", extra: {}, read: (id: number) => store.t.stores.categories.ofId(id).then((c) => c?.name) },
-      { path: "/pets", field: "name", extra: { categoryId: 1 }, read: (id: number) => store.t.stores.pets.ofId(id).then((p) => p?.name) },
+      {
+        path: "/categories",
+        field: "name",
+        extra: {},
+        read: (id: number) => store.t.stores.categories.ofId(id).then((c) => c?.name),
+      },
+      {
+        path: "/pets",
+        field: "name",
+        extra: { categoryId: 1 },
+        read: (id: number) => store.t.stores.pets.ofId(id).then((p) => p?.name),
+      },
       {
         path: "/admin/api-keys",
         field: "label",
@@ -538,9 +682,11 @@ describe("hostile request bodies (property-based)", () => {
         const res = await store.exchange(
           { method: "POST", path: target.path, key: "admin", headers: [["content-type", "application/json"]], body },
           (res) => {
-            if (verdict === "invalid") return expectValidationFailedAt(res, [`body.${target.field}`], JSON.stringify(value));
+            if (verdict === "invalid")
+              return expectValidationFailedAt(res, [`body.${target.field}`], JSON.stringify(value));
             if (verdict === "unknown") return;
-            if (target.path === "/categories" && res.status === 409) return expectOneOf(res, [{ status: 409, code: "category_name_taken" }], "taken");
+            if (target.path === "/categories" && res.status === 409)
+              return expectOneOf(res, [{ status: 409, code: "category_name_taken" }], "taken");
             expect(res.status, JSON.stringify(res.body)).toBe(201);
           },
         );
@@ -549,7 +695,11 @@ describe("hostile request bodies (property-based)", () => {
         expect(res.body[target.field]).toBe(value.trim());
         expect(await target.read(res.body.id)).toBe(value.trim());
         const location = res.headers.get("location")!;
-        const read = await store.send({ method: "GET", path: target.path === "/pets" ? `/pets?ids=${res.body.id}` : location, key: "admin" });
+        const read = await store.send({
+          method: "GET",
+          path: target.path === "/pets" ? `/pets?ids=${res.body.id}` : location,
+          key: "admin",
+        });
         expect((target.path === "/pets" ? read.body[0] : read.body)[target.field]).toBe(value.trim());
       }),
       { numRuns: RUNS },
@@ -561,10 +711,25 @@ describe("$-operators as text", () => {
   it("names that look like $-operators are ordinary strings: stored and read back literally", async () => {
     const store = await HostilePetstore.start();
     try {
-      for (const text of ["$where", "$gt", '{"$gt": ""}', "$ne", "$regex:.*", "{ $where: 'sleep(1000)' }", "a.$b", "$"]) {
+      for (const text of [
+        "$where",
+        "$gt",
+        '{"$gt": ""}',
+        "$ne",
+        "$regex:.*",
+        "{ $where: 'sleep(1000)' }",
+        "a.$b",
+        "$",
+      ]) {
         const json: HostileRequest["headers"] = [["content-type", "application/json"]];
         const category = await store.exchange(
-          { method: "POST", path: "/categories", key: "admin", headers: json, body: JSON.stringify({ name: text, description: text }) },
+          {
+            method: "POST",
+            path: "/categories",
+            key: "admin",
+            headers: json,
+            body: JSON.stringify({ name: text, description: text }),
+          },
           (res) => expect(res.status, JSON.stringify(res.body)).toBe(201),
         );
         expect(category.body).toMatchObject({ name: text, description: text });
@@ -573,11 +738,19 @@ describe("$-operators as text", () => {
         expect(await store.t.stores.categories.ofId(category.body.id)).toMatchObject({ name: text, description: text });
 
         const pet = await store.exchange(
-          { method: "POST", path: "/pets", key: "admin", headers: json, body: JSON.stringify({ name: text, categoryId: category.body.id }) },
+          {
+            method: "POST",
+            path: "/pets",
+            key: "admin",
+            headers: json,
+            body: JSON.stringify({ name: text, categoryId: category.body.id }),
+          },
           (res) => expect(res.status, JSON.stringify(res.body)).toBe(201),
         );
         const listed = await store.send({ method: "GET", path: `/pets?ids=${pet.body.id}`, key: "admin" });
-        expect(listed.body).toEqual([petBody({ id: pet.body.id, name: text, categoryId: category.body.id, status: "available" })]);
+        expect(listed.body).toEqual([
+          petBody({ id: pet.body.id, name: text, categoryId: category.body.id, status: "available" }),
+        ]);
         expect(await store.t.stores.pets.ofId(pet.body.id)).toMatchObject({ name: text });
       }
     } finally {

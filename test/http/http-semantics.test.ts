@@ -64,17 +64,25 @@ describe("HTTP semantics (PRODUCT.md §6)", () => {
   });
   afterEach(() => t.close());
 
-  it.each(getPaths)("HEAD %s answers GET's status and headers, Content-Length included, without a body", async (path) => {
-    const get = await t.client.get(path, { key: t.adminKey });
-    const head = await t.client.request("HEAD", path, { key: t.adminKey });
-    expect(head.status).toBe(get.status);
-    expect(head.body).toBe("");
-    expect(stable(head)).toEqual(stable(get));
-    expect(head.headers.get("content-length")).toBe(String(Buffer.byteLength(typeof get.body === "string" ? get.body : JSON.stringify(get.body))));
-  });
+  it.each(getPaths)(
+    "HEAD %s answers GET's status and headers, Content-Length included, without a body",
+    async (path) => {
+      const get = await t.client.get(path, { key: t.adminKey });
+      const head = await t.client.request("HEAD", path, { key: t.adminKey });
+      expect(head.status).toBe(get.status);
+      expect(head.body).toBe("");
+      expect(stable(head)).toEqual(stable(get));
+      expect(head.headers.get("content-length")).toBe(
+        String(Buffer.byteLength(typeof get.body === "string" ? get.body : JSON.stringify(get.body))),
+      );
+    },
+  );
 
   it("HEAD is refused like GET, without the Error body: no key 401, a customer on the key list 403", async () => {
-    for (const [path, key, status] of [["/pets", undefined, 401], ["/admin/api-keys", k.customer, 403]] as const) {
+    for (const [path, key, status] of [
+      ["/pets", undefined, 401],
+      ["/admin/api-keys", k.customer, 403],
+    ] as const) {
       const head = await t.client.request("HEAD", path, { key });
       expect(head.status).toBe(status);
       expect(head.body).toBe("");
@@ -100,7 +108,14 @@ describe("HTTP semantics (PRODUCT.md §6)", () => {
   });
 
   it("OPTIONS checks path parameters as every other method does: 400 for a malformed id, 404 for one beyond every id", async () => {
-    for (const path of ["/pets/abc", "/pets/02", "/categories/1.5", "/store/orders/-0", "/admin/api-keys/x/unban", "/store/inventory/99999999999999999999"]) {
+    for (const path of [
+      "/pets/abc",
+      "/pets/02",
+      "/categories/1.5",
+      "/store/orders/-0",
+      "/admin/api-keys/x/unban",
+      "/store/inventory/99999999999999999999",
+    ]) {
       const res = await t.client.request("OPTIONS", path);
       expectError(res, 400, "validation_failed");
       expect(res.headers.get("allow"), path).toBeNull();
@@ -114,14 +129,17 @@ describe("HTTP semantics (PRODUCT.md §6)", () => {
     expect(res.headers.get("allow")).toBe("GET, HEAD, POST, OPTIONS");
   });
 
-  it.each(keyedRoutes)("%s %s refuses an undeclared query parameter with 400 before acting", async (method, path, body) => {
-    const before = await stockOf(t, 1);
-    const res = await t.client.request(method, `${path}?foo=bar`, { key: t.adminKey, body });
-    expectValidationFailed(res, "query.foo");
-    expect(res.body.details).toEqual([{ path: "query.foo", message: "Unknown parameter: foo" }]);
-    expect(await stockOf(t, 1)).toBe(before);
-    expect((await t.client.get("/store/orders/1", { key: t.adminKey })).status).toBe(200);
-  });
+  it.each(keyedRoutes)(
+    "%s %s refuses an undeclared query parameter with 400 before acting",
+    async (method, path, body) => {
+      const before = await stockOf(t, 1);
+      const res = await t.client.request(method, `${path}?foo=bar`, { key: t.adminKey, body });
+      expectValidationFailed(res, "query.foo");
+      expect(res.body.details).toEqual([{ path: "query.foo", message: "Unknown parameter: foo" }]);
+      expect(await stockOf(t, 1)).toBe(before);
+      expect((await t.client.get("/store/orders/1", { key: t.adminKey })).status).toBe(200);
+    },
+  );
 
   it("lists every problem of path, query and body at once", async () => {
     const res = await t.client.put("/pets/abc?foo=1", { key: t.adminKey, body: { name: "", categoryId: "x" } });
@@ -138,7 +156,10 @@ describe("HTTP semantics (PRODUCT.md §6)", () => {
       ["GET", "/openapi.json"],
       ["GET", "/nowhere"],
     ] as const) {
-      const res = await rawFetch(t, method, path, { headers: { "x-api-key": t.adminKey, "content-type": "application/json" }, body: method === "POST" ? "{}" : undefined });
+      const res = await rawFetch(t, method, path, {
+        headers: { "x-api-key": t.adminKey, "content-type": "application/json" },
+        body: method === "POST" ? "{}" : undefined,
+      });
       const text = typeof res.body === "string" ? res.body : JSON.stringify(res.body);
       expect(res.headers.get("content-length"), `${method} ${path}`).toBe(String(Buffer.byteLength(text)));
       expect(res.headers.get("transfer-encoding"), `${method} ${path}`).toBeNull();
@@ -158,7 +179,9 @@ describe("HTTP semantics (PRODUCT.md §6)", () => {
 
   it("creates nothing through a trailing-slash path", async () => {
     expectError(await t.client.post("/categories/", { key: t.adminKey, body: { name: "Birds" } }), 404, "not_found");
-    expect((await t.client.get("/categories", { key: t.adminKey })).body.map((c: { name: string }) => c.name)).toEqual(["Dogs"]);
+    expect((await t.client.get("/categories", { key: t.adminKey })).body.map((c: { name: string }) => c.name)).toEqual([
+      "Dogs",
+    ]);
   });
 });
 
@@ -194,7 +217,11 @@ describe("refusals are never kept under an Idempotency-Key (PRODUCT.md §6)", ()
     expectError(await send("{"), 400, "invalid_json");
     expectValidationFailed(await send(JSON.stringify({ petId: pet.id })), "body.quantity");
     expectValidationFailed(await send(JSON.stringify({ petId: pet.id, quantity: 1 }), "/store/orders?x=1"), "query.x");
-    expectError(await send(`${JSON.stringify({ petId: pet.id, quantity: 1 })}${" ".repeat(70_000)}`), 413, "payload_too_large");
+    expectError(
+      await send(`${JSON.stringify({ petId: pet.id, quantity: 1 })}${" ".repeat(70_000)}`),
+      413,
+      "payload_too_large",
+    );
     expectError(await send(JSON.stringify({ name: "Rex", categoryId: 1 }), "/pets"), 403, "forbidden");
     const placed = await send(JSON.stringify({ petId: pet.id, quantity: 2 }));
     expect(placed.status).toBe(201);
@@ -204,7 +231,11 @@ describe("refusals are never kept under an Idempotency-Key (PRODUCT.md §6)", ()
 
   it("but an outcome of the operation (422) is kept and replayed", async () => {
     const order = { petId: 999, quantity: 1 };
-    expectError(await t.client.post("/store/orders", { key: k.customer, body: order, headers: key }), 422, "unknown_pet");
+    expectError(
+      await t.client.post("/store/orders", { key: k.customer, body: order, headers: key }),
+      422,
+      "unknown_pet",
+    );
     const retry = await t.client.post("/store/orders", { key: k.customer, body: order, headers: key });
     expectError(retry, 422, "unknown_pet");
     expect(retry.headers.get("idempotent-replayed")).toBe("true");
@@ -218,14 +249,20 @@ describe("CORS preflight (PRODUCT.md §6)", () => {
   it("answers the path's OPTIONS with Allow and the preflight headers for a configured origin", async () => {
     t = await startTestPetstore({ env: { PETSTORE_CORS_ORIGINS: "https://shop.example" } });
     const preflight = await t.client.request("OPTIONS", "/pets/1", {
-      headers: { origin: "https://shop.example", "access-control-request-method": "PUT", "access-control-request-headers": "x-api-key, if-match" },
+      headers: {
+        origin: "https://shop.example",
+        "access-control-request-method": "PUT",
+        "access-control-request-headers": "x-api-key, if-match",
+      },
     });
     expect(preflight.status).toBe(204);
     expect(preflight.headers.get("allow")).toBe("GET, HEAD, PUT, DELETE, OPTIONS");
     expect(preflight.headers.get("access-control-allow-origin")).toBe("https://shop.example");
     expect(preflight.headers.get("access-control-allow-methods")).toBe("GET, HEAD, PUT, DELETE, OPTIONS");
     expect(preflight.headers.get("access-control-allow-headers")).toMatch(/X-API-Key.*If-Match/);
-    const other = await t.client.request("OPTIONS", "/pets/1", { headers: { origin: "https://evil.example", "access-control-request-method": "PUT" } });
+    const other = await t.client.request("OPTIONS", "/pets/1", {
+      headers: { origin: "https://evil.example", "access-control-request-method": "PUT" },
+    });
     expect(other.status).toBe(204);
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
     expect(other.headers.get("access-control-allow-methods")).toBeNull();

@@ -45,7 +45,12 @@ const firstSentStoppedAt = async <T extends object>(send: () => Promise<Answer>,
 };
 
 /** The lock runs out, a retry takes the key over and answers 201; then the stopped first attempt goes on (`go`). */
-const retryTakingOver = async (t: TestPetstore, go: () => void, first: Promise<Answer>, retry: () => Promise<Answer>) => {
+const retryTakingOver = async (
+  t: TestPetstore,
+  go: () => void,
+  first: Promise<Answer>,
+  retry: () => Promise<Answer>,
+) => {
   t.clock.advance(LOCK_MS);
   const retried = await retry();
   expect(retried.status).toBe(201);
@@ -82,7 +87,10 @@ const expectRetryAnswersWhatDiedUnrecorded = async (
  * A keyed creation whose first attempt's write (stopped) is applied but its answer lost: the attempt answers a 5xx and
  * frees the key at once; the retry, with no lock to wait out, answers the one item `listed()` finds.
  */
-const expectRetryAnswersWhatLostItsAnswer = async ({ stop, first, retry }: Stopped, listed: () => Promise<{ id: number }[]>) => {
+const expectRetryAnswersWhatLostItsAnswer = async (
+  { stop, first, retry }: Stopped,
+  listed: () => Promise<{ id: number }[]>,
+) => {
   stop.loseAnswer();
   expect((await first).status).toBeGreaterThanOrEqual(500);
   const [made] = await listed();
@@ -107,8 +115,13 @@ describe("Idempotency-Key: a first attempt cut at each step places at most one o
   beforeEach(() => ({ t, keys } = current()));
 
   const order = (petId: number, key: string) =>
-    t.client.post("/store/orders", { key: keys.customer, body: { petId, quantity: 1 }, headers: { "idempotency-key": key } });
-  const ordersOf = async (petId: number) => (await t.client.get(`/store/orders?petId=${petId}`, { key: keys.staff })).body as { id: number }[];
+    t.client.post("/store/orders", {
+      key: keys.customer,
+      body: { petId, quantity: 1 },
+      headers: { "idempotency-key": key },
+    });
+  const ordersOf = async (petId: number) =>
+    (await t.client.get(`/store/orders?petId=${petId}`, { key: keys.staff })).body as { id: number }[];
   /** A pet with 5 in stock, and a first attempt under `key` stopped at the next call of `target[name]`. */
   const firstStoppedAt = async <T extends object>(target: T, name: keyof T & string, key: string) => {
     const pet = await stockedPet(t, 5);
@@ -215,11 +228,15 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   let keys: Keys;
   beforeEach(() => ({ t, keys } = current()));
 
-  const create = (key: string) => t.client.post("/categories", { key: keys.staff, body: { name: "Ferrets" }, headers: { "idempotency-key": key } });
+  const create = (key: string) =>
+    t.client.post("/categories", { key: keys.staff, body: { name: "Ferrets" }, headers: { "idempotency-key": key } });
   const ferrets = async () =>
-    ((await t.client.get("/categories?limit=100", { key: keys.staff })).body as { id: number; name: string }[]).filter((c) => c.name === "Ferrets");
+    ((await t.client.get("/categories?limit=100", { key: keys.staff })).body as { id: number; name: string }[]).filter(
+      (c) => c.name === "Ferrets",
+    );
   /** A first attempt under `key` stopped at the next call of `target[name]`. */
-  const firstStoppedAt = <T extends object>(target: T, name: keyof T & string, key: string) => firstSentStoppedAt(() => create(key), target, name);
+  const firstStoppedAt = <T extends object>(target: T, name: keyof T & string, key: string) =>
+    firstSentStoppedAt(() => create(key), target, name);
 
   it("died after inserting, before recording the response: the retry answers that category", async () => {
     const stopped = await firstStoppedAt(t.stores.idempotency, "complete", "cut-after-insert");
@@ -229,7 +246,10 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
 
   it("inserted but the store's answer lost (a 5xx, the key released at once): the retry answers that category", async () => {
     // Before, the retry got 409 category_name_taken: its own category was in the way.
-    const made = await expectRetryAnswersWhatLostItsAnswer(await firstStoppedAt(t.stores.categories, "add", "lost-add-answer"), ferrets);
+    const made = await expectRetryAnswersWhatLostItsAnswer(
+      await firstStoppedAt(t.stores.categories, "add", "lost-add-answer"),
+      ferrets,
+    );
     expect(await ferrets()).toEqual([made]);
   });
 
@@ -282,11 +302,18 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
   });
 
   const create = (key: string) =>
-    t.client.post("/pets", { key: keys.staff, body: { name: "Ferret", categoryId }, headers: { "idempotency-key": key } });
+    t.client.post("/pets", {
+      key: keys.staff,
+      body: { name: "Ferret", categoryId },
+      headers: { "idempotency-key": key },
+    });
   /** Every visible pet named Ferret. */
   const ferrets = async () =>
-    ((await t.client.get("/pets?limit=100", { key: keys.staff })).body as { id: number; name: string }[]).filter((p) => p.name === "Ferret");
-  const firstStoppedAt = <T extends object>(target: T, name: keyof T & string, key: string) => firstSentStoppedAt(() => create(key), target, name);
+    ((await t.client.get("/pets?limit=100", { key: keys.staff })).body as { id: number; name: string }[]).filter(
+      (p) => p.name === "Ferret",
+    );
+  const firstStoppedAt = <T extends object>(target: T, name: keyof T & string, key: string) =>
+    firstSentStoppedAt(() => create(key), target, name);
   /** `made` is the only Ferret, and no pet is left half-created. */
   const expectOnly = async (made: unknown) => {
     expect(await ferrets()).toEqual([made]);
@@ -305,7 +332,9 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
     expect(late.status).toBeGreaterThanOrEqual(500);
     await expectOnly(retried.body);
     // Recovery finds nothing left to finish or undo.
-    expect(await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute()).toMatchObject({ finishedPets: 0 });
+    expect(await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute()).toMatchObject({
+      finishedPets: 0,
+    });
     await expectOnly(retried.body);
   });
 
@@ -314,7 +343,9 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
     stop.die();
     expect((await first).status).toBeGreaterThanOrEqual(500);
     t.clock.advance(LOCK_MS);
-    expect(await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute()).toMatchObject({ finishedPets: 1 });
+    expect(await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute()).toMatchObject({
+      finishedPets: 1,
+    });
     const [made] = await ferrets();
 
     const retried = await retry();
@@ -333,12 +364,19 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
     await expectOnly(retried.body);
     // Recovery after the grace period finds nothing left: before, it finished the first pet, a second Ferret.
     t.clock.advance(LOCK_MS);
-    expect(await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute()).toMatchObject({ finishedPets: 0 });
+    expect(await new RecoverInterruptedWrites({ ...t.stores, clock: t.clock }, GRACE_MS).execute()).toMatchObject({
+      finishedPets: 0,
+    });
     await expectOnly(retried.body);
   });
 
   it("finished but the store's answer lost (a 5xx, the key released at once): the retry answers that pet", async () => {
-    await expectOnly(await expectRetryAnswersWhatLostItsAnswer(await firstStoppedAt(t.stores.pets, "finishCreating", "lost-finish-answer"), ferrets));
+    await expectOnly(
+      await expectRetryAnswersWhatLostItsAnswer(
+        await firstStoppedAt(t.stores.pets, "finishCreating", "lost-finish-answer"),
+        ferrets,
+      ),
+    );
   });
 
   it("died after noting its id, before inserting: the retry creates the pet, once", async () => {

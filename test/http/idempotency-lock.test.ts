@@ -36,7 +36,12 @@ describe("Idempotency-Key whose first request never finishes", () => {
 
   it("answers 409 with Retry-After until the 60-second lock runs out, then places the order once, and the late first request changes nothing", async () => {
     const pet = await stockedPet(t, 5);
-    const order = () => t.client.post("/store/orders", { key: keys.customer, body: { petId: pet.id, quantity: 1 }, headers: { "idempotency-key": "order-lock" } });
+    const order = () =>
+      t.client.post("/store/orders", {
+        key: keys.customer,
+        body: { petId: pet.id, quantity: 1 },
+        headers: { "idempotency-key": "order-lock" },
+      });
     const stalled = stall();
     const first = order();
     await stalled.reached;

@@ -34,7 +34,12 @@ describe("Idempotency-Key and recovery: a half-placed first attempt", () => {
       reached();
       return dead; // the process dies after reserving, before the order is written
     };
-    const order = () => t.client.post("/store/orders", { key: keys.customer, body: { petId: pet.id, quantity: 1 }, headers: { "idempotency-key": "half-placed" } });
+    const order = () =>
+      t.client.post("/store/orders", {
+        key: keys.customer,
+        body: { petId: pet.id, quantity: 1 },
+        headers: { "idempotency-key": "half-placed" },
+      });
 
     const first = order();
     await halfDone;
@@ -61,7 +66,10 @@ describe("Idempotency-Key and recovery: a half-placed first attempt", () => {
 
     expect((await t.client.get(`/store/orders?petId=${pet.id}`, { key: keys.staff })).body).toEqual([retry.body]);
     expect(await stockOf(t, pet.id)).toBe(4);
-    const { violations } = await readViolations((path) => t.client.get(path, { key: keys.staff }), { stockGiven: new Map([[pet.id, 5]]), statusFollowsStockOnly: true });
+    const { violations } = await readViolations((path) => t.client.get(path, { key: keys.staff }), {
+      stockGiven: new Map([[pet.id, 5]]),
+      statusFollowsStockOnly: true,
+    });
     expect(describeViolations(violations)).toBe("");
   });
 });

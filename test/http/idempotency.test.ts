@@ -18,8 +18,16 @@ describe("Idempotency-Key on creates", () => {
   it("replays a placed order on retry without ordering again", async () => {
     const pet = await stockedPet(t, 5);
     const order = { petId: pet.id, quantity: 2 };
-    const first = await t.client.post("/store/orders", { key: keys.customer, body: order, headers: withKey("order-1") });
-    const retry = await t.client.post("/store/orders", { key: keys.customer, body: order, headers: withKey("order-1") });
+    const first = await t.client.post("/store/orders", {
+      key: keys.customer,
+      body: order,
+      headers: withKey("order-1"),
+    });
+    const retry = await t.client.post("/store/orders", {
+      key: keys.customer,
+      body: order,
+      headers: withKey("order-1"),
+    });
 
     expect(first.status).toBe(201);
     expect(first.headers.get("idempotent-replayed")).toBeNull();
@@ -56,8 +64,16 @@ describe("Idempotency-Key on creates", () => {
 
   it("refuses the same key with another body: 422 idempotency_key_reused", async () => {
     const pet = await stockedPet(t, 5);
-    await t.client.post("/store/orders", { key: keys.customer, body: { petId: pet.id, quantity: 1 }, headers: withKey("k") });
-    const misuse = await t.client.post("/store/orders", { key: keys.customer, body: { petId: pet.id, quantity: 2 }, headers: withKey("k") });
+    await t.client.post("/store/orders", {
+      key: keys.customer,
+      body: { petId: pet.id, quantity: 1 },
+      headers: withKey("k"),
+    });
+    const misuse = await t.client.post("/store/orders", {
+      key: keys.customer,
+      body: { petId: pet.id, quantity: 2 },
+      headers: withKey("k"),
+    });
     expectError(misuse, 422, "idempotency_key_reused");
     expect(await stockOf(t, pet.id)).toBe(4);
   });
@@ -81,9 +97,17 @@ describe("Idempotency-Key on creates", () => {
   });
 
   it("refuses keys longer than 255 characters, and empty ones", async () => {
-    const long = await t.client.post("/categories", { key: keys.staff, body: { name: "Cats" }, headers: withKey("k".repeat(256)) });
+    const long = await t.client.post("/categories", {
+      key: keys.staff,
+      body: { name: "Cats" },
+      headers: withKey("k".repeat(256)),
+    });
     expectValidationFailed(long, "header.Idempotency-Key");
-    const ok = await t.client.post("/categories", { key: keys.staff, body: { name: "Cats" }, headers: withKey("k".repeat(255)) });
+    const ok = await t.client.post("/categories", {
+      key: keys.staff,
+      body: { name: "Cats" },
+      headers: withKey("k".repeat(255)),
+    });
     expect(ok.status).toBe(201);
   });
 
@@ -98,7 +122,8 @@ describe("Idempotency-Key on creates", () => {
     };
     const slow = await startTestPetstore({ stores });
     const staff = await slow.newKey("staff");
-    const request = () => slow.client.post("/categories", { key: staff, body: { name: "Slow" }, headers: withKey("s") });
+    const request = () =>
+      slow.client.post("/categories", { key: staff, body: { name: "Slow" }, headers: withKey("s") });
 
     const first = request();
     await new Promise((r) => setTimeout(r, 20));
@@ -119,7 +144,8 @@ describe("Idempotency-Key on creates", () => {
     };
     const flaky = await startTestPetstore({ stores });
     const staff = await flaky.newKey("staff");
-    const request = () => flaky.client.post("/categories", { key: staff, body: { name: "Fish" }, headers: withKey("f") });
+    const request = () =>
+      flaky.client.post("/categories", { key: staff, body: { name: "Fish" }, headers: withKey("f") });
     expectError(await request(), 500, "internal_error");
     const retry = await request();
     expect(retry.status).toBe(201);

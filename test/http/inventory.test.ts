@@ -1,6 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
-import { createCategory, createPet, makeKeys, petStatus, placeOrder, setStock, stockOf, type Keys } from "../support/http-fixtures.ts";
+import {
+  createCategory,
+  createPet,
+  makeKeys,
+  petStatus,
+  placeOrder,
+  setStock,
+  stockOf,
+  type Keys,
+} from "../support/http-fixtures.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
 
 describe("inventory", () => {
@@ -33,7 +42,11 @@ describe("inventory", () => {
       expect((await t.client.get("/store/inventory?status=pending", { key: k.customer })).body).toEqual([
         { petId: 2, quantity: 0, status: "pending" },
       ]);
-      expect((await t.client.get("/store/inventory?status=sold,pending", { key: k.customer })).body.map((i: { petId: number }) => i.petId)).toEqual([2]);
+      expect(
+        (await t.client.get("/store/inventory?status=sold,pending", { key: k.customer })).body.map(
+          (i: { petId: number }) => i.petId,
+        ),
+      ).toEqual([2]);
       expect((await t.client.get("/store/inventory?status=sold", { key: k.customer })).body).toEqual([]);
     });
 
@@ -45,16 +58,24 @@ describe("inventory", () => {
       };
       expect(await petIds("status=sold&status=pending")).toEqual([2]);
       expect(await petIds("status=available&status=pending")).toEqual([1, 2, 3]);
-      expectValidationFailed(await t.client.get("/store/inventory?status=pending&status=gone", { key: k.customer }), "query.status");
+      expectValidationFailed(
+        await t.client.get("/store/inventory?status=pending&status=gone", { key: k.customer }),
+        "query.status",
+      );
     });
 
-    it.each(["status=gone", "petId=1", "limit=101", "after=x"])("answers 400 validation_failed for ?%s", async (query) => {
-      expectValidationFailed(await t.client.get(`/store/inventory?${query}`, { key: k.customer }), "query");
-    });
+    it.each(["status=gone", "petId=1", "limit=101", "after=x"])(
+      "answers 400 validation_failed for ?%s",
+      async (query) => {
+        expectValidationFailed(await t.client.get(`/store/inventory?${query}`, { key: k.customer }), "query");
+      },
+    );
 
     it("drops a pet's item when the pet is deleted", async () => {
       await t.client.delete("/pets/2", { key: k.staff });
-      expect((await t.client.get("/store/inventory", { key: k.customer })).body.map((i: { petId: number }) => i.petId)).toEqual([1, 3]);
+      expect(
+        (await t.client.get("/store/inventory", { key: k.customer })).body.map((i: { petId: number }) => i.petId),
+      ).toEqual([1, 3]);
     });
   });
 
@@ -69,7 +90,10 @@ describe("inventory", () => {
       expectError(await t.client.get("/store/inventory/4", { key: k.customer }), 404, "not_found");
       expectError(await t.client.get("/store/inventory/-1", { key: k.customer }), 404, "not_found");
       expectValidationFailed(await t.client.get("/store/inventory/1.5", { key: k.customer }), "path.petId");
-      expectValidationFailed(await t.client.get("/store/inventory/99999999999999999999", { key: k.customer }), "path.petId");
+      expectValidationFailed(
+        await t.client.get("/store/inventory/99999999999999999999", { key: k.customer }),
+        "path.petId",
+      );
     });
   });
 
@@ -78,13 +102,23 @@ describe("inventory", () => {
       const sold = await placeOrder(t, k.customer, { petId: 1, quantity: 4 });
       expect(await petStatus(t, 1)).toBe("pending");
 
-      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 5 } })).body).toMatchObject({ quantity: 5, status: "available" });
+      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 5 } })).body).toMatchObject({
+        quantity: 5,
+        status: "available",
+      });
       await placeOrder(t, k.customer, { petId: 1, quantity: 1 });
       expect((await t.client.delete(`/store/orders/${sold.id}`, { key: k.customer })).status).toBe(204);
       expect({ stock: await stockOf(t, 1), status: await petStatus(t, 1) }).toEqual({ stock: 8, status: "available" });
 
-      expect((await t.client.put("/store/inventory/2", { key: k.staff, body: { quantity: 5 } })).body).toMatchObject({ quantity: 5, status: "pending" });
-      expectError(await t.client.post("/store/orders", { key: k.customer, body: { petId: 2, quantity: 1 } }), 409, "pet_not_available");
+      expect((await t.client.put("/store/inventory/2", { key: k.staff, body: { quantity: 5 } })).body).toMatchObject({
+        quantity: 5,
+        status: "pending",
+      });
+      expectError(
+        await t.client.post("/store/orders", { key: k.customer, body: { petId: 2, quantity: 1 } }),
+        409,
+        "pet_not_available",
+      );
     });
 
     it("refuses a stock that, with the units open orders hold, would exceed 1,000,000, so a cancellation stays within it", async () => {
@@ -94,11 +128,15 @@ describe("inventory", () => {
       expectError(refused, 409, "stock_limit_exceeded");
       expect(refused.body.message).toContain("999997");
       expect(await stockOf(t, 1)).toBe(1);
-      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 999_997 } })).status).toBe(200);
+      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 999_997 } })).status).toBe(
+        200,
+      );
       await t.client.delete(`/store/orders/${order.id}`, { key: k.customer });
       const item = await t.client.get("/store/inventory/1", { key: k.staff });
       expect(item.body).toMatchObject({ quantity: 1_000_000 });
-      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: item.body.quantity } })).status).toBe(200);
+      expect(
+        (await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: item.body.quantity } })).status,
+      ).toBe(200);
     });
 
     it("sets the stock and answers the item", async () => {
@@ -109,12 +147,22 @@ describe("inventory", () => {
     });
 
     it("accepts the bounds 0 and 1,000,000", async () => {
-      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 0 } })).body).toEqual({ petId: 1, quantity: 0, status: "available" });
-      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 1_000_000 } })).body.quantity).toBe(1_000_000);
+      expect((await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 0 } })).body).toEqual({
+        petId: 1,
+        quantity: 0,
+        status: "available",
+      });
+      expect(
+        (await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 1_000_000 } })).body.quantity,
+      ).toBe(1_000_000);
     });
 
     it("does not release a hold: a pending pet stays pending when restocked", async () => {
-      expect((await t.client.put("/store/inventory/2", { key: k.staff, body: { quantity: 3 } })).body).toEqual({ petId: 2, quantity: 3, status: "pending" });
+      expect((await t.client.put("/store/inventory/2", { key: k.staff, body: { quantity: 3 } })).body).toEqual({
+        petId: 2,
+        quantity: 3,
+        status: "pending",
+      });
     });
 
     it.each([
@@ -130,7 +178,10 @@ describe("inventory", () => {
 
     it("answers 400 for a missing quantity or an unknown property", async () => {
       expectValidationFailed(await t.client.put("/store/inventory/1", { key: k.staff, body: {} }), "body.quantity");
-      expectValidationFailed(await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 1, status: "sold" } }), "body");
+      expectValidationFailed(
+        await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 1, status: "sold" } }),
+        "body",
+      );
       expect((await t.stores.pets.ofId(1))?.stock).toBe(4);
     });
 
@@ -140,7 +191,11 @@ describe("inventory", () => {
     });
 
     it("answers 403 to a customer and keeps the stock", async () => {
-      expectError(await t.client.put("/store/inventory/1", { key: k.customer, body: { quantity: 100 } }), 403, "forbidden");
+      expectError(
+        await t.client.put("/store/inventory/1", { key: k.customer, body: { quantity: 100 } }),
+        403,
+        "forbidden",
+      );
       expect((await t.stores.pets.ofId(1))?.stock).toBe(4);
     });
   });

@@ -5,7 +5,8 @@ import { inexactness, InexactNumber, parseJsonExactly } from "../../adapters/htt
 /** The reference: every number checked by the reviver, never the plain parse. */
 const withReviverOnly = (text: string): unknown =>
   JSON.parse(text, (_key, value: unknown, context?: { source?: string }) => {
-    const message = typeof value === "number" && context?.source !== undefined ? inexactness(value, context.source) : undefined;
+    const message =
+      typeof value === "number" && context?.source !== undefined ? inexactness(value, context.source) : undefined;
     return message === undefined ? value : new InexactNumber(message);
   });
 
@@ -35,8 +36,12 @@ describe("parseJsonExactly", () => {
     fc.assert(
       fc.property(body, (b) => {
         const text = `{"a":${b.a},"s":${JSON.stringify(b.s)},"list":[${b.list.join(",")}]}`;
-        const plain = JSON.stringify(parseJsonExactly(text), (_k, v: unknown) => (v instanceof InexactNumber ? `inexact: ${v.message}` : v));
-        const revived = JSON.stringify(withReviverOnly(text), (_k, v: unknown) => (v instanceof InexactNumber ? `inexact: ${v.message}` : v));
+        const plain = JSON.stringify(parseJsonExactly(text), (_k, v: unknown) =>
+          v instanceof InexactNumber ? `inexact: ${v.message}` : v,
+        );
+        const revived = JSON.stringify(withReviverOnly(text), (_k, v: unknown) =>
+          v instanceof InexactNumber ? `inexact: ${v.message}` : v,
+        );
         expect(plain).toBe(revived);
       }),
       { numRuns: 2_000 },

@@ -1,6 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { countStatuses, expectError, expectValidationFailed } from "../support/http-assertions.ts";
-import { createCategory, makeKeys, petStatus, placeOrder, stockedPet, stockOf, type Keys } from "../support/http-fixtures.ts";
+import {
+  createCategory,
+  makeKeys,
+  petStatus,
+  placeOrder,
+  stockedPet,
+  stockOf,
+  type Keys,
+} from "../support/http-fixtures.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
 
 describe("orders", () => {
@@ -29,7 +37,10 @@ describe("orders", () => {
 
     it("answers shipDate in UTC even when it was sent with an offset", async () => {
       await stockedPet(t, 5);
-      const res = await t.client.post("/store/orders", { key: k.customer, body: { petId: 1, quantity: 1, shipDate: "2026-12-01T10:30:00+02:00" } });
+      const res = await t.client.post("/store/orders", {
+        key: k.customer,
+        body: { petId: 1, quantity: 1, shipDate: "2026-12-01T10:30:00+02:00" },
+      });
       expect(res.status).toBe(201);
       expect(res.body.shipDate).toMatch(/Z$/);
       expect(Date.parse(res.body.shipDate)).toBe(Date.parse("2026-12-01T08:30:00Z"));
@@ -38,32 +49,51 @@ describe("orders", () => {
 
     it("accepts a quantity of 1000 and staff may order too", async () => {
       await stockedPet(t, 1000);
-      expect((await t.client.post("/store/orders", { key: k.staff, body: { petId: 1, quantity: 1000 } })).status).toBe(201);
+      expect((await t.client.post("/store/orders", { key: k.staff, body: { petId: 1, quantity: 1000 } })).status).toBe(
+        201,
+      );
     });
 
     it("answers 422 unknown_pet for a pet that does not exist", async () => {
-      expectError(await t.client.post("/store/orders", { key: k.customer, body: { petId: 42, quantity: 1 } }), 422, "unknown_pet");
+      expectError(
+        await t.client.post("/store/orders", { key: k.customer, body: { petId: 42, quantity: 1 } }),
+        422,
+        "unknown_pet",
+      );
       expect(await storedOrders()).toEqual([]);
     });
 
     it.each(["pending", "sold"])("answers 409 pet_not_available for a %s pet, and stores nothing", async (status) => {
       await stockedPet(t, 2);
-      if (status === "pending") await t.client.put("/pets/1", { key: k.staff, body: { name: "Rex", categoryId: 1, status } });
+      if (status === "pending")
+        await t.client.put("/pets/1", { key: k.staff, body: { name: "Rex", categoryId: 1, status } });
       else {
         await placeOrder(t, k.customer, { petId: 1, quantity: 2 });
         await t.client.patch("/store/orders/1", { key: k.staff, body: { complete: true } });
       }
       expect(await petStatus(t, 1)).toBe(status);
       const before = await storedOrders();
-      expectError(await t.client.post("/store/orders", { key: k.customer, body: { petId: 1, quantity: 1 } }), 409, "pet_not_available");
+      expectError(
+        await t.client.post("/store/orders", { key: k.customer, body: { petId: 1, quantity: 1 } }),
+        409,
+        "pet_not_available",
+      );
       expect(await storedOrders()).toEqual(before);
     });
 
     it("answers 409 insufficient_stock, takes no stock and stores nothing", async () => {
       await stockedPet(t, 2);
       await stockedPet(t, 0, "Empty");
-      expectError(await t.client.post("/store/orders", { key: k.customer, body: { petId: 1, quantity: 3 } }), 409, "insufficient_stock");
-      expectError(await t.client.post("/store/orders", { key: k.customer, body: { petId: 2, quantity: 1 } }), 409, "insufficient_stock");
+      expectError(
+        await t.client.post("/store/orders", { key: k.customer, body: { petId: 1, quantity: 3 } }),
+        409,
+        "insufficient_stock",
+      );
+      expectError(
+        await t.client.post("/store/orders", { key: k.customer, body: { petId: 2, quantity: 1 } }),
+        409,
+        "insufficient_stock",
+      );
       expect(await stockOf(t, 1)).toBe(2);
       expect(await petStatus(t, 1)).toBe("available");
       expect(await storedOrders()).toEqual([]);
@@ -184,20 +214,34 @@ describe("orders", () => {
     });
 
     it("sets a shipDate (answered in UTC) and leaves the order open", async () => {
-      const res = await t.client.patch("/store/orders/1", { key: k.staff, body: { shipDate: "2027-01-01T00:00:00-05:00" } });
+      const res = await t.client.patch("/store/orders/1", {
+        key: k.staff,
+        body: { shipDate: "2027-01-01T00:00:00-05:00" },
+      });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({ id: 1, petId: 1, quantity: 2, shipDate: "2027-01-01T05:00:00.000Z", complete: false });
     });
 
     it("completes with the shipDate given in the same request", async () => {
-      const res = await t.client.patch("/store/orders/1", { key: k.staff, body: { complete: true, shipDate: "2027-03-04T05:06:07+01:00" } });
+      const res = await t.client.patch("/store/orders/1", {
+        key: k.staff,
+        body: { complete: true, shipDate: "2027-03-04T05:06:07+01:00" },
+      });
       expect(res.body).toEqual({ id: 1, petId: 1, quantity: 2, shipDate: "2027-03-04T04:06:07.000Z", complete: true });
     });
 
     it("answers 409 order_completed for any change to a completed order, which stays as it was", async () => {
       const done = (await t.client.patch("/store/orders/1", { key: k.staff, body: { complete: true } })).body;
-      expectError(await t.client.patch("/store/orders/1", { key: k.staff, body: { complete: true } }), 409, "order_completed");
-      expectError(await t.client.patch("/store/orders/1", { key: k.staff, body: { shipDate: "2030-01-01T00:00:00Z" } }), 409, "order_completed");
+      expectError(
+        await t.client.patch("/store/orders/1", { key: k.staff, body: { complete: true } }),
+        409,
+        "order_completed",
+      );
+      expectError(
+        await t.client.patch("/store/orders/1", { key: k.staff, body: { shipDate: "2030-01-01T00:00:00Z" } }),
+        409,
+        "order_completed",
+      );
       expect((await t.client.get("/store/orders/1", { key: k.staff })).body).toEqual(done);
     });
 
@@ -207,12 +251,25 @@ describe("orders", () => {
       ["an unknown property", { quantity: 5 }, "body"],
     ])("answers 400 validation_failed for %s and changes nothing", async (_, body, path) => {
       expectValidationFailed(await t.client.patch("/store/orders/1", { key: k.staff, body }), path);
-      expect((await t.client.get("/store/orders/1", { key: k.staff })).body).toEqual({ id: 1, petId: 1, quantity: 2, complete: false });
+      expect((await t.client.get("/store/orders/1", { key: k.staff })).body).toEqual({
+        id: 1,
+        petId: 1,
+        quantity: 2,
+        complete: false,
+      });
     });
 
     it("answers 404 for a missing order and 403 to a customer, even for its own order", async () => {
-      expectError(await t.client.patch("/store/orders/2", { key: k.staff, body: { complete: true } }), 404, "not_found");
-      expectError(await t.client.patch("/store/orders/1", { key: k.customer, body: { complete: true } }), 403, "forbidden");
+      expectError(
+        await t.client.patch("/store/orders/2", { key: k.staff, body: { complete: true } }),
+        404,
+        "not_found",
+      );
+      expectError(
+        await t.client.patch("/store/orders/1", { key: k.customer, body: { complete: true } }),
+        403,
+        "forbidden",
+      );
       expect((await t.client.get("/store/orders/1", { key: k.staff })).body.complete).toBe(false);
     });
   });
@@ -287,7 +344,9 @@ describe("orders", () => {
       const restock = await t.client.put("/store/inventory/1", { key: k.staff, body: { quantity: 4 } });
       expect(restock.body).toEqual({ petId: 1, quantity: 4, status: "available" });
       expect((await t.client.get("/pets?ids=1", { key: k.customer })).body[0].status).toBe("available");
-      expect((await t.client.post("/store/orders", { key: k.customer, body: { petId: 1, quantity: 4 } })).status).toBe(201);
+      expect((await t.client.post("/store/orders", { key: k.customer, body: { petId: 1, quantity: 4 } })).status).toBe(
+        201,
+      );
       expect(await petStatus(t, 1)).toBe("pending");
     });
 

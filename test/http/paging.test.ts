@@ -39,7 +39,8 @@ describe("paging", () => {
   /** Makes `count` items of every listable kind: categories, pets (with inventory), orders, API keys. */
   const fill = async (count: number) => {
     for (let i = 1; i <= count; i++) await createCategory(t, `Category ${i}`);
-    for (let i = 1; i <= count; i++) await createPet(t, { name: `Pet ${i}`, categoryId: 1, ...(i % 2 === 0 ? { status: "pending" } : {}) });
+    for (let i = 1; i <= count; i++)
+      await createPet(t, { name: `Pet ${i}`, categoryId: 1, ...(i % 2 === 0 ? { status: "pending" } : {}) });
     await setStock(t, 1, 1000);
     for (let i = 1; i <= count; i++) await placeOrder(t, t.adminKey, { petId: 1, quantity: 1 });
     for (let i = 2; i <= count; i++) await t.newKey("customer"); // the bootstrap admin key is key 1
@@ -95,13 +96,21 @@ describe("paging", () => {
       expect(idsOf(await get(`${path}?limit=100`), idField)).toEqual([1, 2]);
     });
 
-    it.each(["limit=0", "limit=101", "limit=abc", "limit=-1", "limit=1.5", "limit=", "after=abc", "after=1.5", "after=9223372036854775808", "page=2"])(
-      "answers 400 validation_failed for ?%s",
-      async (query) => {
-        const param = query.split("=")[0]!;
-        expectValidationFailed(await get(`${path}?${query}`), param === "page" ? "query" : `query.${param}`);
-      },
-    );
+    it.each([
+      "limit=0",
+      "limit=101",
+      "limit=abc",
+      "limit=-1",
+      "limit=1.5",
+      "limit=",
+      "after=abc",
+      "after=1.5",
+      "after=9223372036854775808",
+      "page=2",
+    ])("answers 400 validation_failed for ?%s", async (query) => {
+      const param = query.split("=")[0]!;
+      expectValidationFailed(await get(`${path}?${query}`), param === "page" ? "query" : `query.${param}`);
+    });
   });
 
   it("keeps the filters in the next link", async () => {

@@ -24,7 +24,11 @@ describe("pets", () => {
       expect(res.body).toEqual(petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
       expect(res.headers.get("location")).toBe("/pets/1");
       expect((await t.client.get(res.headers.get("location")!, { key: k.customer })).body).toEqual(res.body);
-      expect((await t.client.get("/store/inventory/1", { key: k.customer })).body).toEqual({ petId: 1, quantity: 0, status: "available" });
+      expect((await t.client.get("/store/inventory/1", { key: k.customer })).body).toEqual({
+        petId: 1,
+        quantity: 0,
+        status: "available",
+      });
     });
 
     it("takes an initial status and increasing ids", async () => {
@@ -41,7 +45,11 @@ describe("pets", () => {
     });
 
     it("answers 422 unknown_category and stores nothing", async () => {
-      expectError(await t.client.post("/pets", { key: k.staff, body: { name: "Rex", categoryId: 99 } }), 422, "unknown_category");
+      expectError(
+        await t.client.post("/pets", { key: k.staff, body: { name: "Rex", categoryId: 99 } }),
+        422,
+        "unknown_category",
+      );
       expect(await allPets()).toEqual([]);
       expect((await t.stores.pets.ofId(1))?.stock).toBeUndefined();
       // The refused request used no id.
@@ -59,7 +67,11 @@ describe("pets", () => {
       ["a fractional categoryId", { name: "Rex", categoryId: 1.5 }, ["body.categoryId"]],
       ["a categoryId as a string", { name: "Rex", categoryId: "1" }, ["body.categoryId"]],
       ["a categoryId outside int64", { name: "Rex", categoryId: 1e20 }, ["body.categoryId"]],
-      ["several problems at once", { name: "", categoryId: "x", status: "lost" }, ["body.name", "body.categoryId", "body.status"]],
+      [
+        "several problems at once",
+        { name: "", categoryId: "x", status: "lost" },
+        ["body.name", "body.categoryId", "body.status"],
+      ],
     ])("answers 400 validation_failed for %s and stores nothing", async (_, body, paths) => {
       expectValidationFailed(await t.client.post("/pets", { key: k.staff, body }), ...paths);
       expect(await allPets()).toEqual([]);
@@ -119,7 +131,10 @@ describe("pets", () => {
       const hundred = Array.from({ length: 100 }, (_, i) => `ids=${i + 1}`).join("&");
       expect(await ids(`?${hundred}`)).toEqual([1, 2, 3, 4]);
       expectValidationFailed(await t.client.get(`/pets?${hundred}&ids=101`, { key: k.customer }), "query.ids");
-      expectValidationFailed(await t.client.get("/pets?status=sold&status=sold,sold,sold", { key: k.customer }), "query.status");
+      expectValidationFailed(
+        await t.client.get("/pets?status=sold&status=sold,sold,sold", { key: k.customer }),
+        "query.status",
+      );
     });
 
     it("accepts 100 ids and refuses 101", async () => {
@@ -159,37 +174,60 @@ describe("pets", () => {
     });
 
     it("lets staff put a pet on hold and release it", async () => {
-      const hold = await t.client.put("/pets/1", { key: k.staff, body: { name: "Rex", categoryId: 1, status: "pending" } });
+      const hold = await t.client.put("/pets/1", {
+        key: k.staff,
+        body: { name: "Rex", categoryId: 1, status: "pending" },
+      });
       expect(hold.body).toEqual(petBody({ id: 1, name: "Rex", categoryId: 1, status: "pending" }));
-      const release = await t.client.put("/pets/1", { key: k.staff, body: { name: "Rex", categoryId: 1, status: "available" } });
+      const release = await t.client.put("/pets/1", {
+        key: k.staff,
+        body: { name: "Rex", categoryId: 1, status: "available" },
+      });
       expect(release.body).toEqual(petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
-      const same = await t.client.put("/pets/1", { key: k.staff, body: { name: "Rex", categoryId: 1, status: "available" } });
+      const same = await t.client.put("/pets/1", {
+        key: k.staff,
+        body: { name: "Rex", categoryId: 1, status: "available" },
+      });
       expect(same.status).toBe(200);
     });
 
     it("answers 404 for a missing pet", async () => {
-      expectError(await t.client.put("/pets/2", { key: k.staff, body: { name: "Rex", categoryId: 1 } }), 404, "not_found");
+      expectError(
+        await t.client.put("/pets/2", { key: k.staff, body: { name: "Rex", categoryId: 1 } }),
+        404,
+        "not_found",
+      );
       expect(await allPets()).toHaveLength(1);
     });
 
     it("answers 422 unknown_category and changes nothing", async () => {
-      expectError(await t.client.put("/pets/1", { key: k.staff, body: { name: "Max", categoryId: 99 } }), 422, "unknown_category");
+      expectError(
+        await t.client.put("/pets/1", { key: k.staff, body: { name: "Max", categoryId: 99 } }),
+        422,
+        "unknown_category",
+      );
       expect(await allPets()).toEqual([petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" })]);
     });
 
     it("answers 400 validation_failed for a bad body and changes nothing", async () => {
       expectValidationFailed(await t.client.put("/pets/1", { key: k.staff, body: { name: "Max" } }), "body.categoryId");
-      expectValidationFailed(await t.client.put("/pets/1", { key: k.staff, body: { name: "Max", categoryId: 1, id: 7 } }), "body");
+      expectValidationFailed(
+        await t.client.put("/pets/1", { key: k.staff, body: { name: "Max", categoryId: 1, id: 7 } }),
+        "body",
+      );
       expect(await allPets()).toEqual([petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" })]);
     });
 
     /** Moves pet 1 to `status` the way the service allows. */
     const bringTo = async (status: string) => {
-      if (status === "pending") await t.client.put("/pets/1", { key: k.staff, body: { name: "Rex", categoryId: 1, status } });
+      if (status === "pending")
+        await t.client.put("/pets/1", { key: k.staff, body: { name: "Rex", categoryId: 1, status } });
       if (status === "sold") {
         await setStock(t, 1, 1);
         const order = await placeOrder(t, k.customer, { petId: 1, quantity: 1 });
-        expect((await t.client.patch(`/store/orders/${order.id}`, { key: k.staff, body: { complete: true } })).status).toBe(200);
+        expect(
+          (await t.client.patch(`/store/orders/${order.id}`, { key: k.staff, body: { complete: true } })).status,
+        ).toBe(200);
       }
       expect((await t.client.get("/pets?ids=1", { key: k.staff })).body[0].status).toBe(status);
     };

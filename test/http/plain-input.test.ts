@@ -70,7 +70,10 @@ const piece = fc.constantFrom(
   "",
 );
 const text = fc.array(piece, { maxLength: 8 }).map((parts) => parts.join(""));
-const value = fc.oneof({ weight: 5, arbitrary: text }, { weight: 1, arbitrary: fc.array(text, { minLength: 2, maxLength: 3 }) });
+const value = fc.oneof(
+  { weight: 5, arbitrary: text },
+  { weight: 1, arbitrary: fc.array(text, { minLength: 2, maxLength: 3 }) },
+);
 
 /** Texts each name usually carries, all valid. */
 // Ids of up to 15 digits: far more than a store will ever assign, and all safe integers.
@@ -84,7 +87,9 @@ const usual: Record<string, fc.Arbitrary<string>> = {
   keyId: id,
   webhookId: id,
   ids: fc.array(id, { minLength: 1, maxLength: 100 }).map((ids) => ids.join(",")),
-  status: fc.array(fc.constantFrom("available", "pending", "sold"), { minLength: 1, maxLength: 3 }).map((s) => s.join(",")),
+  status: fc
+    .array(fc.constantFrom("available", "pending", "sold"), { minLength: 1, maxLength: 3 })
+    .map((s) => s.join(",")),
   complete: fc.constantFrom("true", "false"),
   placedBy: id,
   state: fc.constantFrom("open", "complete"),
@@ -96,26 +101,60 @@ const usual: Record<string, fc.Arbitrary<string>> = {
 
 /** JSON values near every edge the body schemas draw: integers at their bounds, fractions, text to trim, other kinds. */
 const jsonValue = fc.oneof(
-  fc.constantFrom(0, 1, -1, 1000, 1001, 1.5, 2 ** 53, 2 ** 63, 2 ** 64, -(2 ** 63), -(2 ** 64), Number.MAX_VALUE, "1", "available", "sold", "x", "", " ", true, null),
+  fc.constantFrom(
+    0,
+    1,
+    -1,
+    1000,
+    1001,
+    1.5,
+    2 ** 53,
+    2 ** 63,
+    2 ** 64,
+    -(2 ** 63),
+    -(2 ** 64),
+    Number.MAX_VALUE,
+    "1",
+    "available",
+    "sold",
+    "x",
+    "",
+    " ",
+    true,
+    null,
+  ),
   fc.integer(),
   fc.double(),
   fc.string({ maxLength: 120 }),
-  fc.array(fc.constantFrom(" ", "a", "Z", "~", "\t", "\n", "é", "\ud800", "🐕", "\u00a0"), { maxLength: 110 }).map((chars) => chars.join("")),
+  fc
+    .array(fc.constantFrom(" ", "a", "Z", "~", "\t", "\n", "é", "\ud800", "🐕", "\u00a0"), { maxLength: 110 })
+    .map((chars) => chars.join("")),
   fc.constant([]),
   fc.constant({}),
 );
 
 /** Usual, valid bodies. */
 const asciiName = fc
-  .array(fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)), { minLength: 1, maxLength: 100 })
+  .array(
+    fc.integer({ min: 0x20, max: 0x7e }).map((code) => String.fromCharCode(code)),
+    { minLength: 1, maxLength: 100 },
+  )
   .map((chars) => chars.join(""))
   .filter((name) => name.trim().length > 0);
 const usualBodies: Record<string, Record<string, fc.Arbitrary<unknown>>> = {
-  PetBody: { name: asciiName, categoryId: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), status: fc.constantFrom("available", "pending", "sold") },
-  OrderBody: { petId: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }), quantity: fc.integer({ min: 1, max: 1000 }) },
+  PetBody: {
+    name: asciiName,
+    categoryId: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+    status: fc.constantFrom("available", "pending", "sold"),
+  },
+  OrderBody: {
+    petId: fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+    quantity: fc.integer({ min: 1, max: 1000 }),
+  },
 };
 
-const requiredOf = (schema: z.ZodObject) => Object.keys(schema.shape).filter((n) => !schema.shape[n]!.safeParse(undefined).success);
+const requiredOf = (schema: z.ZodObject) =>
+  Object.keys(schema.shape).filter((n) => !schema.shape[n]!.safeParse(undefined).success);
 
 /** Whatever the plain parser answers, zod answers the same; what it leaves, zod reads. */
 const agreesWithZod = (schema: z.ZodObject, raw: fc.Arbitrary<unknown>, numRuns: number) => {
@@ -149,11 +188,18 @@ describe.each(Object.entries(parameters))("the plain parser of %s", (_name, sche
   const names = Object.keys(schema.shape);
 
   it("answers only what zod answers, and leaves zod every text it is not sure of", () => {
-    agreesWithZod(schema, fc.dictionary(fc.constantFrom(...names, "other", "constructor"), value, { maxKeys: 4 }), 3_000);
+    agreesWithZod(
+      schema,
+      fc.dictionary(fc.constantFrom(...names, "other", "constructor"), value, { maxKeys: 4 }),
+      3_000,
+    );
   });
 
   it("reads the usual, valid texts itself", () => {
-    readsItself(schema, fc.record(Object.fromEntries(names.map((name) => [name, usual[name]!])), { requiredKeys: requiredOf(schema) }));
+    readsItself(
+      schema,
+      fc.record(Object.fromEntries(names.map((name) => [name, usual[name]!])), { requiredKeys: requiredOf(schema) }),
+    );
   });
 });
 
@@ -161,7 +207,10 @@ describe.each(Object.entries(bodies))("the plain parser of %s", (name, schema) =
   const names = Object.keys(schema.shape);
 
   it("answers only what zod answers, and leaves zod every value it is not sure of", () => {
-    const anyBody = fc.oneof(fc.dictionary(fc.constantFrom(...names, "other", "__proto__"), jsonValue, { maxKeys: 4 }), jsonValue);
+    const anyBody = fc.oneof(
+      fc.dictionary(fc.constantFrom(...names, "other", "__proto__"), jsonValue, { maxKeys: 4 }),
+      jsonValue,
+    );
     agreesWithZod(schema, anyBody, 5_000);
   });
 
@@ -205,7 +254,9 @@ describe("plain parsers", () => {
 
   it("exist for every query and path schema of the route table", () => {
     const missing = routeTable.flatMap((route) =>
-      [route.input?.query, route.input?.path].flatMap((schema) => (schema && !plainParserOf(schema) ? [`${route.method} ${route.path}`] : [])),
+      [route.input?.query, route.input?.path].flatMap((schema) =>
+        schema && !plainParserOf(schema) ? [`${route.method} ${route.path}`] : [],
+      ),
     );
     expect(missing).toEqual([]);
   });

@@ -10,10 +10,14 @@ import { ADMIN_KEY, TestClient } from "../support/test-petstore.ts";
 const start = async (env: Record<string, string> = {}, stores = createMemoryStores()) => {
   const lines: Array<Record<string, unknown>> = [];
   const config = loadConfig({ PETSTORE_ADMIN_KEY: ADMIN_KEY, PETSTORE_SEED_DEMO: "false", ...env });
-  const petstore = await composePetstore(config, createLogger("info", (line) => lines.push(JSON.parse(line))), {
-    clock: new ManualClock(),
-    stores,
-  });
+  const petstore = await composePetstore(
+    config,
+    createLogger("info", (line) => lines.push(JSON.parse(line))),
+    {
+      clock: new ManualClock(),
+      stores,
+    },
+  );
   return { petstore, client: new TestClient(petstore.app), lines };
 };
 
@@ -39,7 +43,12 @@ describe("defaults that protect", () => {
     await s.client.get("/pets", { key: ADMIN_KEY, headers: { "x-request-id": "log-me" } });
     await s.client.get("/pets", { key: "pk_wrong_secret_value", headers: { "x-request-id": "bad-key" } });
     const access = s.lines.filter((l) => l.message === "request");
-    expect(access.find((l) => l.requestId === "log-me")).toMatchObject({ method: "GET", path: "/pets", status: 200, keyId: 1 });
+    expect(access.find((l) => l.requestId === "log-me")).toMatchObject({
+      method: "GET",
+      path: "/pets",
+      status: 200,
+      keyId: 1,
+    });
     expect(access.find((l) => l.requestId === "bad-key")).toMatchObject({ status: 401 });
     const everything = JSON.stringify(s.lines);
     expect(everything).not.toContain(ADMIN_KEY);
@@ -57,7 +66,11 @@ describe("defaults that protect", () => {
     expect(res.status).toBe(500);
     expect(res.body).toEqual({ code: "internal_error", message: "Something went wrong on our side", status: 500 });
     const logged = s.lines.find((l) => l.message === "unhandled error");
-    expect(logged).toMatchObject({ level: "error", requestId: "boom-1", error: { message: "secret internals: db at 10.0.0.7" } });
+    expect(logged).toMatchObject({
+      level: "error",
+      requestId: "boom-1",
+      error: { message: "secret internals: db at 10.0.0.7" },
+    });
   });
 
   it("sends nosniff everywhere and forbids caching of errors and admin responses", async () => {

@@ -16,7 +16,9 @@ describe("races", () => {
   it("200 parallel orders for 50 units admit exactly 50; cancelling them all restores 50 and `available`", async () => {
     const pet = await stockedPet(t, 50);
     const orders = await Promise.all(
-      Array.from({ length: 200 }, () => t.client.post("/store/orders", { key: keys.customer, body: { petId: pet.id, quantity: 1 } })),
+      Array.from({ length: 200 }, () =>
+        t.client.post("/store/orders", { key: keys.customer, body: { petId: pet.id, quantity: 1 } }),
+      ),
     );
     expect(countStatuses(orders)).toEqual({ 201: 50, 409: 150 });
     expect(await stockOf(t, pet.id)).toBe(0);
@@ -24,7 +26,9 @@ describe("races", () => {
 
     const placed = orders.filter((r) => r.status === 201).map((r) => r.body.id as number);
     expect(new Set(placed).size).toBe(50);
-    const cancelled = await Promise.all(placed.map((id) => t.client.delete(`/store/orders/${id}`, { key: keys.customer })));
+    const cancelled = await Promise.all(
+      placed.map((id) => t.client.delete(`/store/orders/${id}`, { key: keys.customer })),
+    );
     expect(countStatuses(cancelled)).toEqual({ 204: 50 });
     expect(await stockOf(t, pet.id)).toBe(50);
     expect(await petStatus(t, pet.id)).toBe("available");
@@ -33,7 +37,9 @@ describe("races", () => {
   it("parallel creates get unique ids", async () => {
     const category = await t.client.post("/categories", { key: keys.staff, body: { name: "Dogs" } });
     const pets = await Promise.all(
-      Array.from({ length: 50 }, (_, i) => t.client.post("/pets", { key: keys.staff, body: { name: `Pup ${i}`, categoryId: category.body.id } })),
+      Array.from({ length: 50 }, (_, i) =>
+        t.client.post("/pets", { key: keys.staff, body: { name: `Pup ${i}`, categoryId: category.body.id } }),
+      ),
     );
     expect(countStatuses(pets)).toEqual({ 201: 50 });
     expect(new Set(pets.map((r) => r.body.id)).size).toBe(50);
@@ -58,7 +64,10 @@ describe("races", () => {
       t.client.delete(`/store/orders/${order.body.id}`, { key: keys.customer }),
     ]);
     // Completed first: the cancellation meets a completed order. Cancelled first: the order is gone.
-    expect([[200, 409], [404, 204]]).toContainEqual([complete.status, cancel.status]);
+    expect([
+      [200, 409],
+      [404, 204],
+    ]).toContainEqual([complete.status, cancel.status]);
     expect(await stockOf(t, pet.id)).toBe(complete.status === 200 ? 1 : 3);
   });
 });

@@ -29,7 +29,10 @@ describe("rate-limit headers", () => {
       if (storeFails) throw new Error("store exploded");
       return listCategories(page);
     };
-    const t = await startTestPetstore({ stores, env: { PETSTORE_GET_PET_SUNSET_AT: "2026-12-01", PETSTORE_BAN_STRIKES: "2" } });
+    const t = await startTestPetstore({
+      stores,
+      env: { PETSTORE_GET_PET_SUNSET_AT: "2026-12-01", PETSTORE_BAN_STRIKES: "2" },
+    });
     try {
       const staff = await t.newKey("staff"); // 2
       const customer = await t.newKey("customer"); // 3
@@ -53,7 +56,14 @@ describe("rate-limit headers", () => {
         `${method} ${path}`,
         () => t.client.request(method, path, { key, body }),
       ];
-      const raw = (status: number, label: string, method: string, path: string, headers: Record<string, string>, body: BodyInit): Step => [
+      const raw = (
+        status: number,
+        label: string,
+        method: string,
+        path: string,
+        headers: Record<string, string>,
+        body: BodyInit,
+      ): Step => [
         status,
         label,
         () => rawFetch(t, method, path, { headers: { "x-api-key": staff, ...headers }, body }),
@@ -126,11 +136,25 @@ describe("rate-limit headers", () => {
         req(409, "DELETE", "/store/orders/3", staff),
         req(409, "PUT", "/pets/1", staff, { name: "Rex", categoryId: 1, status: "sold" }),
         // 413
-        raw(413, "413 with Content-Length", "POST", "/pets", { ...json, "content-length": String(70_000) }, " ".repeat(70_000)),
+        raw(
+          413,
+          "413 with Content-Length",
+          "POST",
+          "/pets",
+          { ...json, "content-length": String(70_000) },
+          " ".repeat(70_000),
+        ),
         raw(413, "413 streamed", "POST", "/pets", json, streamOf(70_000)),
         // 415
         raw(415, "415 text/plain", "POST", "/pets", { "content-type": "text/plain" }, '{"name":"Tom","categoryId":1}'),
-        raw(415, "415 without Content-Type", "PUT", "/store/inventory/1", {}, new TextEncoder().encode('{"quantity":1}')),
+        raw(
+          415,
+          "415 without Content-Type",
+          "PUT",
+          "/store/inventory/1",
+          {},
+          new TextEncoder().encode('{"quantity":1}'),
+        ),
         // 422
         req(422, "POST", "/pets", staff, { name: "Tom", categoryId: 99 }),
         req(422, "POST", "/store/orders", customer, { petId: 99, quantity: 1 }),
@@ -140,14 +164,18 @@ describe("rate-limit headers", () => {
         req(429, "GET", "/categories", tiny),
         req(403, "GET", "/store/inventory", tiny),
         // 500
-        [500, "a failing store", async () => {
-          storeFails = true;
-          try {
-            return await t.client.get("/categories", { key: customer });
-          } finally {
-            storeFails = false;
-          }
-        }],
+        [
+          500,
+          "a failing store",
+          async () => {
+            storeFails = true;
+            try {
+              return await t.client.get("/categories", { key: customer });
+            } finally {
+              storeFails = false;
+            }
+          },
+        ],
       ];
       // 429 for an address: requests without a valid key are limited to 60 a minute per address.
       const unauthenticated = steps.filter(([status]) => status === 401).length;
@@ -333,7 +361,12 @@ describe("rate limits", () => {
   it("the ban holds for every operation, and refused requests do not count", async () => {
     const key = await t.newKey("staff", "free");
     await sequentially(70, key);
-    for (const [method, path] of [["GET", "/pets"], ["POST", "/categories"], ["GET", "/store/unknown"], ["DELETE", "/pets"]] as const) {
+    for (const [method, path] of [
+      ["GET", "/pets"],
+      ["POST", "/categories"],
+      ["GET", "/store/unknown"],
+      ["DELETE", "/pets"],
+    ] as const) {
       const res = await t.client.request(method, path, { key, body: method === "POST" ? { name: "X" } : undefined });
       expectError(res, 403, "api_key_banned");
       expectRateLimitHeaders(res);
@@ -349,7 +382,10 @@ describe("rate limits", () => {
     const res = await get(key);
     expect(limitOf(res)).toBe(300);
     expect(remainingOf(res)).toBe(300 - 6);
-    await t.client.patch("/admin/api-keys/2", { key: t.adminKey, body: { plan: "enterprise", limits: { perMinute: 8, perDay: 50 } } });
+    await t.client.patch("/admin/api-keys/2", {
+      key: t.adminKey,
+      body: { plan: "enterprise", limits: { perMinute: 8, perDay: 50 } },
+    });
     const enterprise = await get(key);
     expect(limitOf(enterprise)).toBe(8);
     expect(remainingOf(enterprise)).toBe(1);
@@ -380,12 +416,18 @@ describe("rate limits", () => {
 
   it("enterprise without limits and free with limits are refused with 400 validation_failed", async () => {
     expectError(
-      await t.client.post("/admin/api-keys", { key: t.adminKey, body: { label: "e", role: "customer", plan: "enterprise" } }),
+      await t.client.post("/admin/api-keys", {
+        key: t.adminKey,
+        body: { label: "e", role: "customer", plan: "enterprise" },
+      }),
       400,
       "validation_failed",
     );
     expectError(
-      await t.client.post("/admin/api-keys", { key: t.adminKey, body: { label: "f", role: "customer", plan: "free", limits: { perMinute: 1, perDay: 2 } } }),
+      await t.client.post("/admin/api-keys", {
+        key: t.adminKey,
+        body: { label: "f", role: "customer", plan: "free", limits: { perMinute: 1, perDay: 2 } },
+      }),
       400,
       "validation_failed",
     );

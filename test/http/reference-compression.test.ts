@@ -8,9 +8,14 @@ const fetchRaw = async (t: TestPetstore, path: string, headers: Record<string, s
   const response = await t.petstore.app.fetch(new Request(`http://petstore.test${path}`, { method, headers }));
   const body = Buffer.from(await response.arrayBuffer());
   const encoding = response.headers.get("content-encoding");
-  const text = (encoding === "br" ? brotliDecompressSync(body) : encoding === "gzip" ? gunzipSync(body) : body).toString("utf8");
+  const text = (
+    encoding === "br" ? brotliDecompressSync(body) : encoding === "gzip" ? gunzipSync(body) : body
+  ).toString("utf8");
   const json = response.headers.get("content-type")?.includes("json");
-  notifyResponseObservers({ method, path }, { status: response.status, headers: response.headers, body: json && text ? JSON.parse(text) : text });
+  notifyResponseObservers(
+    { method, path },
+    { status: response.status, headers: response.headers, body: json && text ? JSON.parse(text) : text },
+  );
   return { status: response.status, headers: response.headers, body };
 };
 
@@ -38,7 +43,13 @@ describe("/openapi.json and /docs assets: compressed and cacheable", () => {
   });
   afterAll(() => t.close());
 
-  it.each(["/openapi.json", "/docs", "/docs/assets/swagger-ui-bundle.js", "/docs/assets/swagger-ui.css", "/docs/assets/docs.js"])(
+  it.each([
+    "/openapi.json",
+    "/docs",
+    "/docs/assets/swagger-ui-bundle.js",
+    "/docs/assets/swagger-ui.css",
+    "/docs/assets/docs.js",
+  ])(
     "%s: br and gzip decode to the identity body; Vary, Content-Length and a strong ETag per encoding",
     async (path) => {
       const plain = await fetchRaw(t, path);
@@ -76,7 +87,9 @@ describe("/openapi.json and /docs assets: compressed and cacheable", () => {
   });
 
   it("caches assets for a day and has the document and the page revalidated every time", async () => {
-    expect((await fetchRaw(t, "/docs/assets/swagger-ui-bundle.js")).headers.get("cache-control")).toBe("public, max-age=86400");
+    expect((await fetchRaw(t, "/docs/assets/swagger-ui-bundle.js")).headers.get("cache-control")).toBe(
+      "public, max-age=86400",
+    );
     expect((await fetchRaw(t, "/openapi.json")).headers.get("cache-control")).toBe("public, no-cache");
     const page = await fetchRaw(t, "/docs", { "accept-encoding": "gzip" });
     expect(page.headers.get("cache-control")).toBe("public, no-cache");
@@ -87,6 +100,8 @@ describe("/openapi.json and /docs assets: compressed and cacheable", () => {
     const first = await fetchRaw(t, "/openapi.json");
     const cached = await fetchRaw(t, "/openapi.json", { "if-none-match": first.headers.get("etag")! });
     expect(cached.status).toBe(304);
-    expect(Number(cached.headers.get("x-ratelimit-remaining"))).toBe(Number(first.headers.get("x-ratelimit-remaining")) - 1);
+    expect(Number(cached.headers.get("x-ratelimit-remaining"))).toBe(
+      Number(first.headers.get("x-ratelimit-remaining")) - 1,
+    );
   });
 });

@@ -4,7 +4,8 @@ import { createCategory, createPet, petstoreWithKeysPerTest, placeOrder, setStoc
 import type { TestResponse } from "../support/test-petstore.ts";
 
 /** The target of `Link: <…>; rel="next"`, or undefined when there is none. */
-const nextLink = (res: TestResponse): string | undefined => /^<([^>]+)>;\s*rel="next"$/.exec(res.headers.get("link") ?? "")?.[1];
+const nextLink = (res: TestResponse): string | undefined =>
+  /^<([^>]+)>;\s*rel="next"$/.exec(res.headers.get("link") ?? "")?.[1];
 
 describe("search and sort", () => {
   const world = petstoreWithKeysPerTest();
@@ -51,13 +52,20 @@ describe("search and sort", () => {
     expect(pages).toEqual([byName.slice(0, 3), byName.slice(3, 6), byName.slice(6)]);
     const first = await get("/pets?sort=name&limit=3&name=r");
     expect(nextLink(first)).toBe("/pets?sort=name&limit=3&name=r&after=6&afterName=rex");
-    expect(await walk("/pets?sort=name&limit=2&name=r")).toEqual([[1, 3], [6, 4]]);
+    expect(await walk("/pets?sort=name&limit=2&name=r")).toEqual([
+      [1, 3],
+      [6, 4],
+    ]);
   });
 
   it("sort=-id lists the newest first; Link continues below the last id", async () => {
     await namedPets();
 
-    expect(await walk("/pets?sort=-id&limit=3")).toEqual([[8, 7, 6], [5, 4, 3], [2, 1]]);
+    expect(await walk("/pets?sort=-id&limit=3")).toEqual([
+      [8, 7, 6],
+      [5, 4, 3],
+      [2, 1],
+    ]);
     expect(await walk("/pets?sort=-id&limit=3&name=rex")).toEqual([[6, 4, 3], [1]]);
   });
 
@@ -81,7 +89,8 @@ describe("search and sort", () => {
       for (const name of ["A", "B"]) await createPet(t, { name, categoryId: category.id });
       await setStock(t, 1, 100);
       await setStock(t, 2, 100);
-      for (let i = 1; i <= 6; i++) await placeOrder(t, i % 2 ? keys.customer : keys.staff, { petId: i % 2 ? 1 : 2, quantity: 1 });
+      for (let i = 1; i <= 6; i++)
+        await placeOrder(t, i % 2 ? keys.customer : keys.staff, { petId: i % 2 ? 1 : 2, quantity: 1 });
       expect((await t.client.patch("/store/orders/3", { key: keys.staff, body: { complete: true } })).status).toBe(200);
     };
     const keyIdOf = async (key: string) => (await get("/me", key)).body.id as number;
@@ -96,7 +105,10 @@ describe("search and sort", () => {
       expect(idsOf(await get("/store/orders?petId=2"))).toEqual([2, 4, 6]);
       expect(idsOf(await get(`/store/orders?placedBy=${customerId}`, keys.staff))).toEqual([1, 3, 5]);
       expect(idsOf(await get(`/store/orders?placedBy=${customerId}&state=open&petId=1`, keys.staff))).toEqual([1, 5]);
-      expect(await walk("/store/orders?sort=-id&limit=4")).toEqual([[6, 5, 4, 3], [2, 1]]);
+      expect(await walk("/store/orders?sort=-id&limit=4")).toEqual([
+        [6, 5, 4, 3],
+        [2, 1],
+      ]);
       expect(await walk("/store/orders?sort=-id&state=open&limit=2")).toEqual([[6, 5], [4, 2], [1]]);
     });
 
@@ -119,7 +131,11 @@ describe("search and sort", () => {
       const me = await get("/me", keys.customer);
 
       expect(me.status).toBe(200);
-      expect(me.body).toMatchObject({ role: "customer", plan: "business", limits: { perMinute: 1000, perDay: 100000 } });
+      expect(me.body).toMatchObject({
+        role: "customer",
+        plan: "business",
+        limits: { perMinute: 1000, perDay: 100000 },
+      });
       expect(typeof me.body.id).toBe("number");
       expect(typeof me.body.label).toBe("string");
       expect(me.body.usage.day).toBe(first.body.usage.day + 2);

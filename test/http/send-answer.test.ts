@@ -11,7 +11,8 @@ import { jsonResponse, sendAnswer, type Answer } from "../../adapters/http/respo
 
 const eventOf = (res: ServerResponse) => ({ req: { runtime: { node: { res } } } }) as unknown as H3Event;
 /** What sendAnswer gives, as a promise (a throw becomes a rejection). */
-const send = (answer: Answer, res: ServerResponse): Promise<unknown> => new Promise((settle) => settle(sendAnswer(answer, eventOf(res))));
+const send = (answer: Answer, res: ServerResponse): Promise<unknown> =>
+  new Promise((settle) => settle(sendAnswer(answer, eventOf(res))));
 
 let server: Server | undefined;
 afterEach(() => new Promise<void>((done) => (server ? server.close(() => done()) : done())));

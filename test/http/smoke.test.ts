@@ -32,7 +32,11 @@ describe("a walk through the store", () => {
     expect((await t.client.get("/pets?ids=1", { key: customer })).body[0].status).toBe("pending");
 
     expect((await t.client.delete("/store/orders/2", { key: customer })).status).toBe(204);
-    expect((await t.client.get("/store/inventory/1", { key: customer })).body).toEqual({ petId: 1, quantity: 1, status: "available" });
+    expect((await t.client.get("/store/inventory/1", { key: customer })).body).toEqual({
+      petId: 1,
+      quantity: 1,
+      status: "available",
+    });
 
     const done = await t.client.patch("/store/orders/1", { key: staff, body: { complete: true } });
     expect(done.status).toBe(200);

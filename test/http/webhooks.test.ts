@@ -34,7 +34,11 @@ describe("admin: webhooks", () => {
   const subscribe = (body: unknown) => t.client.post("/admin/webhooks", { ...admin(), body });
 
   it("creates a subscription: 201, Location, the secret only in this answer", async () => {
-    const res = await subscribe({ url: "https://hooks.example/petstore", events: ["order.placed", "inventory.changed"], description: " warehouse " });
+    const res = await subscribe({
+      url: "https://hooks.example/petstore",
+      events: ["order.placed", "inventory.changed"],
+      description: " warehouse ",
+    });
     expect(res.status).toBe(201);
     expect(res.headers.get("location")).toBe("/admin/webhooks/1");
     expect(res.body).toEqual({
@@ -55,7 +59,9 @@ describe("admin: webhooks", () => {
     const first = await t.client.get("/admin/webhooks?limit=2", admin());
     expect(first.body.map((w: { id: number }) => w.id)).toEqual([1, 2]);
     expect(first.headers.get("link")).toMatch(/after=2>; rel="next"$/);
-    expect((await t.client.get("/admin/webhooks?limit=2&after=2", admin())).body.map((w: { id: number }) => w.id)).toEqual([3]);
+    expect(
+      (await t.client.get("/admin/webhooks?limit=2&after=2", admin())).body.map((w: { id: number }) => w.id),
+    ).toEqual([3]);
   });
 
   it("rotates the secret: a new one, shown once; the previous one keeps signing for 24 hours", async () => {
@@ -126,7 +132,14 @@ describe("admin: webhooks", () => {
 
   it("is for admins only", async () => {
     const staff = await t.newKey("staff");
-    expectError(await t.client.post("/admin/webhooks", { key: staff, body: { url: "https://hooks.example/", events: ["order.placed"] } }), 403, "forbidden");
+    expectError(
+      await t.client.post("/admin/webhooks", {
+        key: staff,
+        body: { url: "https://hooks.example/", events: ["order.placed"] },
+      }),
+      403,
+      "forbidden",
+    );
     expectError(await t.client.get("/admin/webhooks", { key: staff }), 403, "forbidden");
     expectError(await t.client.get("/admin/webhooks", {}), 401, "unauthorized");
   });

@@ -24,7 +24,11 @@ describe("MemoryRateLimiter: memory bounded by day", () => {
     for (let i = 0; i < 3; i++) await limiter.consume("address:10.0.0.1", lastMinute);
     await limiter.consume("address:10.0.0.2", windowsAt(minutesPerDay + 1)); // the new day has begun
 
-    expect(await limiter.consume("address:10.0.0.1", lastMinute)).toEqual({ admitted: false, counts: { minute: 3, day: 3 }, strikes: 1 });
+    expect(await limiter.consume("address:10.0.0.1", lastMinute)).toEqual({
+      admitted: false,
+      counts: { minute: 3, day: 3 },
+      strikes: 1,
+    });
   });
 
   it("forgets a subject unseen in the new day two minutes after its day ended", async () => {
@@ -43,7 +47,11 @@ describe("MemoryRateLimiter: memory bounded by day", () => {
     await limiter.consume("key:1", windowsAt(minutesPerDay));
     await limiter.consume("key:2", windowsAt(minutesPerDay + 3));
 
-    expect(await limiter.consume("key:1", windowsAt(minutesPerDay + 3))).toEqual({ admitted: true, counts: { minute: 1, day: 2 }, strikes: 0 });
+    expect(await limiter.consume("key:1", windowsAt(minutesPerDay + 3))).toEqual({
+      admitted: true,
+      counts: { minute: 1, day: 2 },
+      strikes: 0,
+    });
   });
 
   it("counts a straggler of the previous minute in that minute, not the current one", async () => {
@@ -51,8 +59,16 @@ describe("MemoryRateLimiter: memory bounded by day", () => {
     for (let i = 0; i < 5; i++) await limiter.consume("key:1", windowsAt(10));
     await limiter.consume("key:1", windowsAt(11));
 
-    expect(await limiter.consume("key:1", windowsAt(10))).toEqual({ admitted: false, counts: { minute: 5, day: 6 }, strikes: 1 });
-    expect(await limiter.consume("key:1", windowsAt(11))).toEqual({ admitted: true, counts: { minute: 2, day: 7 }, strikes: 0 });
+    expect(await limiter.consume("key:1", windowsAt(10))).toEqual({
+      admitted: false,
+      counts: { minute: 5, day: 6 },
+      strikes: 1,
+    });
+    expect(await limiter.consume("key:1", windowsAt(11))).toEqual({
+      admitted: true,
+      counts: { minute: 2, day: 7 },
+      strikes: 0,
+    });
   });
 });
 
@@ -102,8 +118,14 @@ describe("MemoryIdempotencyRecords: a cap per scope", () => {
     await records.claim(aClaim("running-2"));
     await completed(records, "done");
 
-    expect(await records.claim(aClaim("running-1", { fingerprint: "other" }))).toMatchObject({ outcome: "in-progress", fingerprint: "fp-running-1" });
-    expect(await records.claim(aClaim("running-2", { fingerprint: "other" }))).toMatchObject({ outcome: "in-progress", fingerprint: "fp-running-2" });
+    expect(await records.claim(aClaim("running-1", { fingerprint: "other" }))).toMatchObject({
+      outcome: "in-progress",
+      fingerprint: "fp-running-1",
+    });
+    expect(await records.claim(aClaim("running-2", { fingerprint: "other" }))).toMatchObject({
+      outcome: "in-progress",
+      fingerprint: "fp-running-2",
+    });
   });
 
   it("caps each API key on its own", async () => {

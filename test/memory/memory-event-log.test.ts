@@ -3,7 +3,12 @@ import { MemoryEventLog } from "../../adapters/memory/memory-event-log.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import { EVENT_LOG_RETENTION_MS } from "../../core/events/event-log.port.ts";
 
-const event = (n: number): DomainEvent => ({ id: `evt_${n}`, type: "inventory.changed", occurredAt: new Date(Date.UTC(2026, 10, 21)), data: { petId: n, delta: -1 } });
+const event = (n: number): DomainEvent => ({
+  id: `evt_${n}`,
+  type: "inventory.changed",
+  occurredAt: new Date(Date.UTC(2026, 10, 21)),
+  data: { petId: n, delta: -1 },
+});
 
 describe("memory event log retention", () => {
   it("keeps at most its limit: the oldest go, and a reader behind them resumes at the oldest kept", async () => {

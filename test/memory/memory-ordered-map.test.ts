@@ -10,7 +10,10 @@ const ops = (range: number): fc.Arbitrary<Op[]> =>
     fc.oneof(
       { weight: 5, arbitrary: fc.integer({ min: 0, max: range }).map((set) => ({ set })) },
       { weight: 3, arbitrary: fc.integer({ min: 0, max: range }).map((key) => ({ delete: key })) },
-      { weight: 1, arbitrary: fc.option(fc.integer({ min: -1, max: range + 1 }), { nil: undefined }).map((walk) => ({ walk })) },
+      {
+        weight: 1,
+        arbitrary: fc.option(fc.integer({ min: -1, max: range + 1 }), { nil: undefined }).map((walk) => ({ walk })),
+      },
     ),
     { maxLength: 400 },
   );
@@ -20,7 +23,10 @@ const agrees = (operations: Op[], prefill: number[]): void => {
   const map = OrderedMap.of<string>(prefill.map((k) => [k, `v${k}`] as const));
   const model = new Map<number, string>(prefill.map((k) => [k, `v${k}`]));
   const walked = (after: number | undefined) =>
-    [...model.keys()].sort((a, b) => a - b).filter((k) => after === undefined || k > after).map((k) => model.get(k));
+    [...model.keys()]
+      .sort((a, b) => a - b)
+      .filter((k) => after === undefined || k > after)
+      .map((k) => model.get(k));
   for (const op of operations) {
     if ("set" in op) {
       const value = `v${op.set}:${map.size}`;
@@ -33,7 +39,10 @@ const agrees = (operations: Op[], prefill: number[]): void => {
     }
     expect(map.size).toBe(model.size);
   }
-  for (const key of new Set([...model.keys(), ...operations.flatMap((op) => ("set" in op ? [op.set] : "delete" in op ? [op.delete] : []))])) {
+  for (const key of new Set([
+    ...model.keys(),
+    ...operations.flatMap((op) => ("set" in op ? [op.set] : "delete" in op ? [op.delete] : [])),
+  ])) {
     expect(map.get(key)).toBe(model.get(key));
     expect(map.has(key)).toBe(model.has(key));
   }
@@ -47,7 +56,10 @@ describe("the memory stores' ordered map (sorted chunks, changed in place)", () 
 
   it("does so across chunk splits and joins (thousands of keys, removals thinning chunks out)", () => {
     const prefill = Array.from({ length: 3_000 }, (_, i) => 2 * i);
-    fc.assert(fc.property(ops(6_000), (operations) => agrees(operations, prefill)), { numRuns: 30 });
+    fc.assert(
+      fc.property(ops(6_000), (operations) => agrees(operations, prefill)),
+      { numRuns: 30 },
+    );
   });
 
   it("keeps order when most of a large map is removed, from the front, the back and every other key", () => {

@@ -3,7 +3,12 @@ import type { DomainEvent } from "../../core/events/domain-event.ts";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import { anOrder, aPet, at, recordEvents } from "../contracts/mothers.ts";
 
-const stockEvent = (id: string): DomainEvent => ({ type: "inventory.changed", data: { petId: 1, delta: -1 }, id, occurredAt: at("2026-11-26T12:00:00.000Z") });
+const stockEvent = (id: string): DomainEvent => ({
+  type: "inventory.changed",
+  data: { petId: 1, delta: -1 },
+  id,
+  occurredAt: at("2026-11-26T12:00:00.000Z"),
+});
 const orderEvent = (id: string): DomainEvent => ({
   type: "order.placed",
   data: { id: 1, petId: 1, quantity: 1, complete: false },
@@ -20,7 +25,12 @@ describe("the memory outbox's watchers (the webhook worker's wake-up)", () => {
     await stores.pets.edit({ petId: 1, name: "Rex", checkedStatus: "available", events: [] });
     expect(calls).toEqual([]);
 
-    await stores.pets.edit({ petId: 1, name: "Rex", checkedStatus: "available", events: [stockEvent("evt_a"), stockEvent("evt_b")] });
+    await stores.pets.edit({
+      petId: 1,
+      name: "Rex",
+      checkedStatus: "available",
+      events: [stockEvent("evt_a"), stockEvent("evt_b")],
+    });
     expect(calls).toHaveLength(1);
     await stores.orders.insert(anOrder({ id: 1 }), [orderEvent("evt_c")]);
     expect(calls).toHaveLength(2);

@@ -24,13 +24,19 @@ const anEvent = (n: number): DomainEvent => ({
 });
 /** A few dozen walks, copies and sorts; lookups a few per item touched (removing a pet's 50 orders looks up each several times). */
 const expectLittle = (work: Work): void => {
-  for (const [kind, count] of Object.entries(work)) expect(count, kind).toBeLessThan(kind === "lookedUp" ? 5 * FEW : FEW);
+  for (const [kind, count] of Object.entries(work))
+    expect(count, kind).toBeLessThan(kind === "lookedUp" ? 5 * FEW : FEW);
 };
 /** The event stamped `n` ms after `start`, on pets (even `n`) or orders (odd `n`), ids in time order. */
 const aTimedEvent = (n: number, id = `evt_${String(n).padStart(6, "0")}`): DomainEvent =>
   n % 2 === 0
     ? { id, type: "inventory.changed", occurredAt: new Date(start + n), data: { petId: 1, delta: -1 } }
-    : { id, type: "order.placed", occurredAt: new Date(start + n), data: { id: 1, petId: 1, quantity: 1, complete: false } };
+    : {
+        id,
+        type: "order.placed",
+        occurredAt: new Date(start + n),
+        data: { id: 1, petId: 1, quantity: 1, complete: false },
+      };
 const eventsOf = (events: DomainEvent[]) => ({ events });
 
 describe("memory store: per-request work independent of the store's size", () => {
@@ -48,13 +54,20 @@ describe("memory store: per-request work independent of the store's size", () =>
     });
 
     expectLittle(work);
-    expect(await stores.pets.ofId(1)).toMatchObject({ stock: 10, holdCount: MANY - 1, heldUnits: MANY - 1, revision: 6, marks: [{ orderId: 6 }] });
+    expect(await stores.pets.ofId(1)).toMatchObject({
+      stock: 10,
+      holdCount: MANY - 1,
+      heldUnits: MANY - 1,
+      revision: 6,
+      marks: [{ orderId: 6 }],
+    });
   });
 
   it("pages through 50,000 pets looking at the page only, by ids, statuses or index", async () => {
     const stores = createMemoryStores();
     for (let id = MANY; id >= 1; id--) {
-      const marks = id === 40_000 ? [{ orderId: 1, kind: "reserve" as const, units: 1, since: new Date(start), nonce: "n" }] : [];
+      const marks =
+        id === 40_000 ? [{ orderId: 1, kind: "reserve" as const, units: 1, since: new Date(start), nonce: "n" }] : [];
       await stores.pets.insert(aPet({ id, status: id % 2 ? "available" : "sold", holdCount: 1, marks }));
     }
     await stores.pets.insert(aPet({ id: MANY + 1, lifecycle: "creating", provisionalSince: new Date(start) }));
@@ -81,7 +94,9 @@ describe("memory store: per-request work independent of the store's size", () =>
     let refusal: unknown;
 
     const work = await workOf(async () => {
-      refusal = await stores.categories.add(aCategory({ id: MANY + 1, name: "CATEGORY 77" })).catch((error: unknown) => error);
+      refusal = await stores.categories
+        .add(aCategory({ id: MANY + 1, name: "CATEGORY 77" }))
+        .catch((error: unknown) => error);
       await stores.categories.replace(5, { name: "Renamed" });
       await stores.categories.add(aCategory({ id: MANY + 2, name: "Category 5" }));
       page = (await stores.categories.list({ limit: 3, after: 25_000 })).map((c) => c.id);
@@ -90,12 +105,15 @@ describe("memory store: per-request work independent of the store's size", () =>
     expectLittle(work);
     expect(refusal).toMatchObject({ code: "category_name_taken" });
     expect(page).toEqual([25_001, 25_002, 25_003]);
-    await expect(stores.categories.add(aCategory({ id: MANY + 3, name: "renamed" }))).rejects.toMatchObject({ code: "category_name_taken" });
+    await expect(stores.categories.add(aCategory({ id: MANY + 3, name: "renamed" }))).rejects.toMatchObject({
+      code: "category_name_taken",
+    });
   });
 
   it("pages a customer's or a pet's orders among 50,000 and removes a pet's orders, walking only theirs", async () => {
     const stores = createMemoryStores();
-    for (let id = 1; id <= MANY; id++) await stores.orders.insert(anOrder({ id, petId: id % 1000, placedBy: id % 500 }));
+    for (let id = 1; id <= MANY; id++)
+      await stores.orders.insert(anOrder({ id, petId: id % 1000, placedBy: id % 500 }));
     const found: number[][] = [];
     const ids = (list: { id: number }[]) => found.push(list.map((o) => o.id));
 
@@ -107,7 +125,11 @@ describe("memory store: per-request work independent of the store's size", () =>
     });
 
     expectLittle(work);
-    expect(found).toEqual([[7, 507, 1007], [1507, 2507, 3507], [25_001, 25_002, 25_003]]);
+    expect(found).toEqual([
+      [7, 507, 1007],
+      [1507, 2507, 3507],
+      [25_001, 25_002, 25_003],
+    ]);
     expect(await stores.orders.list({ limit: 10, petId: 3 })).toEqual([]);
     expect(await stores.orders.ofId(1003)).toBeUndefined();
     expect(await stores.orders.ofId(1004)).toMatchObject({ petId: 4 });
@@ -116,13 +138,19 @@ describe("memory store: per-request work independent of the store's size", () =>
   it("appends to a pet with 50,000 pending events, and reads and acknowledges a few among 50,000 pets, without walking the rest", async () => {
     const stores = createMemoryStores();
     for (let id = 1; id <= MANY; id++) await stores.pets.insert(aPet({ id }));
-    await recordEvents(stores.pets, 1, Array.from({ length: MANY }, (_, i) => anEvent(i)));
+    await recordEvents(
+      stores.pets,
+      1,
+      Array.from({ length: MANY }, (_, i) => anEvent(i)),
+    );
     const appending = { petId: 1, name: "Rex", checkedStatus: "available", events: [anEvent(MANY)] } as const;
 
     const appended = await workOf(() => stores.pets.edit(appending));
 
     expectLittle(appended);
-    expect((await stores.outbox.pending(MANY + 10)).map((e) => e.id)).toEqual(Array.from({ length: MANY + 1 }, (_, i) => anEvent(i).id));
+    expect((await stores.outbox.pending(MANY + 10)).map((e) => e.id)).toEqual(
+      Array.from({ length: MANY + 1 }, (_, i) => anEvent(i).id),
+    );
 
     await stores.outbox.acknowledge(Array.from({ length: MANY + 1 }, (_, i) => anEvent(i).id));
     await recordEvents(stores.pets, 2, [anEvent(1), anEvent(2)]);
@@ -166,7 +194,9 @@ describe("memory store: per-request work independent of the store's size", () =>
     expect(drained).toEqual(Array.from({ length: MANY }, (_, n) => aTimedEvent(n).id));
     expect(calls).toHaveLength(MANY / FEW + 1);
     // The same work with 50,000 pending as with 300 (the last batches also drain the documents, removing their outboxes).
-    expect(new Set(calls.slice(0, -3).map((work) => JSON.stringify(work)))).toEqual(new Set([JSON.stringify(calls[0])]));
+    expect(new Set(calls.slice(0, -3).map((work) => JSON.stringify(work)))).toEqual(
+      new Set([JSON.stringify(calls[0])]),
+    );
     // Per call at most: a Date for each event handed out (the meter walks each one's arguments too), the acknowledged
     // ids walked once, a few lookups for each (still pending? whose?) in either kind; never a sort.
     for (const work of calls) {
@@ -198,7 +228,18 @@ describe("memory store: per-request work independent of the store's size", () =>
     }
     const pendingIds = async (limit = 100) => (await stores.outbox.pending(limit)).map((e) => e.id);
 
-    expect(await pendingIds()).toEqual(["evt_o4", "evt_p3", "evt_a1", "evt_o2", "evt_p2", "evt_p4", "evt_o1", "evt_p1", "evt_o3", "evt_p5"]);
+    expect(await pendingIds()).toEqual([
+      "evt_o4",
+      "evt_p3",
+      "evt_a1",
+      "evt_o2",
+      "evt_p2",
+      "evt_p4",
+      "evt_o1",
+      "evt_p1",
+      "evt_o3",
+      "evt_p5",
+    ]);
     expect(await pendingIds(4)).toEqual(["evt_o4", "evt_p3", "evt_a1", "evt_o2"]);
     expect((await stores.outbox.pending(2))[1]).toEqual(aTimedEvent(10, "evt_p3"));
 
@@ -271,7 +312,10 @@ describe("memory store: per-request work independent of the store's size", () =>
         for (const [id, e] of model) if (e.kind === "pet" && e.owner === owner) model.delete(id);
       } else {
         const limit = 1 + random(12);
-        expect((await stores.outbox.pending(limit)).map((e) => e.id), `step ${step}`).toEqual(expected(limit));
+        expect(
+          (await stores.outbox.pending(limit)).map((e) => e.id),
+          `step ${step}`,
+        ).toEqual(expected(limit));
       }
     }
     expect((await stores.outbox.pending(10_000)).map((e) => e.id)).toEqual(expected(10_000));
@@ -292,7 +336,11 @@ describe("memory store: per-request work independent of the store's size", () =>
       createdAt: now,
     });
     await stores.webhookMessages.enqueue(Array.from({ length: MANY }, (_, i) => aMessage(`done_${i}`)));
-    for (const message of await stores.webhookMessages.claimDue(now, { owner: "w", until: new Date(start + 1000) }, MANY)) {
+    for (const message of await stores.webhookMessages.claimDue(
+      now,
+      { owner: "w", until: new Date(start + 1000) },
+      MANY,
+    )) {
       await stores.webhookMessages.settle(message.id, "w", { state: "delivered", attempts: 1 });
     }
     await stores.webhookMessages.enqueue([aMessage("new_1"), aMessage("new_2")]);

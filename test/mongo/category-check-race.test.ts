@@ -35,14 +35,21 @@ describeMongo("the category check of a deletion, with a move finishing between i
         };
       },
     });
-    const proxied = new Proxy(db, { get: (target, key, receiver) => (key === "collection" ? () => pets : Reflect.get(target, key, receiver)) });
+    const proxied = new Proxy(db, {
+      get: (target, key, receiver) => (key === "collection" ? () => pets : Reflect.get(target, key, receiver)),
+    });
     return new MongoPets(proxied);
   };
 
   it("sees the pet, moving in or moved in, whichever read the move lands behind", async () => {
     const { db } = mongo;
-    const finishMove = () => db.collection("pets").updateOne({ _id: 1 as never }, { $set: { categoryId: 9 }, $unset: { movingTo: "", provisionalSince: "" } });
-    await new MongoPets(db).insert(aPet({ id: 1, categoryId: 2, movingTo: 9, provisionalSince: at("2026-11-21T12:00:00.000Z") }));
+    const finishMove = () =>
+      db
+        .collection("pets")
+        .updateOne({ _id: 1 as never }, { $set: { categoryId: 9 }, $unset: { movingTo: "", provisionalSince: "" } });
+    await new MongoPets(db).insert(
+      aPet({ id: 1, categoryId: 2, movingTo: 9, provisionalSince: at("2026-11-21T12:00:00.000Z") }),
+    );
 
     expect(await petsWithAStepBetweenReads(db, finishMove).anyNaming(9)).toBe(true);
     expect(await new MongoPets(db).anyNaming(9)).toBe(true);

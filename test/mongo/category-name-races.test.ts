@@ -2,7 +2,13 @@ import { MongoClient } from "mongodb";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createCategoryIndexes, MongoCategories } from "../../adapters/mongo/mongo-categories.repository.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
-import { describeMongo, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+import {
+  describeMongo,
+  freshMongoDatabase,
+  mongoUrl,
+  TEST_MONGO_CLIENT_OPTIONS,
+  type FreshMongoDatabase,
+} from "../support/mongo.ts";
 
 const ROUNDS = 40;
 const RACERS = 10;
@@ -28,21 +34,28 @@ describeMongo("one category name inserted by ten racers from two clients", () =>
     await mongo?.close();
   });
 
-  it(`${ROUNDS} rounds: each admits exactly one insert and refuses the others as category_name_taken`, { timeout: 120_000 }, async () => {
-    const repositories = [new MongoCategories(mongo.db), new MongoCategories(other.db(mongo.db.databaseName))];
-    for (let round = 0; round < ROUNDS; round++) {
-      const outcomes = await Promise.all(
-        Array.from({ length: RACERS }, (_, i) => {
-          const id = round * RACERS + i + 1;
-          const name = `${i % 2 ? "Kind" : "KIND"} ${round}`;
-          return repositories[i % 2]!.add({ id, name, revision: 1, deletingSince: undefined }).then(
-            () => "inserted",
-            (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
-          );
-        }),
-      );
-      expect({ round, outcomes: outcomes.toSorted() }).toEqual({ round, outcomes: [...Array(RACERS - 1).fill("category_name_taken"), "inserted"] });
-    }
-    expect(await mongo.db.collection("categories").countDocuments()).toBe(ROUNDS);
-  });
+  it(
+    `${ROUNDS} rounds: each admits exactly one insert and refuses the others as category_name_taken`,
+    { timeout: 120_000 },
+    async () => {
+      const repositories = [new MongoCategories(mongo.db), new MongoCategories(other.db(mongo.db.databaseName))];
+      for (let round = 0; round < ROUNDS; round++) {
+        const outcomes = await Promise.all(
+          Array.from({ length: RACERS }, (_, i) => {
+            const id = round * RACERS + i + 1;
+            const name = `${i % 2 ? "Kind" : "KIND"} ${round}`;
+            return repositories[i % 2]!.add({ id, name, revision: 1, deletingSince: undefined }).then(
+              () => "inserted",
+              (error: unknown) => (error instanceof DomainError ? error.code : `unexpected: ${String(error)}`),
+            );
+          }),
+        );
+        expect({ round, outcomes: outcomes.toSorted() }).toEqual({
+          round,
+          outcomes: [...Array(RACERS - 1).fill("category_name_taken"), "inserted"],
+        });
+      }
+      expect(await mongo.db.collection("categories").countDocuments()).toBe(ROUNDS);
+    },
+  );
 });

@@ -16,7 +16,11 @@ const messages = async function* (body: ReadableStream<Uint8Array>) {
       const block = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
       const data = /^data: (.*)$/m.exec(block)?.[1];
-      if (data !== undefined) yield { id: /^id: (.*)$/m.exec(block)?.[1], event: JSON.parse(data) as { type: string; data: { id?: number } } };
+      if (data !== undefined)
+        yield {
+          id: /^id: (.*)$/m.exec(block)?.[1],
+          event: JSON.parse(data) as { type: string; data: { id?: number } },
+        };
     }
   }
 };
@@ -27,7 +31,14 @@ describeMongo("GET /events with two instances on one database", () => {
   let b: ServedPetstore;
   beforeAll(async () => {
     mongo = await freshMongoDatabase("events_two");
-    const env = { PETSTORE_STORE: "mongo", MONGODB_URL: mongoUrl(), MONGODB_DB: mongo.db.databaseName, PETSTORE_SEED_DEMO: "false", PETSTORE_EVENTS_POLL_MS: "50", PETSTORE_WEBHOOK_POLL_MS: "50" };
+    const env = {
+      PETSTORE_STORE: "mongo",
+      MONGODB_URL: mongoUrl(),
+      MONGODB_DB: mongo.db.databaseName,
+      PETSTORE_SEED_DEMO: "false",
+      PETSTORE_EVENTS_POLL_MS: "50",
+      PETSTORE_WEBHOOK_POLL_MS: "50",
+    };
     a = await servePetstore(env);
     b = await servePetstore(env);
     // Only A relays: B's stream can only learn of A's orders through the shared log.
@@ -44,7 +55,10 @@ describeMongo("GET /events with two instances on one database", () => {
       (
         await fetch(`${served.origin}${path}`, {
           method,
-          headers: { "x-api-key": served.adminKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+          headers: {
+            "x-api-key": served.adminKey,
+            ...(body === undefined ? {} : { "content-type": "application/json" }),
+          },
           body: body === undefined ? undefined : JSON.stringify(body),
         })
       ).json() as Promise<{ id: number }>;
@@ -52,8 +66,14 @@ describeMongo("GET /events with two instances on one database", () => {
     const pet = await call(a, "POST", "/pets", { name: "Rex", categoryId: category.id });
     await call(a, "PUT", `/store/inventory/${pet.id}`, { quantity: 10 });
     const abort = new AbortController();
-    const stream = await fetch(`${b.origin}/events`, { headers: { "x-api-key": b.adminKey, "last-event-id": "0" }, signal: abort.signal });
-    const orders = [await call(a, "POST", "/store/orders", { petId: pet.id, quantity: 1 }), await call(a, "POST", "/store/orders", { petId: pet.id, quantity: 1 })];
+    const stream = await fetch(`${b.origin}/events`, {
+      headers: { "x-api-key": b.adminKey, "last-event-id": "0" },
+      signal: abort.signal,
+    });
+    const orders = [
+      await call(a, "POST", "/store/orders", { petId: pet.id, quantity: 1 }),
+      await call(a, "POST", "/store/orders", { petId: pet.id, quantity: 1 }),
+    ];
 
     const seen: { id: string | undefined; type: string; orderId?: number }[] = [];
     for await (const { id, event } of messages(stream.body!)) {

@@ -26,7 +26,13 @@ describeMongo("pets written before the name key", () => {
 
     expect((await stores.pets.list({ limit: 10, namePrefix: "rex" })).map((p) => p.id)).toEqual([1]);
     expect((await stores.pets.list({ limit: 10, namePrefix: "éb" })).map((p) => p.id)).toEqual([2]);
-    expect(await db.collection("pets").find({}, { projection: { nameKey: 1 } }).sort({ _id: 1 }).toArray()).toEqual([
+    expect(
+      await db
+        .collection("pets")
+        .find({}, { projection: { nameKey: 1 } })
+        .sort({ _id: 1 })
+        .toArray(),
+    ).toEqual([
       { _id: 1, nameKey: "rex" },
       { _id: 2, nameKey: "ébène" },
     ]);

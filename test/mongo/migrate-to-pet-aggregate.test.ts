@@ -26,7 +26,14 @@ describeMongo("a database written before the pet aggregate", () => {
     ]);
     await db.collection("orders").insertMany([
       { _id: 1 as never, petId: 2, quantity: 1, complete: false, placedBy: 7 },
-      { _id: 2 as never, petId: 1, quantity: 2, complete: true, placedBy: 7, shipDate: new Date("2026-11-01T00:00:00.000Z") },
+      {
+        _id: 2 as never,
+        petId: 1,
+        quantity: 2,
+        complete: true,
+        placedBy: 7,
+        shipDate: new Date("2026-11-01T00:00:00.000Z"),
+      },
     ]);
     await prepareMongoDatabase(db);
 
@@ -37,9 +44,19 @@ describeMongo("a database written before the pet aggregate", () => {
 
     const stores = mongoStoresFor(db, async () => {});
     expect(await stores.pets.ofId(1)).toMatchObject({ stock: 3, holdCount: 0, marks: [], status: "available" });
-    expect(await stores.pets.ofId(2)).toMatchObject({ stock: 0, holdCount: 1, heldUnits: 1, marks: [], status: "pending", pendingCause: "sold-out" });
+    expect(await stores.pets.ofId(2)).toMatchObject({
+      stock: 0,
+      holdCount: 1,
+      heldUnits: 1,
+      marks: [],
+      status: "pending",
+      pendingCause: "sold-out",
+    });
     expect(await stores.orders.ofId(1)).toMatchObject({ state: "open", revision: 1 });
-    expect(await stores.orders.ofId(2)).toMatchObject({ state: "complete", shipDate: new Date("2026-11-01T00:00:00.000Z") });
+    expect(await stores.orders.ofId(2)).toMatchObject({
+      state: "complete",
+      shipDate: new Date("2026-11-01T00:00:00.000Z"),
+    });
     expect(await stores.categories.ofId(1)).toMatchObject({ name: "Dogs", revision: 1 });
     // Recovery finds nothing to do: the migrated holds are exactly the open orders.
     const clock = new ManualClock("2026-11-22T12:00:00.000Z");
@@ -84,12 +101,21 @@ describeMongo("a database whose pets hold a hold per open order", () => {
       holdCount: Object.keys(holds).length,
       outbox: [],
     });
-    await db.collection("pets").insertMany([
-      pet(1, "available", 10, { o1: 1, o2: 2, o3: 3, o4: 4 }),
-      pet(2, "pending", 0, { o5: 1 }),
-      pet(3, "pending", 4, {}),
-    ]);
-    await db.collection("orders").insertMany([order(1, 1, 1, "open"), order(2, 1, 2, "cancelled"), order(3, 1, 3, "complete"), order(5, 2, 1, "open")]);
+    await db
+      .collection("pets")
+      .insertMany([
+        pet(1, "available", 10, { o1: 1, o2: 2, o3: 3, o4: 4 }),
+        pet(2, "pending", 0, { o5: 1 }),
+        pet(3, "pending", 4, {}),
+      ]);
+    await db
+      .collection("orders")
+      .insertMany([
+        order(1, 1, 1, "open"),
+        order(2, 1, 2, "cancelled"),
+        order(3, 1, 3, "complete"),
+        order(5, 2, 1, "open"),
+      ]);
     await prepareMongoDatabase(db);
     const now = new Date("2026-11-21T12:00:00.000Z");
 
@@ -97,11 +123,20 @@ describeMongo("a database whose pets hold a hold per open order", () => {
     await migrateHoldsToMarks(db, now);
 
     const stores = mongoStoresFor(db, async () => {});
-    expect(await stores.pets.ofId(1)).toMatchObject({ stock: 10, holdCount: 4, heldUnits: 10, marks: [{ orderId: 4, kind: "reserve", units: 4 }] });
+    expect(await stores.pets.ofId(1)).toMatchObject({
+      stock: 10,
+      holdCount: 4,
+      heldUnits: 10,
+      marks: [{ orderId: 4, kind: "reserve", units: 4 }],
+    });
     expect(await stores.pets.ofId(2)).toMatchObject({ status: "pending", pendingCause: "sold-out", holdCount: 1 });
     expect(await stores.pets.ofId(3)).toMatchObject({ status: "pending", pendingCause: "hold", holdCount: 0 });
     expect((await stores.orders.settlingBefore(now, { limit: 10 })).map((o) => o.id)).toEqual([2, 3]);
-    expect(await db.collection("pets").countDocuments({ $or: [{ holds: { $exists: true } }, { migratingOrders: { $exists: true } }] })).toBe(0);
+    expect(
+      await db
+        .collection("pets")
+        .countDocuments({ $or: [{ holds: { $exists: true } }, { migratingOrders: { $exists: true } }] }),
+    ).toBe(0);
 
     const clock = new ManualClock("2026-11-22T12:00:00.000Z");
     const report = await new RecoverInterruptedWrites({ ...stores, clock }, 30_000).execute();
@@ -109,6 +144,8 @@ describeMongo("a database whose pets hold a hold per open order", () => {
     expect(report).toMatchObject({ abandonedPlacings: 1, undoneReservations: 1, settledOrders: 2 });
     // Back: order 2's two units and the orphan's four; order 3's three are gone for good; order 1 still holds one.
     expect(await stores.pets.ofId(1)).toMatchObject({ stock: 16, holdCount: 1, heldUnits: 1, marks: [] });
-    expect(Object.values(await new RecoverInterruptedWrites({ ...stores, clock }, 30_000).execute()).every((n) => n === 0)).toBe(true);
+    expect(
+      Object.values(await new RecoverInterruptedWrites({ ...stores, clock }, 30_000).execute()).every((n) => n === 0),
+    ).toBe(true);
   });
 });

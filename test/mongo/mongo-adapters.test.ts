@@ -3,12 +3,25 @@
  * trips, error mapping, housekeeping).
  */
 import net from "node:net";
-import { BSON, MongoClient, MongoNetworkTimeoutError, MongoServerError, type CommandStartedEvent, type CommandSucceededEvent, type Db } from "mongodb";
+import {
+  BSON,
+  MongoClient,
+  MongoNetworkTimeoutError,
+  MongoServerError,
+  type CommandStartedEvent,
+  type CommandSucceededEvent,
+  type Db,
+} from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { NodeSecrets } from "../../adapters/crypto/node-secrets.ts";
 import { isDuplicateKeyError } from "../../adapters/mongo/duplicate-key.ts";
 import { MongoRateLimiter } from "../../adapters/mongo/mongo-rate-limiter.ts";
-import { connectMongoStores, prepareMongoDatabase, mongoClientOptions, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
+import {
+  connectMongoStores,
+  prepareMongoDatabase,
+  mongoClientOptions,
+  mongoStoresFor,
+} from "../../adapters/mongo/mongo-stores.ts";
 import { guarded, isStoreOutage } from "../../adapters/mongo/store-unavailable.ts";
 import { CreateApiKey } from "../../core/access/create-api-key.ts";
 import type { Actor } from "../../core/access/permissions.ts";
@@ -29,15 +42,30 @@ import { DomainError } from "../../core/shared/domain-error.ts";
 import type { Stores } from "../../core/stores.ts";
 import { aCategory, anApiKey, anOrder, aPet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
-import { describeMongo, emptyMongoDatabase, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+import {
+  describeMongo,
+  emptyMongoDatabase,
+  freshMongoDatabase,
+  mongoUrl,
+  TEST_MONGO_CLIENT_OPTIONS,
+  type FreshMongoDatabase,
+} from "../support/mongo.ts";
 import { startTestPetstore } from "../support/test-petstore.ts";
 
 const staff: Actor = { keyId: 1, role: "staff" };
 
 /** Windows far ahead: a window's end lies in the future, so no TTL index deletes a document during a test. */
 const windowsStart = Date.parse("2100-01-01T00:00:00.000Z");
-const minute = (n: number, limit: number): WindowSpec => ({ key: `m${n}`, limit, resetsAt: new Date(windowsStart + (n + 1) * 60_000) });
-const day = (n: number, limit: number): WindowSpec => ({ key: `d${n}`, limit, resetsAt: new Date(windowsStart + (n + 1) * 86_400_000) });
+const minute = (n: number, limit: number): WindowSpec => ({
+  key: `m${n}`,
+  limit,
+  resetsAt: new Date(windowsStart + (n + 1) * 60_000),
+});
+const day = (n: number, limit: number): WindowSpec => ({
+  key: `d${n}`,
+  limit,
+  resetsAt: new Date(windowsStart + (n + 1) * 86_400_000),
+});
 
 describeMongo("MongoDB adapters, seen from the server", () => {
   let mongo: FreshMongoDatabase;
@@ -52,7 +80,8 @@ describeMongo("MongoDB adapters, seen from the server", () => {
     monitored = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
     await monitored.connect();
     monitored.on("commandStarted", (event: CommandStartedEvent) => {
-      if (event.databaseName === mongo.db.databaseName) commands.push(`${event.commandName} ${event.command[event.commandName]}`);
+      if (event.databaseName === mongo.db.databaseName)
+        commands.push(`${event.commandName} ${event.command[event.commandName]}`);
     });
     db = monitored.db(mongo.db.databaseName);
     stores = mongoStoresFor(db, async () => {});
@@ -81,7 +110,14 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       await stores.orders.insert(anOrder({ id: 1, shipDate: undefined }));
       await stores.orders.insert(anOrder({ id: 2 }));
       await stores.categories.add(aCategory({ id: 1, name: "Dogs", description: undefined }));
-      await stores.pets.insert(aPet({ id: 1, holdCount: 1, heldUnits: 2, marks: [{ orderId: 7, kind: "reserve", units: 2, since: new Date("2026-11-21T12:00:00.000Z"), nonce: "n" }] }));
+      await stores.pets.insert(
+        aPet({
+          id: 1,
+          holdCount: 1,
+          heldUnits: 2,
+          marks: [{ orderId: 7, kind: "reserve", units: 2, since: new Date("2026-11-21T12:00:00.000Z"), nonce: "n" }],
+        }),
+      );
       await stores.apiKeys.add(anApiKey({ id: 1 }));
 
       const orders = mongo.db.collection<{ _id: number; shipDate?: Date }>("orders");
@@ -96,7 +132,12 @@ describeMongo("MongoDB adapters, seen from the server", () => {
         outbox: [],
       });
       expect((await orders.findOne({ _id: 2 }))?.shipDate).toBeInstanceOf(Date);
-      expect(await mongo.db.collection<{ _id: number }>("categories").findOne({ _id: 1 })).toEqual({ _id: 1, name: "Dogs", nameKey: "dogs", revision: 1 });
+      expect(await mongo.db.collection<{ _id: number }>("categories").findOne({ _id: 1 })).toEqual({
+        _id: 1,
+        name: "Dogs",
+        nameKey: "dogs",
+        revision: 1,
+      });
       expect(await mongo.db.collection<{ _id: number }>("pets").findOne({ _id: 1 })).toEqual({
         _id: 1,
         name: "Rex",
@@ -141,8 +182,12 @@ describeMongo("MongoDB adapters, seen from the server", () => {
     });
 
     it("check names with the index alone: no read before the write", async () => {
-      expect(await commandsOf(() => stores.categories.add(aCategory({ id: 1, name: "Dogs" })))).toEqual(["insert categories"]);
-      expect(await commandsOf(() => stores.categories.replace(1, { name: "Hounds" }))).toEqual(["findAndModify categories"]);
+      expect(await commandsOf(() => stores.categories.add(aCategory({ id: 1, name: "Dogs" })))).toEqual([
+        "insert categories",
+      ]);
+      expect(await commandsOf(() => stores.categories.replace(1, { name: "Hounds" }))).toEqual([
+        "findAndModify categories",
+      ]);
     });
 
     it("allow one active key per secret hash, and let a revoked key's secret be issued again", async () => {
@@ -162,7 +207,8 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       await stores.pets.insert(aPet({ id: 1, stock: 3 }));
       const clock = new ManualClock();
 
-      const reserve = (orderId: number, units: number) => reserveSeeing(stores.pets, clock, 1, orderId, units, `n${orderId}`);
+      const reserve = (orderId: number, units: number) =>
+        reserveSeeing(stores.pets, clock, 1, orderId, units, `n${orderId}`);
       expect(await commandsOf(() => reserve(10, 2))).toEqual(["findAndModify pets"]);
       expect(await commandsOf(() => reserve(11, 2))).toEqual(["findAndModify pets", "findAndModify pets", "find pets"]);
       expect(await commandsOf(() => reserve(12, 1))).toEqual(["findAndModify pets", "findAndModify pets"]);
@@ -171,12 +217,26 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
     it("replaces settings with one conditional update that compares limits field by field, not as a document", async () => {
       await stores.apiKeys.add(anApiKey({ id: 1, plan: "enterprise", limits: { perMinute: 7, perDay: 70 } }));
-      await mongo.db.collection("api_keys").updateOne({ _id: 1 as never }, { $set: { limits: { perDay: 70, perMinute: 7 } } });
-      const read = { label: "storefront", role: "customer", plan: "enterprise", limits: { perMinute: 7, perDay: 70 } } as const;
+      await mongo.db
+        .collection("api_keys")
+        .updateOne({ _id: 1 as never }, { $set: { limits: { perDay: 70, perMinute: 7 } } });
+      const read = {
+        label: "storefront",
+        role: "customer",
+        plan: "enterprise",
+        limits: { perMinute: 7, perDay: 70 },
+      } as const;
 
-      expect(await commandsOf(() => stores.apiKeys.replaceSettings({ id: 1, ...read, label: "renamed" }, read))).toEqual(["update api_keys"]);
+      expect(
+        await commandsOf(() => stores.apiKeys.replaceSettings({ id: 1, ...read, label: "renamed" }, read)),
+      ).toEqual(["update api_keys"]);
       expect(await stores.apiKeys.ofId(1)).toMatchObject({ label: "renamed", limits: { perMinute: 7, perDay: 70 } });
-      expect(await stores.apiKeys.replaceSettings({ id: 1, ...read, label: "stale" }, { ...read, limits: { perMinute: 7, perDay: 71 } })).toBe(false);
+      expect(
+        await stores.apiKeys.replaceSettings(
+          { id: 1, ...read, label: "stale" },
+          { ...read, limits: { perMinute: 7, perDay: 71 } },
+        ),
+      ).toBe(false);
     });
 
     it("the next id is one findAndModify", async () => {
@@ -186,9 +246,15 @@ describeMongo("MongoDB adapters, seen from the server", () => {
     it("bans with one update, and a second only when old bans are to be forgotten", async () => {
       await stores.apiKeys.add(anApiKey({ id: 1, recentBans: [new Date("2026-11-20T09:00:00.000Z")] }));
       const ban = (at: string, forgetBefore: string) =>
-        stores.apiKeys.ban(1, { at: new Date(at), until: new Date(new Date(at).getTime() + 15 * 60_000), forgetBefore: new Date(forgetBefore) });
+        stores.apiKeys.ban(1, {
+          at: new Date(at),
+          until: new Date(new Date(at).getTime() + 15 * 60_000),
+          forgetBefore: new Date(forgetBefore),
+        });
 
-      expect(await commandsOf(() => ban("2026-11-21T12:00:00.000Z", "2026-11-20T08:00:00.000Z"))).toEqual(["findAndModify api_keys"]);
+      expect(await commandsOf(() => ban("2026-11-21T12:00:00.000Z", "2026-11-20T08:00:00.000Z"))).toEqual([
+        "findAndModify api_keys",
+      ]);
       expect(await commandsOf(() => ban("2026-11-21T13:00:00.000Z", "2026-11-20T12:00:00.000Z"))).toEqual([
         "findAndModify api_keys",
         "update api_keys",
@@ -218,26 +284,46 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       const fam = "findAndModify rate_windows";
       const limiter = new MongoRateLimiter(db);
       // The day's first request creates its document.
-      expect(await commandsOf(() => limiter.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual(["insert rate_windows"]);
+      expect(await commandsOf(() => limiter.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual([
+        "insert rate_windows",
+      ]);
       // Another instance does not know the document exists: its first request finds out by the insert.
       const other = new MongoRateLimiter(db);
-      expect(await commandsOf(() => other.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual(["insert rate_windows", fam, fam]);
+      expect(await commandsOf(() => other.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual([
+        "insert rate_windows",
+        fam,
+        fam,
+      ]);
       expect(await commandsOf(() => other.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual([fam]);
-      expect(await commandsOf(() => limiter.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual([fam]);
+      expect(await commandsOf(() => limiter.consume("key:1", { minute: minute(0, 1), day: day(0, 100) }))).toEqual([
+        fam,
+      ]);
       expect(await commandsOf(() => other.consume("key:1", { minute: minute(1, 1), day: day(0, 100) }))).toEqual([fam]);
       expect(await commandsOf(() => other.consume("key:1", { minute: minute(1, 1), day: day(0, 100) }))).toEqual([fam]); // it filled minute 1
 
-      expect(await commandsOf(() => other.consume("key:2", { minute: minute(0, 10), day: day(0, 1) }))).toEqual(["insert rate_windows"]);
-      expect(await commandsOf(() => limiter.consume("key:3", { minute: minute(0, 10), day: day(0, 100) }))).toEqual(["insert rate_windows"]);
-      expect(await commandsOf(() => limiter.consume("key:3", { minute: minute(0, 10), day: day(0, 1) }))).toEqual([fam, fam, fam]);
-      expect(await commandsOf(() => limiter.consume("key:3", { minute: minute(1, 10), day: day(0, 1) }))).toEqual([fam]);
+      expect(await commandsOf(() => other.consume("key:2", { minute: minute(0, 10), day: day(0, 1) }))).toEqual([
+        "insert rate_windows",
+      ]);
+      expect(await commandsOf(() => limiter.consume("key:3", { minute: minute(0, 10), day: day(0, 100) }))).toEqual([
+        "insert rate_windows",
+      ]);
+      expect(await commandsOf(() => limiter.consume("key:3", { minute: minute(0, 10), day: day(0, 1) }))).toEqual([
+        fam,
+        fam,
+        fam,
+      ]);
+      expect(await commandsOf(() => limiter.consume("key:3", { minute: minute(1, 10), day: day(0, 1) }))).toEqual([
+        fam,
+      ]);
       expect(await commandsOf(() => other.consume("key:2", { minute: minute(2, 10), day: day(0, 1) }))).toEqual([fam]);
     });
 
     it("counts exactly across instances when windows known full are refused locally: strikes too", async () => {
       const instances = [new MongoRateLimiter(db), new MongoRateLimiter(db), new MongoRateLimiter(db)];
       const results = await Promise.all(
-        Array.from({ length: 60 }, (_, i) => instances[i % 3]!.consume("key:1", { minute: minute(0, 20), day: day(0, 100) })),
+        Array.from({ length: 60 }, (_, i) =>
+          instances[i % 3]!.consume("key:1", { minute: minute(0, 20), day: day(0, 100) }),
+        ),
       );
       expect(results.filter((r) => r.admitted)).toHaveLength(20);
       const strikes = results.filter((r) => !r.admitted).map((r) => r.strikes);
@@ -253,25 +339,43 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       const limiter = new MongoRateLimiter(db);
       await limiter.consume("key:1", { minute: minute(0, 1), day: day(0, 100) });
       expect((await limiter.consume("key:1", { minute: minute(0, 1), day: day(0, 100) })).admitted).toBe(false);
-      expect(await limiter.consume("key:1", { minute: minute(0, 5), day: day(0, 100) })).toEqual({ admitted: true, counts: { minute: 2, day: 2 }, strikes: 0 });
+      expect(await limiter.consume("key:1", { minute: minute(0, 5), day: day(0, 100) })).toEqual({
+        admitted: true,
+        counts: { minute: 2, day: 2 },
+        strikes: 0,
+      });
     });
 
     it("remembers a bounded number of full windows, forgetting ended ones first", async () => {
       const limiter = new MongoRateLimiter(db, { windowsRemembered: 3 });
-      for (const subject of ["key:1", "key:2", "key:3"]) await limiter.consume(subject, { minute: minute(0, 1), day: day(0, 100) });
+      for (const subject of ["key:1", "key:2", "key:3"])
+        await limiter.consume(subject, { minute: minute(0, 1), day: day(0, 100) });
       expect(limiter.rememberedFullWindows).toBe(3);
       await limiter.consume("key:4", { minute: minute(2, 1), day: day(0, 100) }); // minute 0 has ended: its three marks go
       expect(limiter.rememberedFullWindows).toBe(1);
-      for (const subject of ["key:5", "key:6", "key:7", "key:8"]) await limiter.consume(subject, { minute: minute(2, 1), day: day(0, 100) });
+      for (const subject of ["key:5", "key:6", "key:7", "key:8"])
+        await limiter.consume(subject, { minute: minute(2, 1), day: day(0, 100) });
       expect(limiter.rememberedFullWindows).toBe(3);
       // Forgotten or not, every answer is the store's: key:4 (forgotten first) is still refused.
       expect((await limiter.consume("key:4", { minute: minute(2, 1), day: day(0, 100) })).admitted).toBe(false);
     });
 
     it("gets replies of a few hundred bytes however many minutes the day's document holds", async () => {
-      const windows = mongo.db.collection<{ _id: string; day: number; minutes: Record<string, number>; expiresAt: Date; deleteAt: Date }>("rate_windows");
+      const windows = mongo.db.collection<{
+        _id: string;
+        day: number;
+        minutes: Record<string, number>;
+        expiresAt: Date;
+        deleteAt: Date;
+      }>("rate_windows");
       const minutes = Object.fromEntries(Array.from({ length: 1_440 }, (_, i) => [`m${i}`, 5]));
-      await windows.insertOne({ _id: "key:1|d0", day: 1_440 * 5, minutes, expiresAt: day(0, 100_000).resetsAt, deleteAt: day(0, 100_000).resetsAt });
+      await windows.insertOne({
+        _id: "key:1|d0",
+        day: 1_440 * 5,
+        minutes,
+        expiresAt: day(0, 100_000).resetsAt,
+        deleteAt: day(0, 100_000).resetsAt,
+      });
       const replies: number[] = [];
       const onReply = (event: CommandSucceededEvent) => {
         if (event.commandName === "findAndModify") replies.push(BSON.calculateObjectSize(event.reply as BSON.Document));
@@ -312,27 +416,27 @@ describeMongo("MongoDB adapters, seen from the server", () => {
     it("create pet: category check, id, provisional pet, category check after it, confirmation", async () => {
       const category = await new CreateCategory(stores).execute({ name: "Dogs" });
 
-      expect(await commandsOf(() => new CreatePet({ ...stores, clock }).execute({ name: "Rex", categoryId: category.id }))).toEqual([
-        "find categories",
-        "findAndModify counters",
-        "insert pets",
-        "find categories",
-        "findAndModify pets",
-      ]);
+      expect(
+        await commandsOf(() => new CreatePet({ ...stores, clock }).execute({ name: "Rex", categoryId: category.id })),
+      ).toEqual(["find categories", "findAndModify counters", "insert pets", "find categories", "findAndModify pets"]);
     });
 
     it("get pet, list pets and an inventory item: one find each", async () => {
       const pet = await givenPetInStock(1);
 
       expect(await commandsOf(() => new GetPet(stores.pets).execute(pet.id))).toEqual(["find pets"]);
-      expect(await commandsOf(() => new ListPets(stores.pets).execute({ limit: 20, statuses: ["available"] }))).toEqual(["find pets"]);
+      expect(await commandsOf(() => new ListPets(stores.pets).execute({ limit: 20, statuses: ["available"] }))).toEqual(
+        ["find pets"],
+      );
       expect(await commandsOf(() => new GetInventoryItem(stores.pets).execute(pet.id))).toEqual(["find pets"]);
     });
 
     it("set inventory: one conditional write", async () => {
       const pet = await givenPetInStock(1);
 
-      expect(await commandsOf(() => new SetInventory({ ...stores, clock }).execute(pet.id, 5))).toEqual(["findAndModify pets"]);
+      expect(await commandsOf(() => new SetInventory({ ...stores, clock }).execute(pet.id, 5))).toEqual([
+        "findAndModify pets",
+      ]);
     });
 
     it("place order: id, reservation (stock, mark and status in one write), the order, the mark dropped; the pet is read first only when this instance has not seen it in stock", async () => {
@@ -356,7 +460,9 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       expect(await commandsOf(refused)).toEqual(["find pets"]);
       expect(await commandsOf(refused)).toEqual(["find pets"]);
       await place.execute({ petId: pet.id, quantity: 1 }, staff);
-      expect(await commandsOf(() => place.execute({ petId: pet.id, quantity: 1 }, staff).catch(() => undefined))).toEqual(["find pets"]);
+      expect(
+        await commandsOf(() => place.execute({ petId: pet.id, quantity: 1 }, staff).catch(() => undefined)),
+      ).toEqual(["find pets"]);
     });
 
     it("place order refused on a stale hint (another instance took the stock): the reservation fails and explains itself", async () => {
@@ -366,14 +472,24 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       await new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 1 }, staff);
 
       let refusal: unknown;
-      const refuse = async () => (refusal = await here.execute({ petId: pet.id, quantity: 1 }, staff).catch((error: unknown) => error));
-      expect(await commandsOf(refuse)).toEqual(["findAndModify counters", "findAndModify pets", "findAndModify pets", "find pets"]);
-      const fresh = await new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 1 }, staff).catch((error: unknown) => error);
+      const refuse = async () =>
+        (refusal = await here.execute({ petId: pet.id, quantity: 1 }, staff).catch((error: unknown) => error));
+      expect(await commandsOf(refuse)).toEqual([
+        "findAndModify counters",
+        "findAndModify pets",
+        "findAndModify pets",
+        "find pets",
+      ]);
+      const fresh = await new PlaceOrder({ ...stores, clock })
+        .execute({ petId: pet.id, quantity: 1 }, staff)
+        .catch((error: unknown) => error);
       expect(refusal).toMatchObject({ code: "pet_not_available" });
       const seenByClient = (error: unknown) => ({ ...(error as object), message: (error as Error).message });
       expect(seenByClient(refusal), "the same refusal as after a read").toEqual(seenByClient(fresh));
       expect(await stores.pets.ofId(pet.id)).toMatchObject({ stock: 0, status: "pending", holdCount: 2, marks: [] });
-      expect(await commandsOf(() => here.execute({ petId: pet.id, quantity: 1 }, staff).catch(() => undefined))).toEqual(["find pets"]);
+      expect(
+        await commandsOf(() => here.execute({ petId: pet.id, quantity: 1 }, staff).catch(() => undefined)),
+      ).toEqual(["find pets"]);
     });
 
     it("cancel order: order, fence, cancellation, release (status included), settled, mark dropped", async () => {
@@ -385,7 +501,13 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
       const settled = ["findAndModify orders", "findAndModify pets"];
       // From sold out, the first release variant applies; then the second.
-      expect(await commandsOf(() => cancel.execute(last.id, staff))).toEqual(["find orders", "find pets", "findAndModify orders", "findAndModify pets", ...settled]);
+      expect(await commandsOf(() => cancel.execute(last.id, staff))).toEqual([
+        "find orders",
+        "find pets",
+        "findAndModify orders",
+        "findAndModify pets",
+        ...settled,
+      ]);
       expect(await commandsOf(() => cancel.execute(first.id, staff))).toEqual([
         "find orders",
         "find pets",
@@ -412,7 +534,13 @@ describeMongo("MongoDB adapters, seen from the server", () => {
         "findAndModify pets",
         ...settled,
       ]);
-      expect(await commandsOf(() => complete(last.id))).toEqual(["find orders", "find pets", "findAndModify orders", "findAndModify pets", ...settled]);
+      expect(await commandsOf(() => complete(last.id))).toEqual([
+        "find orders",
+        "find pets",
+        "findAndModify orders",
+        "findAndModify pets",
+        ...settled,
+      ]);
     });
 
     it("conditional writes answer the pet or order without its pending events", async () => {
@@ -422,7 +550,8 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       // Nothing relays here: the pet and the order keep their events pending.
       const written: BSON.Document[] = [];
       const onReply = (event: CommandSucceededEvent) => {
-        const value = event.commandName === "findAndModify" ? (event.reply as { value: BSON.Document | null }).value : null;
+        const value =
+          event.commandName === "findAndModify" ? (event.reply as { value: BSON.Document | null }).value : null;
         // Pets and orders carry a revision; the id counters do not.
         if (value && "revision" in value) written.push(value);
       };
@@ -444,7 +573,8 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       const place = new PlaceOrder({ ...stores, clock });
       const pets = mongo.db.collection<{ _id: number }>("pets");
       // The outbox is left out: nothing relays here, and the relay's own bound is tested with the outbox.
-      const size = async () => BSON.calculateObjectSize((await pets.findOne({ _id: pet.id }, { projection: { outbox: 0, eventsSince: 0 } }))!);
+      const size = async () =>
+        BSON.calculateObjectSize((await pets.findOne({ _id: pet.id }, { projection: { outbox: 0, eventsSince: 0 } }))!);
       await place.execute({ petId: pet.id, quantity: 1 }, staff);
       const withOne = await size();
 
@@ -466,7 +596,11 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
     it("admission of a request: key look-up and one counting update", async () => {
       const secrets = new NodeSecrets();
-      const { secret } = await new CreateApiKey({ ...stores, secrets, clock }).execute({ label: "shop", role: "customer", plan: "free" });
+      const { secret } = await new CreateApiKey({ ...stores, secrets, clock }).execute({
+        label: "shop",
+        role: "customer",
+        plan: "free",
+      });
       const admit = new AdmitRequest({ ...stores, secrets, clock }, { strikes: 10, seconds: 900 });
       const request = { secret, address: "10.0.0.1", keyRequired: true };
       await admit.execute(request);
@@ -484,11 +618,17 @@ describeMongo("MongoDB adapters: the write concern", () => {
   beforeAll(async () => {
     mongo = await freshMongoDatabase("write-concern");
     // The very options connectMongoStores gives its client, plus command monitoring.
-    client = new MongoClient(mongoUrl(), { ...mongoClientOptions({ url: mongoUrl(), dbName: mongo.db.databaseName }), monitorCommands: true });
+    client = new MongoClient(mongoUrl(), {
+      ...mongoClientOptions({ url: mongoUrl(), dbName: mongo.db.databaseName }),
+      monitorCommands: true,
+    });
     client.on("commandStarted", (event: CommandStartedEvent) => {
       if (event.databaseName !== mongo.db.databaseName) return;
       if (["insert", "update", "delete", "findAndModify", "createIndexes"].includes(event.commandName)) {
-        writes.push({ command: `${event.commandName} ${event.command[event.commandName]}`, writeConcern: event.command.writeConcern });
+        writes.push({
+          command: `${event.commandName} ${event.command[event.commandName]}`,
+          writeConcern: event.command.writeConcern,
+        });
       }
     });
     await client.connect();
@@ -505,19 +645,29 @@ describeMongo("MongoDB adapters: the write concern", () => {
     try {
       const staff = await t.newKey("staff");
       const customer = await t.newKey("customer");
-      const category = await t.client.post("/categories", { key: staff, body: { name: "Dogs" }, headers: { "idempotency-key": "c-1" } });
+      const category = await t.client.post("/categories", {
+        key: staff,
+        body: { name: "Dogs" },
+        headers: { "idempotency-key": "c-1" },
+      });
       const pet = await t.client.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } });
       await t.client.put(`/store/inventory/${pet.body.id}`, { key: staff, body: { quantity: 2 } });
       const order = await t.client.post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } });
-      await t.client.patch(`/store/orders/${order.body.id}`, { key: staff, body: { shipDate: "2026-12-01T00:00:00.000Z" } });
+      await t.client.patch(`/store/orders/${order.body.id}`, {
+        key: staff,
+        body: { shipDate: "2026-12-01T00:00:00.000Z" },
+      });
       await t.client.delete(`/store/orders/${order.body.id}`, { key: customer });
       await t.client.delete(`/pets/${pet.body.id}`, { key: staff });
       expect([category.status, pet.status, order.status]).toEqual([201, 201, 201]);
     } finally {
       await t.close();
     }
-    expect(new Set(writes.map((w) => w.command.split(" ")[0]))).toEqual(new Set(["insert", "update", "delete", "findAndModify", "createIndexes"]));
-    for (const write of writes) expect(write, write.command).toEqual({ command: write.command, writeConcern: { w: "majority", j: true } });
+    expect(new Set(writes.map((w) => w.command.split(" ")[0]))).toEqual(
+      new Set(["insert", "update", "delete", "findAndModify", "createIndexes"]),
+    );
+    for (const write of writes)
+      expect(write, write.command).toEqual({ command: write.command, writeConcern: { w: "majority", j: true } });
   });
 });
 
@@ -551,7 +701,11 @@ describe("MongoDB adapters when the server does not answer", () => {
       for (const call of calls) {
         const error = await call().catch((e: unknown) => e);
         expect(error).toBeInstanceOf(DomainError);
-        expect(error).toMatchObject({ code: "service_unavailable", message: "The store is not answering", retryAfterSeconds: 5 });
+        expect(error).toMatchObject({
+          code: "service_unavailable",
+          message: "The store is not answering",
+          retryAfterSeconds: 5,
+        });
       }
     } finally {
       await stores.close();
@@ -560,7 +714,9 @@ describe("MongoDB adapters when the server does not answer", () => {
 
   it("fails start-up within the configured bound", async () => {
     // Without the bound the driver would keep retrying past the test's own time-out.
-    await expect(connectMongoStores({ url: `mongodb://127.0.0.1:${closedPort}/`, dbName: "petstore", timeoutMs: 300 })).rejects.toThrow();
+    await expect(
+      connectMongoStores({ url: `mongodb://127.0.0.1:${closedPort}/`, dbName: "petstore", timeoutMs: 300 }),
+    ).rejects.toThrow();
   });
 
   it("maps outages only: other server errors pass through unchanged", async () => {
@@ -582,7 +738,11 @@ describe("MongoDB adapters when the server does not answer", () => {
     ]) {
       expect(isStoreOutage(new MongoServerError({ code: 1, errmsg: text })), text).toBe(true);
     }
-    expect(isStoreOutage(new MongoServerError({ code: 1, errmsg: 'duplicate key value violates unique constraint "collection_pk_4"' }))).toBe(false);
+    expect(
+      isStoreOutage(
+        new MongoServerError({ code: 1, errmsg: 'duplicate key value violates unique constraint "collection_pk_4"' }),
+      ),
+    ).toBe(false);
     expect(isStoreOutage(new MongoServerError({ code: 2, errmsg: "the database system is starting up" }))).toBe(false);
   });
 

@@ -21,7 +21,9 @@ const event = (n: number): DomainEvent => ({
 
 /** Takes `count` positions as an append does, and writes nothing at them. */
 const allocateWithoutWriting = async (db: Db, count: number): Promise<void> => {
-  await db.collection<{ _id: string; value: number }>("counters").updateOne({ _id: "event-log" }, { $inc: { value: count } });
+  await db
+    .collection<{ _id: string; value: number }>("counters")
+    .updateOne({ _id: "event-log" }, { $inc: { value: count } });
 };
 
 /** Moves the append time of every document of the log by `ms` (back when positive), as if appended that long ago. */
@@ -52,7 +54,15 @@ describeMongo("MongoDB event log: gaps between positions", () => {
     expect(held.events.map((e) => e.id)).toEqual([event(1).id]);
     expect(held.last).toBe(1);
     // The slow append lands: its event is read next, then the one after it.
-    await mongo.db.collection("event_log").insertOne({ _id: 2 as never, eventId: event(2).id, type: "inventory.changed", occurredAt: event(2).occurredAt, data: event(2).data, appendedAt: new Date(), deleteAt: new Date(Date.now() + 60_000) });
+    await mongo.db.collection("event_log").insertOne({
+      _id: 2 as never,
+      eventId: event(2).id,
+      type: "inventory.changed",
+      occurredAt: event(2).occurredAt,
+      data: event(2).data,
+      appendedAt: new Date(),
+      deleteAt: new Date(Date.now() + 60_000),
+    });
     const resumed = await log.readAfter(held.last, 10);
     expect(resumed.events.map((e) => [e.position, e.id])).toEqual([
       [2, event(2).id],

@@ -12,17 +12,30 @@ import { outboxKey } from "../../adapters/mongo/outbox-key.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Stores } from "../../core/stores.ts";
 import { anOrder, aPet, recordEvents } from "../contracts/mothers.ts";
-import { describeMongo, emptyMongoDatabase, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+import {
+  describeMongo,
+  emptyMongoDatabase,
+  freshMongoDatabase,
+  mongoUrl,
+  TEST_MONGO_CLIENT_OPTIONS,
+  type FreshMongoDatabase,
+} from "../support/mongo.ts";
 
 const time = (n: number): Date => new Date(Date.parse("2026-11-21T12:00:00.000Z") + n * 1000);
-const petEvent = (id: string, at: number): DomainEvent => ({ type: "inventory.changed", data: { petId: 1, delta: -1 }, id, occurredAt: time(at) });
+const petEvent = (id: string, at: number): DomainEvent => ({
+  type: "inventory.changed",
+  data: { petId: 1, delta: -1 },
+  id,
+  occurredAt: time(at),
+});
 const orderEvent = (id: string, at: number): DomainEvent => ({
   type: "order.cancelled",
   data: { id: 1, petId: 1, quantity: 2, complete: false },
   id,
   occurredAt: time(at),
 });
-const byOutboxOrder = (a: DomainEvent, b: DomainEvent): number => a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : 1);
+const byOutboxOrder = (a: DomainEvent, b: DomainEvent): number =>
+  a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : 1);
 
 interface RawDocument {
   _id: number;
@@ -45,7 +58,8 @@ const interleaved = (db: Db, beforeWrite: (collection: string) => Promise<void>)
           get(collection, method) {
             const value = Reflect.get(collection, method, collection) as unknown;
             if (typeof value !== "function") return value;
-            if (!["updateOne", "updateMany", "deleteOne", "deleteMany"].includes(String(method))) return value.bind(collection) as unknown;
+            if (!["updateOne", "updateMany", "deleteOne", "deleteMany"].includes(String(method)))
+              return value.bind(collection) as unknown;
             return async (...args: unknown[]) => {
               await beforeWrite(name);
               return (value as (...a: unknown[]) => unknown).apply(collection, args);
@@ -90,7 +104,8 @@ describeMongo("MongoDB outbox", () => {
   const raw = (collection: "pets" | "orders") => mongo.db.collection<RawDocument>(collection);
   const push = (petId: number, ...events: DomainEvent[]) => recordEvents(stores.pets, petId, events);
   const ids = (events: readonly DomainEvent[]) => events.map((e) => e.id);
-  const fieldOf = async (collection: "pets" | "orders", id: number) => (await raw(collection).findOne({ _id: id }))?.eventsSince;
+  const fieldOf = async (collection: "pets" | "orders", id: number) =>
+    (await raw(collection).findOne({ _id: id }))?.eventsSince;
 
   describe("writes with events", () => {
     it("set `eventsSince` to the oldest event's key in the same write: an insert, a push (older lowers it, newer leaves it)", async () => {
@@ -123,7 +138,10 @@ describeMongo("MongoDB outbox", () => {
         await stores.pets.insert(aPet({ id: n }));
         const order = orderEvent(`evt_o${1000 - n}`, (n * 37) % 90);
         await stores.orders.insert(anOrder({ id: n, petId: n }), [order]);
-        const events = [petEvent(`evt_p${1000 - n}`, (n * 53) % 90), ...(n % 10 === 0 ? [petEvent(`evt_q${n}`, 200 + n)] : [])];
+        const events = [
+          petEvent(`evt_p${1000 - n}`, (n * 53) % 90),
+          ...(n % 10 === 0 ? [petEvent(`evt_q${n}`, 200 + n)] : []),
+        ];
         await push(n, ...events);
         written.push(order, ...events);
       }
@@ -145,7 +163,11 @@ describeMongo("MongoDB outbox", () => {
       }
       expect(relayed).toEqual(expected);
       expect(Math.max(...perPoll)).toBe(10);
-      expect(await raw("pets").countDocuments({ $or: [{ hasEvents: { $exists: true } }, { eventsSince: { $exists: true } }] })).toBe(0);
+      expect(
+        await raw("pets").countDocuments({
+          $or: [{ hasEvents: { $exists: true } }, { eventsSince: { $exists: true } }],
+        }),
+      ).toBe(0);
     });
 
     it("is not misled by a document whose field is earlier than its events (a lost race, a crash): it reads on, and settles it", async () => {
@@ -166,7 +188,10 @@ describeMongo("MongoDB outbox", () => {
       await stores.pets.insert(aPet({ id: 1 }));
       await stores.orders.insert(anOrder({ id: 1 }));
       await stores.orders.insert(anOrder({ id: 2 }), [orderEvent("evt_2", 2)]);
-      await raw("pets").updateOne({ _id: 1 }, { $set: { hasEvents: true, eventsSince: outboxKey(petEvent("evt_0", 0)) } });
+      await raw("pets").updateOne(
+        { _id: 1 },
+        { $set: { hasEvents: true, eventsSince: outboxKey(petEvent("evt_0", 0)) } },
+      );
       await raw("orders").updateOne({ _id: 1 }, { $set: { state: "cancelled", hasEvents: true } });
 
       expect(ids(await stores.outbox.pending(1))).toEqual(["evt_2"]);
@@ -180,7 +205,10 @@ describeMongo("MongoDB outbox", () => {
     const legacy = async (collection: "pets" | "orders", id: number, events: DomainEvent[], state?: string) => {
       if (collection === "pets") await stores.pets.insert(aPet({ id }));
       else await stores.orders.insert(anOrder({ id }));
-      await raw(collection).updateOne({ _id: id }, { $set: { outbox: events, hasEvents: true, ...(state && { state }) } });
+      await raw(collection).updateOne(
+        { _id: id },
+        { $set: { outbox: events, hasEvents: true, ...(state && { state }) } },
+      );
     };
 
     it("are found, oldest first among the others, and settled by the poll that reads them", async () => {
@@ -246,24 +274,43 @@ describeMongo("MongoDB outbox", () => {
       await stores.pets.insert(aPet({ id: 1 }));
       await push(1, petEvent("evt_1", 1), petEvent("evt_9", 9));
       await others();
-      const outbox = new MongoOutbox(interleaved(db, onceBefore("pets", () => push(1, petEvent("evt_0", 0)))));
+      const outbox = new MongoOutbox(
+        interleaved(
+          db,
+          onceBefore("pets", () => push(1, petEvent("evt_0", 0))),
+        ),
+      );
 
       await outbox.acknowledge(["evt_1"]);
 
       expect(await fieldOf("pets", 1)).toBe(outboxKey(petEvent("evt_0", 0)));
       expect(ids(await stores.outbox.pending(1))).toEqual(["evt_0"]);
-      expect(ids(await stores.outbox.pending(10))).toEqual(["evt_0", "evt_other2", "evt_other3", "evt_other4", "evt_9"]);
+      expect(ids(await stores.outbox.pending(10))).toEqual([
+        "evt_0",
+        "evt_other2",
+        "evt_other3",
+        "evt_other4",
+        "evt_9",
+      ]);
     });
 
     it("keeps an event pushed meanwhile on a document it drains: flag and field stay", async () => {
       await stores.pets.insert(aPet({ id: 1 }));
       await push(1, petEvent("evt_1", 1));
       await others();
-      const outbox = new MongoOutbox(interleaved(db, onceBefore("pets", () => push(1, petEvent("evt_5", 5)))));
+      const outbox = new MongoOutbox(
+        interleaved(
+          db,
+          onceBefore("pets", () => push(1, petEvent("evt_5", 5))),
+        ),
+      );
 
       await outbox.acknowledge(["evt_1"]);
 
-      expect(await raw("pets").findOne({ _id: 1 })).toMatchObject({ hasEvents: true, eventsSince: outboxKey(petEvent("evt_5", 5)) });
+      expect(await raw("pets").findOne({ _id: 1 })).toMatchObject({
+        hasEvents: true,
+        eventsSince: outboxKey(petEvent("evt_5", 5)),
+      });
       expect(ids(await stores.outbox.pending(10))).toEqual(["evt_other2", "evt_other3", "evt_other4", "evt_5"]);
     });
 
@@ -271,7 +318,11 @@ describeMongo("MongoDB outbox", () => {
       await stores.pets.insert(aPet({ id: 1 }));
       await push(1, petEvent("evt_1", 1), petEvent("evt_2", 2), petEvent("evt_3", 3));
       await stores.orders.insert(anOrder({ id: 1 }));
-      await stores.orders.write(1, { state: "open" }, { state: "cancelled", events: [orderEvent("evt_a", 1), orderEvent("evt_b", 2)] });
+      await stores.orders.write(
+        1,
+        { state: "open" },
+        { state: "cancelled", events: [orderEvent("evt_a", 1), orderEvent("evt_b", 2)] },
+      );
       const sibling = new MongoOutbox(mongo.db);
       const onceForPets = onceBefore("pets", () => sibling.acknowledge(["evt_2"]));
       const onceForOrders = onceBefore("orders", () => sibling.acknowledge(["evt_b"]));
@@ -306,7 +357,13 @@ describeMongo("MongoDB outbox", () => {
       const after = await raw("pets").findOne({ _id: 1 });
       expect(ids(after!.outbox)).toEqual(["evt_20", "evt_new1"]);
       expect(after).toMatchObject({ hasEvents: true, eventsSince: outboxKey(petEvent("evt_20", 20)) });
-      expect(ids(await stores.outbox.pending(10))).toEqual(["evt_other2", "evt_other3", "evt_other4", "evt_20", "evt_new1"]);
+      expect(ids(await stores.outbox.pending(10))).toEqual([
+        "evt_other2",
+        "evt_other3",
+        "evt_other4",
+        "evt_20",
+        "evt_new1",
+      ]);
     });
 
     it("a poll settling a document writes nothing when a write got in since its read, and reads on to the event pushed", async () => {
@@ -314,7 +371,12 @@ describeMongo("MongoDB outbox", () => {
       await push(1, petEvent("evt_50", 50));
       await others();
       await raw("pets").updateOne({ _id: 1 }, { $set: { eventsSince: outboxKey(petEvent("evt_0", 0)) } });
-      const outbox = new MongoOutbox(interleaved(db, onceBefore("pets", () => push(1, petEvent("evt_1", 1)))));
+      const outbox = new MongoOutbox(
+        interleaved(
+          db,
+          onceBefore("pets", () => push(1, petEvent("evt_1", 1))),
+        ),
+      );
 
       expect(ids(await outbox.pending(1))).toEqual(["evt_1"]);
 

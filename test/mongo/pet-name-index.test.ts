@@ -1,7 +1,13 @@
 import { MongoClient, type CommandStartedEvent, type Document } from "mongodb";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
-import { describeMongo, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+import {
+  describeMongo,
+  freshMongoDatabase,
+  mongoUrl,
+  TEST_MONGO_CLIENT_OPTIONS,
+  type FreshMongoDatabase,
+} from "../support/mongo.ts";
 
 describeMongo("pet name search on MongoDB", () => {
   let mongo: FreshMongoDatabase;
@@ -11,7 +17,14 @@ describeMongo("pet name search on MongoDB", () => {
     mongo = await freshMongoDatabase("name_index");
     await prepareMongoDatabase(mongo.db);
     const pet = { categoryId: 1, status: "available", revision: 1, stock: 0, holds: {}, holdCount: 0, outbox: [] };
-    await mongo.db.collection("pets").insertMany(Array.from({ length: 2000 }, (_, i) => ({ _id: i + 1, name: `Pet ${i}`, nameKey: `pet ${i}`, ...pet })) as never);
+    await mongo.db.collection("pets").insertMany(
+      Array.from({ length: 2000 }, (_, i) => ({
+        _id: i + 1,
+        name: `Pet ${i}`,
+        nameKey: `pet ${i}`,
+        ...pet,
+      })) as never,
+    );
     watched = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
     watched.on("commandStarted", (event: CommandStartedEvent) => {
       if (event.commandName === "find" && event.command.find === "pets") finds.push(event.command);
@@ -29,7 +42,12 @@ describeMongo("pet name search on MongoDB", () => {
     expect(found.map((p) => p.id).slice(0, 3)).toEqual([13, 121, 122]);
 
     const [command] = finds;
-    const explained = await mongo.db.collection("pets").find(command!.filter).sort(command!.sort).limit(command!.limit).explain();
+    const explained = await mongo.db
+      .collection("pets")
+      .find(command!.filter)
+      .sort(command!.sort)
+      .limit(command!.limit)
+      .explain();
     expect(JSON.stringify(explained)).toContain('"indexName":"nameKey_1__id_1"');
   });
 });

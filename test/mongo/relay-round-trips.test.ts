@@ -14,7 +14,14 @@ import { HmacWebhookSigner } from "../../adapters/crypto/hmac-webhook-signer.ts"
 import type { Stores } from "../../core/stores.ts";
 import { DeliverDueMessages } from "../../core/webhooks/deliver-due-messages.ts";
 import { RelayEvents } from "../../core/webhooks/relay-events.ts";
-import { describeMongo, emptyMongoDatabase, freshMongoDatabase, mongoUrl, TEST_MONGO_CLIENT_OPTIONS, type FreshMongoDatabase } from "../support/mongo.ts";
+import {
+  describeMongo,
+  emptyMongoDatabase,
+  freshMongoDatabase,
+  mongoUrl,
+  TEST_MONGO_CLIENT_OPTIONS,
+  type FreshMongoDatabase,
+} from "../support/mongo.ts";
 import { ADMIN_KEY, TestClient } from "../support/test-petstore.ts";
 
 describeMongo("relaying on MongoDB: store round trips", () => {
@@ -31,7 +38,8 @@ describeMongo("relaying on MongoDB: store round trips", () => {
     monitored = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
     await monitored.connect();
     monitored.on("commandStarted", (event: CommandStartedEvent) => {
-      if (event.databaseName === mongo.db.databaseName) commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
+      if (event.databaseName === mongo.db.databaseName)
+        commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
     });
   });
   afterAll(async () => {
@@ -47,24 +55,35 @@ describeMongo("relaying on MongoDB: store round trips", () => {
     await emptyMongoDatabase(mongo.db);
     await prepareMongoDatabase(mongo.db);
     stores = mongoStoresFor(monitored.db(mongo.db.databaseName), async () => {});
-    const config = loadConfig({ PETSTORE_ADMIN_KEY: ADMIN_KEY, PETSTORE_SEED_DEMO: "false", PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true" });
+    const config = loadConfig({
+      PETSTORE_ADMIN_KEY: ADMIN_KEY,
+      PETSTORE_SEED_DEMO: "false",
+      PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
+    });
     petstore = await composePetstore(config, createLogger("silent"), { stores });
     http = new TestClient(petstore.app);
     relay = new RelayEvents({ ...stores, events: stores.outbox, clock: { now: () => new Date() } });
     const limits = { perMinute: 10_000, perDay: 100_000 };
-    const key = async (role: string) => (await http.post("/admin/api-keys", { key: ADMIN_KEY, body: { label: role, role, plan: "enterprise", limits } })).body.key as string;
+    const key = async (role: string) =>
+      (await http.post("/admin/api-keys", { key: ADMIN_KEY, body: { label: role, role, plan: "enterprise", limits } }))
+        .body.key as string;
     const staff = await key("staff");
     customer = await key("customer");
-    await petstore.useCases.createWebhookSubscription.execute({ url: "http://127.0.0.1:9/hook", events: ["order.placed", "inventory.changed"] });
+    await petstore.useCases.createWebhookSubscription.execute({
+      url: "http://127.0.0.1:9/hook",
+      events: ["order.placed", "inventory.changed"],
+    });
     const category = await http.post("/categories", { key: staff, body: { name: "Dogs" } });
-    petId = (await http.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } })).body.id as number;
+    petId = (await http.post("/pets", { key: staff, body: { name: "Rex", categoryId: category.body.id } })).body
+      .id as number;
     await http.put(`/store/inventory/${petId}`, { key: staff, body: { quantity: 100 } });
     while ((await relay.execute()) > 0); // what the set-up recorded
   });
 
   /** The commands of one relay run after `orders` orders, sorted (some are sent in parallel). */
   const relayRunAfter = async (orders: number): Promise<{ relayed: number; commands: string[] }> => {
-    for (let i = 0; i < orders; i++) expect((await http.post("/store/orders", { key: customer, body: { petId, quantity: 1 } })).status).toBe(201);
+    for (let i = 0; i < orders; i++)
+      expect((await http.post("/store/orders", { key: customer, body: { petId, quantity: 1 } })).status).toBe(201);
     commands = [];
     const relayed = await relay.execute();
     return { relayed, commands: [...commands].sort() };
@@ -99,7 +118,14 @@ describeMongo("relaying on MongoDB: store round trips", () => {
     await relayRunAfter(20);
     const sent: string[] = [];
     const deliver = new DeliverDueMessages(
-      { ...stores, signer: new HmacWebhookSigner(), clock: { now: () => new Date() }, sender: { send: async (w) => (sent.push(w.headers["webhook-id"]!), { kind: "answered", status: 204, body: "" }) } },
+      {
+        ...stores,
+        signer: new HmacWebhookSigner(),
+        clock: { now: () => new Date() },
+        sender: {
+          send: async (w) => (sent.push(w.headers["webhook-id"]!), { kind: "answered", status: 204, body: "" }),
+        },
+      },
       { owner: "instance-1", leaseMs: 60_000, retryBaseMs: 1_000, batch: 100, random: () => 0.5 },
     );
     commands = [];

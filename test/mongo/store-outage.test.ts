@@ -75,7 +75,11 @@ const startLoad = (operations: Operation[], workers: number) => {
     answers,
     /** Resolves once `count` answers to requests sent after `since` are in. */
     async answersSince(since: number, count: number, withinMs: number): Promise<Answer[]> {
-      await eventually(async () => answers.filter((a) => a.startedAt >= since).length >= count, withinMs, `${count} answers`);
+      await eventually(
+        async () => answers.filter((a) => a.startedAt >= since).length >= count,
+        withinMs,
+        `${count} answers`,
+      );
       return answers.filter((a) => a.startedAt >= since);
     },
     async stop(): Promise<void> {
@@ -111,19 +115,33 @@ const startOn = async (db: DedicatedFerretDb) => {
   const category = await t.client.post("/categories", { key: staff, body: { name: "Cats" } });
   const pet = await t.client.post("/pets", { key: staff, body: { name: "Tom", categoryId: category.body.id } });
   const stock = 100_000;
-  expect((await t.client.put(`/store/inventory/${pet.body.id}`, { key: staff, body: { quantity: stock } })).status).toBe(200);
+  expect(
+    (await t.client.put(`/store/inventory/${pet.body.id}`, { key: staff, body: { quantity: stock } })).status,
+  ).toBe(200);
   let n = 0;
   const operations: Operation[] = [
     { name: "GET /pets", ok: 200, send: () => t.client.get("/pets?limit=5", { key: customer }) },
-    { name: "POST /categories", ok: 201, send: () => t.client.post("/categories", { key: staff, body: { name: `Kind ${(n += 1)}` } }) },
-    { name: "POST /store/orders", ok: 201, send: () => t.client.post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } }) },
-    { name: "GET /store/inventory/:id", ok: 200, send: () => t.client.get(`/store/inventory/${pet.body.id}`, { key: staff }) },
+    {
+      name: "POST /categories",
+      ok: 201,
+      send: () => t.client.post("/categories", { key: staff, body: { name: `Kind ${(n += 1)}` } }),
+    },
+    {
+      name: "POST /store/orders",
+      ok: 201,
+      send: () => t.client.post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } }),
+    },
+    {
+      name: "GET /store/inventory/:id",
+      ok: 200,
+      send: () => t.client.get(`/store/inventory/${pet.body.id}`, { key: staff }),
+    },
   ];
   /** Units in stock plus units in orders: never more than were stocked (no unit sold twice). */
   const unitsAccountedFor = async (): Promise<number> => {
     const inventory = await t.client.get(`/store/inventory/${pet.body.id}`, { key: staff });
     let ordered = 0;
-    for (let cursor: string | undefined = "/store/orders?limit=100"; cursor; ) {
+    for (let cursor: string | undefined = "/store/orders?limit=100"; cursor;) {
       const page: TestResponse = await t.client.get(cursor, { key: staff });
       expect(page.status).toBe(200);
       ordered += (page.body as Array<{ quantity: number }>).reduce((sum, order) => sum + order.quantity, 0);
@@ -150,116 +168,172 @@ describeWithDedicatedFerretDb("the service when its MongoDB store goes away and 
   });
 
   // Stops and starts a database container: about 9 s in CI, so above the default 20 s only on a slow machine.
-  it("stopped under load: every request answers 503 + Retry-After within the bound, /readyz 503, /healthz 200; started again: serves again without a restart", { timeout: 60_000 }, async () => {
-    const s = await startOn(db);
-    t = s.t;
-    const load = startLoad(s.operations, 6);
-    try {
-      const before = await load.answersSince(0, 40, 15_000);
-      for (const answer of before) expect((answer.response as TestResponse).status, answer.operation).toBe(s.operations.find((o) => o.name === answer.operation)!.ok);
+  it(
+    "stopped under load: every request answers 503 + Retry-After within the bound, /readyz 503, /healthz 200; started again: serves again without a restart",
+    { timeout: 60_000 },
+    async () => {
+      const s = await startOn(db);
+      t = s.t;
+      const load = startLoad(s.operations, 6);
+      try {
+        const before = await load.answersSince(0, 40, 15_000);
+        for (const answer of before)
+          expect((answer.response as TestResponse).status, answer.operation).toBe(
+            s.operations.find((o) => o.name === answer.operation)!.ok,
+          );
 
-      await db.stop();
-      const stopped = performance.now();
-      // Enough answers that the slowest operation's 503 is among them (each may take up to the bound).
-      const down = await load.answersSince(stopped, 24, 30_000);
-      const readyz = await within(s.t.client.get("/readyz"), ANSWER_BOUND_MS);
-      const healthz = await within(s.t.client.get("/healthz"), ANSWER_BOUND_MS);
-      await load.stop();
+        await db.stop();
+        const stopped = performance.now();
+        // Enough answers that the slowest operation's 503 is among them (each may take up to the bound).
+        const down = await load.answersSince(stopped, 24, 30_000);
+        const readyz = await within(s.t.client.get("/readyz"), ANSWER_BOUND_MS);
+        const healthz = await within(s.t.client.get("/healthz"), ANSWER_BOUND_MS);
+        await load.stop();
 
-      // Sent after the server was gone: 503, each within the bound.
-      for (const answer of down) expectUnavailableAnswer(answer);
-      // Every answer of the run, those in flight while it went away included: in time, and either a success or 503.
-      for (const answer of load.answers) {
-        expect(answer.response, `${answer.operation} hung`).not.toBe("no answer");
-        const res = answer.response as TestResponse;
-        if (res.status === 503) expectUnavailableAnswer(answer);
-        else {
-          expect(answer.ms, answer.operation).toBeLessThan(ANSWER_BOUND_MS);
-          expect(res.status, answer.operation).toBe(s.operations.find((o) => o.name === answer.operation)!.ok);
+        // Sent after the server was gone: 503, each within the bound.
+        for (const answer of down) expectUnavailableAnswer(answer);
+        // Every answer of the run, those in flight while it went away included: in time, and either a success or 503.
+        for (const answer of load.answers) {
+          expect(answer.response, `${answer.operation} hung`).not.toBe("no answer");
+          const res = answer.response as TestResponse;
+          if (res.status === 503) expectUnavailableAnswer(answer);
+          else {
+            expect(answer.ms, answer.operation).toBeLessThan(ANSWER_BOUND_MS);
+            expect(res.status, answer.operation).toBe(s.operations.find((o) => o.name === answer.operation)!.ok);
+          }
         }
+        expect(new Set(down.map((a) => a.operation))).toEqual(new Set(s.operations.map((o) => o.name)));
+        expect(readyz).not.toBe("no answer");
+        expectError(readyz as TestResponse, 503, "service_unavailable");
+        expect((readyz as TestResponse).headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
+        expect(healthz).not.toBe("no answer");
+        expect((healthz as TestResponse).status).toBe(200);
+      } finally {
+        await load.stop();
       }
-      expect(new Set(down.map((a) => a.operation))).toEqual(new Set(s.operations.map((o) => o.name)));
-      expect(readyz).not.toBe("no answer");
-      expectError(readyz as TestResponse, 503, "service_unavailable");
-      expect((readyz as TestResponse).headers.get("retry-after")).toMatch(/^[1-9]\d*$/);
-      expect(healthz).not.toBe("no answer");
-      expect((healthz as TestResponse).status).toBe(200);
-    } finally {
-      await load.stop();
-    }
 
-    await db.start();
-    // The same petstore, the same client: the driver finds the server again.
-    await eventually(async () => (await s.t.client.get("/readyz")).status === 200, 15_000, "/readyz 200 after the restart");
-    await eventually(async () => (await s.t.client.get("/pets", { key: s.customer })).status === 200, 15_000, "GET /pets 200 after the restart");
-    expect((await s.t.client.post("/categories", { key: s.staff, body: { name: "After the outage" } })).status).toBe(201);
-    expect((await s.t.client.post("/store/orders", { key: s.customer, body: { petId: s.petId, quantity: 1 } })).status).toBe(201);
-    // Stock is never oversold, outage or not. (An order whose reservation went through but whose answer was lost may
-    // leave units reserved without an order: fewer accounted for, never more.)
-    expect(await s.unitsAccountedFor()).toBeLessThanOrEqual(s.stock);
-  });
+      await db.start();
+      // The same petstore, the same client: the driver finds the server again.
+      await eventually(
+        async () => (await s.t.client.get("/readyz")).status === 200,
+        15_000,
+        "/readyz 200 after the restart",
+      );
+      await eventually(
+        async () => (await s.t.client.get("/pets", { key: s.customer })).status === 200,
+        15_000,
+        "GET /pets 200 after the restart",
+      );
+      expect((await s.t.client.post("/categories", { key: s.staff, body: { name: "After the outage" } })).status).toBe(
+        201,
+      );
+      expect(
+        (await s.t.client.post("/store/orders", { key: s.customer, body: { petId: s.petId, quantity: 1 } })).status,
+      ).toBe(201);
+      // Stock is never oversold, outage or not. (An order whose reservation went through but whose answer was lost may
+      // leave units reserved without an order: fewer accounted for, never more.)
+      expect(await s.unitsAccountedFor()).toBeLessThanOrEqual(s.stock);
+    },
+  );
 
   // Crashes the engine's PostgreSQL twice under load, as the OOM killer or an operator does: one backend killed (the
   // postmaster ends every session and recovers: "terminating connection", "the database system is in recovery
   // mode"), then an immediate restart ("the database system is starting up", "not yet accepting connections").
   // Nothing here waits on a time: each step waits for its own outcome, each wait bounded.
-  it("its engine crashing and recovering under load: never a 500, every refusal a 503 with Retry-After; then it serves again", { timeout: 180_000 }, async () => {
-    const s = await startOn(db);
-    t = s.t;
-    const servesAgain = (what: string) =>
-      eventually(async () => (await s.t.client.post("/store/orders", { key: s.customer, body: { petId: s.petId, quantity: 1 } })).status === 201, 60_000, what);
-    const load = startLoad(s.operations, 6);
-    try {
-      await load.answersSince(0, 20, 30_000);
-      const backend = await db.exec(["sh", "-c", "pkill -KILL -o -f '^postgres: postgres postgres' && echo killed"]);
-      expect(backend.output, "a PostgreSQL backend to kill").toContain("killed");
-      await servesAgain("an order placed after the backend was killed");
-      const pgCtl = "/usr/lib/postgresql/18/bin/pg_ctl";
-      const restart = await db.exec([pgCtl, "-D", "/var/lib/postgresql/data", "-m", "immediate", "-w", "-t", "90", "-l", "/tmp/pg-restart.log", "restart"], "postgres");
-      expect(restart.exitCode, restart.output).toBe(0);
-      await servesAgain("an order placed after the immediate restart");
-      await load.answersSince(performance.now(), 12, 30_000);
-    } finally {
-      await load.stop();
-    }
+  it(
+    "its engine crashing and recovering under load: never a 500, every refusal a 503 with Retry-After; then it serves again",
+    { timeout: 180_000 },
+    async () => {
+      const s = await startOn(db);
+      t = s.t;
+      const servesAgain = (what: string) =>
+        eventually(
+          async () =>
+            (await s.t.client.post("/store/orders", { key: s.customer, body: { petId: s.petId, quantity: 1 } }))
+              .status === 201,
+          60_000,
+          what,
+        );
+      const load = startLoad(s.operations, 6);
+      try {
+        await load.answersSince(0, 20, 30_000);
+        const backend = await db.exec(["sh", "-c", "pkill -KILL -o -f '^postgres: postgres postgres' && echo killed"]);
+        expect(backend.output, "a PostgreSQL backend to kill").toContain("killed");
+        await servesAgain("an order placed after the backend was killed");
+        const pgCtl = "/usr/lib/postgresql/18/bin/pg_ctl";
+        const restart = await db.exec(
+          [
+            pgCtl,
+            "-D",
+            "/var/lib/postgresql/data",
+            "-m",
+            "immediate",
+            "-w",
+            "-t",
+            "90",
+            "-l",
+            "/tmp/pg-restart.log",
+            "restart",
+          ],
+          "postgres",
+        );
+        expect(restart.exitCode, restart.output).toBe(0);
+        await servesAgain("an order placed after the immediate restart");
+        await load.answersSince(performance.now(), 12, 30_000);
+      } finally {
+        await load.stop();
+      }
 
-    const refused: Answer[] = [];
-    for (const answer of load.answers) {
-      expect(answer.response, `${answer.operation} hung`).not.toBe("no answer");
-      const res = answer.response as TestResponse;
-      if (res.status === s.operations.find((o) => o.name === answer.operation)!.ok) continue;
-      refused.push(answer);
-      expect(res.status, `${answer.operation}: ${JSON.stringify(res.body)}`).not.toBe(500);
-      expectError(res, 503, "service_unavailable");
-      expect(res.headers.get("retry-after"), answer.operation).toMatch(/^[1-9]\d*$/);
-    }
-    // The crashes were seen: sessions were cut under the load.
-    expect(refused.length).toBeGreaterThan(0);
-  });
+      const refused: Answer[] = [];
+      for (const answer of load.answers) {
+        expect(answer.response, `${answer.operation} hung`).not.toBe("no answer");
+        const res = answer.response as TestResponse;
+        if (res.status === s.operations.find((o) => o.name === answer.operation)!.ok) continue;
+        refused.push(answer);
+        expect(res.status, `${answer.operation}: ${JSON.stringify(res.body)}`).not.toBe(500);
+        expectError(res, 503, "service_unavailable");
+        expect(res.headers.get("retry-after"), answer.operation).toMatch(/^[1-9]\d*$/);
+      }
+      // The crashes were seen: sessions were cut under the load.
+      expect(refused.length).toBeGreaterThan(0);
+    },
+  );
 
-  it("frozen (accepts connections, never answers): requests still answer 503 within the bound; thawed: serves again", { timeout: 60_000 }, async () => {
-    const s = await startOn(db);
-    t = s.t;
-    const load = startLoad(s.operations, 4);
-    try {
-      await load.answersSince(0, 20, 15_000);
-      await db.freeze();
-      const frozen = performance.now();
-      const hung = await load.answersSince(frozen, 8, 30_000);
-      const readyz = await within(s.t.client.get("/readyz"), ANSWER_BOUND_MS);
-      expect((await within(s.t.client.get("/healthz"), ANSWER_BOUND_MS)) as TestResponse).toMatchObject({ status: 200 });
-      await load.stop();
-      for (const answer of hung) expectUnavailableAnswer(answer);
-      expect(readyz).not.toBe("no answer");
-      expectError(readyz as TestResponse, 503, "service_unavailable");
-    } finally {
-      await db.unfreeze();
-      await load.stop();
-    }
-    await eventually(async () => (await s.t.client.get("/pets", { key: s.customer })).status === 200, 15_000, "GET /pets 200 after the thaw");
-    expect((await s.t.client.post("/store/orders", { key: s.customer, body: { petId: s.petId, quantity: 1 } })).status).toBe(201);
-    expect((await s.t.client.get("/readyz")).status).toBe(200);
-  });
+  it(
+    "frozen (accepts connections, never answers): requests still answer 503 within the bound; thawed: serves again",
+    { timeout: 60_000 },
+    async () => {
+      const s = await startOn(db);
+      t = s.t;
+      const load = startLoad(s.operations, 4);
+      try {
+        await load.answersSince(0, 20, 15_000);
+        await db.freeze();
+        const frozen = performance.now();
+        const hung = await load.answersSince(frozen, 8, 30_000);
+        const readyz = await within(s.t.client.get("/readyz"), ANSWER_BOUND_MS);
+        expect((await within(s.t.client.get("/healthz"), ANSWER_BOUND_MS)) as TestResponse).toMatchObject({
+          status: 200,
+        });
+        await load.stop();
+        for (const answer of hung) expectUnavailableAnswer(answer);
+        expect(readyz).not.toBe("no answer");
+        expectError(readyz as TestResponse, 503, "service_unavailable");
+      } finally {
+        await db.unfreeze();
+        await load.stop();
+      }
+      await eventually(
+        async () => (await s.t.client.get("/pets", { key: s.customer })).status === 200,
+        15_000,
+        "GET /pets 200 after the thaw",
+      );
+      expect(
+        (await s.t.client.post("/store/orders", { key: s.customer, body: { petId: s.petId, quantity: 1 } })).status,
+      ).toBe(201);
+      expect((await s.t.client.get("/readyz")).status).toBe(200);
+    },
+  );
 
   describe("a real service process (PETSTORE_STORE=mongo)", () => {
     const started: ServiceProcess[] = [];
@@ -285,7 +359,11 @@ describeWithDedicatedFerretDb("the service when its MongoDB store goes away and 
         return { status: res.status, body: (await res.json()) as any };
       };
 
-      const customerKey = await call(first, "POST", "/admin/api-keys", ADMIN_KEY, { label: "buyer", role: "customer", plan: "business" });
+      const customerKey = await call(first, "POST", "/admin/api-keys", ADMIN_KEY, {
+        label: "buyer",
+        role: "customer",
+        plan: "business",
+      });
       expect(customerKey.status).toBe(201);
       const customer = customerKey.body.key as string;
       const category = await call(first, "POST", "/categories", ADMIN_KEY, { name: "Dogs" });
@@ -298,10 +376,22 @@ describeWithDedicatedFerretDb("the service when its MongoDB store goes away and 
       expect(await first.exit).toEqual({ code: 0, signal: null });
 
       const readBack = async (service: ServiceProcess, inStock: number) => {
-        expect(await call(service, "GET", `/categories/${category.body.id}`, ADMIN_KEY)).toEqual({ status: 200, body: category.body });
-        expect(await call(service, "GET", `/pets/${pet.body.id}`, ADMIN_KEY)).toMatchObject({ status: 200, body: pet.body });
-        expect(await call(service, "GET", `/store/inventory/${pet.body.id}`, ADMIN_KEY)).toMatchObject({ status: 200, body: { quantity: inStock } });
-        expect(await call(service, "GET", `/store/orders/${order.body.id}`, customer)).toEqual({ status: 200, body: order.body });
+        expect(await call(service, "GET", `/categories/${category.body.id}`, ADMIN_KEY)).toEqual({
+          status: 200,
+          body: category.body,
+        });
+        expect(await call(service, "GET", `/pets/${pet.body.id}`, ADMIN_KEY)).toMatchObject({
+          status: 200,
+          body: pet.body,
+        });
+        expect(await call(service, "GET", `/store/inventory/${pet.body.id}`, ADMIN_KEY)).toMatchObject({
+          status: 200,
+          body: { quantity: inStock },
+        });
+        expect(await call(service, "GET", `/store/orders/${order.body.id}`, customer)).toEqual({
+          status: 200,
+          body: order.body,
+        });
       };
 
       const second = await start(dbName);
@@ -316,10 +406,20 @@ describeWithDedicatedFerretDb("the service when its MongoDB store goes away and 
       // The database itself is killed (no shutdown) and started again: the same running service reads it all back.
       await db.kill();
       await db.start();
-      await eventually(async () => (await fetch(`${second.url}/readyz`, { signal: AbortSignal.timeout(10_000) })).status === 200, 20_000, "/readyz 200 after the crash");
+      await eventually(
+        async () => (await fetch(`${second.url}/readyz`, { signal: AbortSignal.timeout(10_000) })).status === 200,
+        20_000,
+        "/readyz 200 after the crash",
+      );
       await readBack(second, 2);
-      expect(await call(second, "GET", `/categories/${nextCategory.body.id}`, ADMIN_KEY)).toEqual({ status: 200, body: nextCategory.body });
-      expect(await call(second, "GET", `/store/orders/${nextOrder.body.id}`, customer)).toEqual({ status: 200, body: nextOrder.body });
+      expect(await call(second, "GET", `/categories/${nextCategory.body.id}`, ADMIN_KEY)).toEqual({
+        status: 200,
+        body: nextCategory.body,
+      });
+      expect(await call(second, "GET", `/store/orders/${nextOrder.body.id}`, customer)).toEqual({
+        status: 200,
+        body: nextOrder.body,
+      });
     }, 90_000);
   });
 });
@@ -354,15 +454,23 @@ describe("start-up with PETSTORE_STORE=mongo and a MongoDB that does not answer"
     const port = await closedLoopbackPort();
     const [plain, withCredentials] = await Promise.all([
       runMain({ MONGODB_URL: `mongodb://127.0.0.1:${port}/?directConnection=true` }),
-      runMain({ MONGODB_URL: `mongodb://petstore:s3cret-pw@127.0.0.1:${port}/petstore?authSource=admin`, MONGODB_TIMEOUT_MS: "700" }),
+      runMain({
+        MONGODB_URL: `mongodb://petstore:s3cret-pw@127.0.0.1:${port}/petstore?authSource=admin`,
+        MONGODB_TIMEOUT_MS: "700",
+      }),
     ]);
-    for (const [run, bound] of [[plain, 2000], [withCredentials, 700]] as const) {
+    for (const [run, bound] of [
+      [plain, 2000],
+      [withCredentials, 700],
+    ] as const) {
       expect(run.code, run.stderr).toBe(1);
       // The store's bound is MONGODB_TIMEOUT_MS (default 2 s); the process adds its own start.
       expect(run.ms).toBeLessThan(15_000);
       expect(run.stdout).toBe("");
       expect(run.stderr).toMatch(
-        new RegExp(`^Cannot start: MongoDB at 127\\.0\\.0\\.1:${port} \\(database petstore\\) did not answer within ${bound} ms: .*ECONNREFUSED.* \\(check MONGODB_URL\\)\\n$`),
+        new RegExp(
+          `^Cannot start: MongoDB at 127\\.0\\.0\\.1:${port} \\(database petstore\\) did not answer within ${bound} ms: .*ECONNREFUSED.* \\(check MONGODB_URL\\)\\n$`,
+        ),
       );
       expect(run.stderr.trimEnd().split("\n")).toHaveLength(1);
       expect(run.stderr).not.toMatch(/^\s+at |\.ts:\d|node_modules/m);

@@ -17,7 +17,9 @@ const ttlIndexesOf = async (db: Db): Promise<string[]> => {
   for (const collection of await db.collections()) {
     for (const index of await collection.indexes()) {
       if (typeof index.expireAfterSeconds === "number") {
-        found.push(`${collection.collectionName}.${Object.keys(index.key).join(",")} after ${index.expireAfterSeconds}s`);
+        found.push(
+          `${collection.collectionName}.${Object.keys(index.key).join(",")} after ${index.expireAfterSeconds}s`,
+        );
       }
     }
   }
@@ -41,7 +43,10 @@ describeMongo("TTL indexes", () => {
       PETSTORE_ADMIN_KEY: "ttl-test-admin-key-0123456789abcdef",
       PETSTORE_SEED_DEMO: "false",
     });
-    const petstore = await composePetstore(config, createLogger("error", () => undefined));
+    const petstore = await composePetstore(
+      config,
+      createLogger("error", () => undefined),
+    );
     try {
       expect(await ttlIndexesOf(mongo.db)).toEqual([
         "event_log.deleteAt after 0s",
@@ -64,14 +69,14 @@ describeMongo("TTL indexes", () => {
 
     await Promise.all([prepareMongoDatabase(mongo.db), prepareMongoDatabase(mongo.db)]); // two instances starting
 
-    expect((await ttlIndexesOf(mongo.db)).filter((index) => !index.startsWith("webhook_") && !index.startsWith("event_log"))).toEqual([
-      "idempotency_records.deleteAt after 0s",
-      "rate_windows.deleteAt after 0s",
-    ]);
+    expect(
+      (await ttlIndexesOf(mongo.db)).filter((index) => !index.startsWith("webhook_") && !index.startsWith("event_log")),
+    ).toEqual(["idempotency_records.deleteAt after 0s", "rate_windows.deleteAt after 0s"]);
     for (const name of ["idempotency_records", "rate_windows"]) {
       expect((await mongo.db.collection(name).indexes()).map((index) => index.name)).not.toContain("expiresAt_1");
     }
-    const deleteAtOf = async (name: string) => (await mongo.db.collection<{ _id: string; deleteAt: Date }>(name).findOne({ _id: "legacy" }))?.deleteAt;
+    const deleteAtOf = async (name: string) =>
+      (await mongo.db.collection<{ _id: string; deleteAt: Date }>(name).findOne({ _id: "legacy" }))?.deleteAt;
     expect(await deleteAtOf("idempotency_records")).toEqual(dayEnd);
     expect(await deleteAtOf("rate_windows")).toEqual(new Date(dayEnd.getTime() + 10 * 60_000));
   });
@@ -89,7 +94,10 @@ describeMongo("TTL indexes", () => {
       expiresAt: new Date(now.getTime() + 86_400_000),
     });
     const minute = { key: "m0", limit: 10, resetsAt: new Date(now.getTime() + 60_000) };
-    await stores.limiter.consume("key:1", { minute: minute, day: { key: "d0", limit: 100, resetsAt: new Date(now.getTime() + 12 * 3_600_000) } });
+    await stores.limiter.consume("key:1", {
+      minute: minute,
+      day: { key: "d0", limit: 100, resetsAt: new Date(now.getTime() + 12 * 3_600_000) },
+    });
 
     const record = await mongo.db.collection<{ _id: string; deleteAt: Date }>("idempotency_records").findOne({});
     const window = await mongo.db.collection<{ _id: string; deleteAt: Date }>("rate_windows").findOne({});
@@ -129,16 +137,41 @@ describeMongo("webhook messages and attempts expire", () => {
   it("attempts and settled messages get a deletion date 7 days ahead (wall clock); pending messages none", async () => {
     const stores = mongoStoresFor(mongo.db, async () => {});
     const at = new Date("2026-11-21T12:00:00.000Z");
-    const message = { subscriptionId: 1, eventId: "evt_1", type: "order.placed" as const, payload: "{}", state: "pending" as const, attempts: 0, nextAttemptAt: at, createdAt: at };
-    await stores.webhookMessages.enqueue([{ ...message, id: "settled" }, { ...message, id: "pending" }]);
+    const message = {
+      subscriptionId: 1,
+      eventId: "evt_1",
+      type: "order.placed" as const,
+      payload: "{}",
+      state: "pending" as const,
+      attempts: 0,
+      nextAttemptAt: at,
+      createdAt: at,
+    };
+    await stores.webhookMessages.enqueue([
+      { ...message, id: "settled" },
+      { ...message, id: "pending" },
+    ]);
     await stores.webhookMessages.claimDue(at, { owner: "w", until: new Date(at.getTime() + 60_000) }, 2);
     await stores.webhookMessages.settle("settled", "w", { state: "delivered", attempts: 1 });
     await stores.webhookMessages.settle("pending", "w", { state: "pending", attempts: 1, nextAttemptAt: at });
-    await stores.deliveryAttempts.record({ subscriptionId: 1, messageId: "settled", type: "order.placed", attempt: 1, at, status: 204, error: undefined, responseBody: "", durationMs: 3 });
+    await stores.deliveryAttempts.record({
+      subscriptionId: 1,
+      messageId: "settled",
+      type: "order.placed",
+      attempt: 1,
+      at,
+      status: 204,
+      error: undefined,
+      responseBody: "",
+      durationMs: 3,
+    });
     const week = 7 * 24 * 3_600_000;
     const deleteAtOf = async (collection: string, filter: object) =>
       ((await mongo.db.collection(collection).findOne(filter)) as { deleteAt?: Date } | null)?.deleteAt?.getTime();
-    for (const deleteAt of [await deleteAtOf("webhook_messages", { _id: "settled" }), await deleteAtOf("webhook_attempts", {})]) {
+    for (const deleteAt of [
+      await deleteAtOf("webhook_messages", { _id: "settled" }),
+      await deleteAtOf("webhook_attempts", {}),
+    ]) {
       expect(Math.abs(deleteAt! - (Date.now() + week))).toBeLessThan(60_000);
     }
     expect(await deleteAtOf("webhook_messages", { _id: "pending" })).toBeUndefined();

@@ -19,7 +19,10 @@ describeMongo("two instances on one MongoDB database", () => {
     // pause (adapters/mongo/duplicate-key.ts); on a loaded CI machine that outlasted the default 2-second store
     // timeout once (every racer answered 409 or 503, none 201).
     const instance = async () =>
-      startTestPetstore({ clock, stores: await connectMongoStores({ url: mongoUrl(), dbName: mongo.db.databaseName, timeoutMs: 15_000 }) });
+      startTestPetstore({
+        clock,
+        stores: await connectMongoStores({ url: mongoUrl(), dbName: mongo.db.databaseName, timeoutMs: 15_000 }),
+      });
     a = await instance();
     b = await instance();
     staff = await a.newKey("staff");
@@ -43,11 +46,15 @@ describeMongo("two instances on one MongoDB database", () => {
 
   it("creates a category name raced from both instances once", { timeout: 60_000 }, async () => {
     const raced = await Promise.all(
-      Array.from({ length: 10 }, (_, i) => either(i).post("/categories", { key: staff, body: { name: i % 2 ? "Ferrets" : "FERRETS" } })),
+      Array.from({ length: 10 }, (_, i) =>
+        either(i).post("/categories", { key: staff, body: { name: i % 2 ? "Ferrets" : "FERRETS" } }),
+      ),
     );
     expect(raced.map((r) => r.status).sort()).toEqual([201, ...Array(9).fill(409)]);
     expect(raced.filter((r) => r.status === 409).every((r) => r.body.code === "category_name_taken")).toBe(true);
-    const named = (await a.client.get("/categories?limit=100", { key: staff })).body.filter((c: { name: string }) => c.name.toLowerCase() === "ferrets");
+    const named = (await a.client.get("/categories?limit=100", { key: staff })).body.filter(
+      (c: { name: string }) => c.name.toLowerCase() === "ferrets",
+    );
     expect(named).toHaveLength(1);
   });
 
@@ -57,7 +64,9 @@ describeMongo("two instances on one MongoDB database", () => {
     await b.client.put(`/store/inventory/${pet.body.id}`, { key: staff, body: { quantity: 50 } });
 
     const orders = await Promise.all(
-      Array.from({ length: 200 }, (_, i) => either(i).post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } })),
+      Array.from({ length: 200 }, (_, i) =>
+        either(i).post("/store/orders", { key: customer, body: { petId: pet.body.id, quantity: 1 } }),
+      ),
     );
     expect(orders.filter((r) => r.status === 201)).toHaveLength(50);
     expect(new Set(orders.filter((r) => r.status === 409).map((r) => r.body.code))).toEqual(
@@ -72,7 +81,9 @@ describeMongo("two instances on one MongoDB database", () => {
 
   it("counts one rate-limit window across both: 80 requests on a free key admit exactly 60, and the ban holds on both", async () => {
     const free = await a.newKey("customer", "free");
-    const burst = await Promise.all(Array.from({ length: 80 }, (_, i) => either(i).get("/categories?limit=1", { key: free })));
+    const burst = await Promise.all(
+      Array.from({ length: 80 }, (_, i) => either(i).get("/categories?limit=1", { key: free })),
+    );
     expect(burst.filter((r) => r.status === 200)).toHaveLength(60);
     // Refused: 429 until the 10th strike earns the ban, 403 for requests that reach a gate after it (scheduling decides
     // how many do).
@@ -92,7 +103,10 @@ describeMongo("two instances on one MongoDB database", () => {
     const admin = { key: a.adminKey };
     for (let round = 0; round < 10; round += 1) {
       const [from, to] = round % 2 === 0 ? (["customer", "admin"] as const) : (["admin", "staff"] as const);
-      const created = await a.client.post("/admin/api-keys", { ...admin, body: { label: "raced", role: from, plan: "pro" } });
+      const created = await a.client.post("/admin/api-keys", {
+        ...admin,
+        body: { label: "raced", role: from, plan: "pro" },
+      });
       const path = `/admin/api-keys/${created.body.id}`;
 
       const answers = await Promise.all([
@@ -103,7 +117,11 @@ describeMongo("two instances on one MongoDB database", () => {
       expect(answers.map((r) => r.status)).toEqual([200, 200]);
       expect((await b.client.get(path, admin)).body).toMatchObject({ label: `round ${round}`, role: to });
     }
-    const keys = (await a.client.get("/admin/api-keys?limit=100", admin)).body as { id: number; role: string; revoked: boolean }[];
+    const keys = (await a.client.get("/admin/api-keys?limit=100", admin)).body as {
+      id: number;
+      role: string;
+      revoked: boolean;
+    }[];
     const admins = keys.filter((k) => k.role === "admin" && !k.revoked).map((k) => k.id);
     expect(await a.stores.adminGuard.tracked()).toEqual(admins);
   });

@@ -43,29 +43,56 @@ describeMongo("webhook delivery across kill -9 (service processes on MongoDB)", 
   });
 
   // Kills and restarts a service process: about 9 s in CI, so above the default 20 s only on a slow machine.
-  it("a message whose sender was killed mid-delivery is sent again after a restart, under the same webhook-id", { timeout: 60_000 }, async () => {
-    receiver = await startWebhookReceiver(["hang", 204]);
-    const secret = signer.newSecret();
-    const createdAt = new Date();
-    await stores.webhooks.add({ id: 1, url: receiver.url, events: ["order.placed"], description: undefined, secrets: [{ value: secret, expiresAt: undefined }], createdAt });
-    const payload = JSON.stringify({ type: "order.placed", timestamp: createdAt.toISOString(), data: { id: 1, petId: 1, quantity: 1, complete: false } });
-    await stores.webhookMessages.enqueue([
-      { id: "msg_crash_1", subscriptionId: 1, eventId: "evt_crash", type: "order.placed", payload, state: "pending", attempts: 0, nextAttemptAt: createdAt, createdAt },
-    ]);
+  it(
+    "a message whose sender was killed mid-delivery is sent again after a restart, under the same webhook-id",
+    { timeout: 60_000 },
+    async () => {
+      receiver = await startWebhookReceiver(["hang", 204]);
+      const secret = signer.newSecret();
+      const createdAt = new Date();
+      await stores.webhooks.add({
+        id: 1,
+        url: receiver.url,
+        events: ["order.placed"],
+        description: undefined,
+        secrets: [{ value: secret, expiresAt: undefined }],
+        createdAt,
+      });
+      const payload = JSON.stringify({
+        type: "order.placed",
+        timestamp: createdAt.toISOString(),
+        data: { id: 1, petId: 1, quantity: 1, complete: false },
+      });
+      await stores.webhookMessages.enqueue([
+        {
+          id: "msg_crash_1",
+          subscriptionId: 1,
+          eventId: "evt_crash",
+          type: "order.placed",
+          payload,
+          state: "pending",
+          attempts: 0,
+          nextAttemptAt: createdAt,
+          createdAt,
+        },
+      ]);
 
-    const first = await start();
-    await receiver.waitFor(1); // in flight: the receiver holds the request
-    first.child.kill("SIGKILL");
-    await first.exit;
-    expect((await stores.webhookMessages.ofId("msg_crash_1"))?.state).toBe("pending");
+      const first = await start();
+      await receiver.waitFor(1); // in flight: the receiver holds the request
+      first.child.kill("SIGKILL");
+      await first.exit;
+      expect((await stores.webhookMessages.ofId("msg_crash_1"))?.state).toBe("pending");
 
-    await start();
-    const [lost, delivered] = await receiver.waitFor(2, 30_000);
-    expect(delivered!.headers["webhook-id"]).toBe("msg_crash_1");
-    expect(lost!.headers["webhook-id"]).toBe("msg_crash_1");
-    expect(delivered!.body).toBe(payload);
-    expect(verifyStandardWebhook(secret, delivered!.headers, delivered!.body)).toBe(true);
-    await expect.poll(async () => (await stores.webhookMessages.ofId("msg_crash_1"))?.state, { timeout: 5_000 }).toBe("delivered");
-    expect((await stores.deliveryAttempts.recent(1, 10)).map((a) => [a.attempt, a.status])).toEqual([[1, 204]]);
-  });
+      await start();
+      const [lost, delivered] = await receiver.waitFor(2, 30_000);
+      expect(delivered!.headers["webhook-id"]).toBe("msg_crash_1");
+      expect(lost!.headers["webhook-id"]).toBe("msg_crash_1");
+      expect(delivered!.body).toBe(payload);
+      expect(verifyStandardWebhook(secret, delivered!.headers, delivered!.body)).toBe(true);
+      await expect
+        .poll(async () => (await stores.webhookMessages.ofId("msg_crash_1"))?.state, { timeout: 5_000 })
+        .toBe("delivered");
+      expect((await stores.deliveryAttempts.recent(1, 10)).map((a) => [a.attempt, a.status])).toEqual([[1, 204]]);
+    },
+  );
 });

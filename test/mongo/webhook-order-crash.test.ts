@@ -47,7 +47,8 @@ describeMongo("an order's webhook across kill -9 (service processes on MongoDB)"
     const first = await start(60_000);
     const subscribed = await call(first, "/admin/webhooks", ADMIN_KEY, { url: receiver.url, events: ["order.placed"] });
     expect(subscribed.status).toBe(201);
-    const key = async (role: string) => (await call(first, "/admin/api-keys", ADMIN_KEY, { label: role, role, plan: "business" })).body.key as string;
+    const key = async (role: string) =>
+      (await call(first, "/admin/api-keys", ADMIN_KEY, { label: role, role, plan: "business" })).body.key as string;
     const staff = await key("staff");
     const customer = await key("customer");
     const category = await call(first, "/categories", staff, { name: "Dogs" });
@@ -70,6 +71,9 @@ describeMongo("an order's webhook across kill -9 (service processes on MongoDB)"
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(receiver.received).toHaveLength(1);
     expect(verifyStandardWebhook(subscribed.body.secret as string, webhook!.headers, webhook!.body)).toBe(true);
-    expect(JSON.parse(webhook!.body)).toMatchObject({ type: "order.placed", data: { id: order.body.id, petId: pet.body.id, quantity: 1 } });
+    expect(JSON.parse(webhook!.body)).toMatchObject({
+      type: "order.placed",
+      data: { id: order.body.id, petId: pet.body.id, quantity: 1 },
+    });
   });
 });

@@ -63,7 +63,9 @@ const schemasIn = (node: unknown, inSchema = false, found: Json[] = []): Json[] 
     if (inSchema) found.push(node as Json);
     for (const [key, value] of Object.entries(node)) {
       if (key === "example" || key === "examples") continue;
-      const entersSchema = key === "schema" || (inSchema && ["items", "additionalProperties", "allOf", "anyOf", "oneOf", "not"].includes(key));
+      const entersSchema =
+        key === "schema" ||
+        (inSchema && ["items", "additionalProperties", "allOf", "anyOf", "oneOf", "not"].includes(key));
       if (key === "schemas" || (inSchema && key === "properties")) {
         for (const child of Object.values(value as Json)) schemasIn(child, true, found);
       } else schemasIn(value, entersSchema || (inSchema && false), found);
@@ -83,14 +85,28 @@ describe("the public OpenAPI document", () => {
   });
 
   it("has every operation of PRODUCT.md §4 and nothing else (no admin operations)", () => {
-    const documented = operationsOf(document).map(({ key, op }) => [key, Number(Object.keys(op.responses).find((s) => s.startsWith("2")))]);
+    const documented = operationsOf(document).map(({ key, op }) => [
+      key,
+      Number(Object.keys(op.responses).find((s) => s.startsWith("2"))),
+    ]);
     expect(documented).toEqual(productOperations.map(([method, path, status]) => [`${method} ${path}`, status]));
     expect(Object.keys(document.paths).some((p) => p.startsWith("/admin"))).toBe(false);
   });
 
   it("names its schemas as the seed does, with int64 ids, the PetStatus enum and an Order without required fields", () => {
     const schemas = document.components.schemas as Json;
-    for (const name of ["PetStatus", "NewPet", "Pet", "Pets", "NewCategory", "Category", "Order", "InventoryItem", "InventoryUpdate", "Error"]) {
+    for (const name of [
+      "PetStatus",
+      "NewPet",
+      "Pet",
+      "Pets",
+      "NewCategory",
+      "Category",
+      "Order",
+      "InventoryItem",
+      "InventoryUpdate",
+      "Error",
+    ]) {
       expect(schemas, name).toHaveProperty(name);
     }
     expect(schemas.PetStatus).toMatchObject({ type: "string", enum: ["available", "pending", "sold"] });
@@ -98,14 +114,35 @@ describe("the public OpenAPI document", () => {
     expect(schemas.NewPet.required).toEqual(["name", "categoryId"]);
     expect(schemas.Pet.required).toEqual(["id", "name", "categoryId", "status"]);
     expect(schemas.Error.required).toEqual(["code", "message", "status"]);
-    for (const [schema, field] of [["Pet", "id"], ["Pet", "categoryId"], ["Category", "id"], ["Order", "id"], ["Order", "petId"], ["InventoryItem", "petId"]]) {
-      expect(schemas[schema as string].properties[field as string], `${schema}.${field}`).toMatchObject({ type: "integer", format: "int64" });
+    for (const [schema, field] of [
+      ["Pet", "id"],
+      ["Pet", "categoryId"],
+      ["Category", "id"],
+      ["Order", "id"],
+      ["Order", "petId"],
+      ["InventoryItem", "petId"],
+    ]) {
+      expect(schemas[schema as string].properties[field as string], `${schema}.${field}`).toMatchObject({
+        type: "integer",
+        format: "int64",
+      });
     }
     expect(schemas.Order.properties.shipDate).toMatchObject({ type: "string", format: "date-time" });
   });
 
   it("uses no keyword that OpenAPI 3.0.3 lacks (no type arrays, const, $defs, examples in schemas…)", () => {
-    const forbidden = ["const", "$defs", "$id", "$schema", "examples", "prefixItems", "unevaluatedProperties", "propertyNames", "if", "dependentRequired"];
+    const forbidden = [
+      "const",
+      "$defs",
+      "$id",
+      "$schema",
+      "examples",
+      "prefixItems",
+      "unevaluatedProperties",
+      "propertyNames",
+      "if",
+      "dependentRequired",
+    ];
     const schemas = schemasIn(document);
     expect(schemas.length).toBeGreaterThan(100);
     for (const schema of schemas) {
@@ -119,9 +156,15 @@ describe("the public OpenAPI document", () => {
 
   it("documents every array query parameter comma-separated (form, explode: false), saying the repeated form is accepted too", () => {
     const lists = operationsOf(document).flatMap(({ key, op }) =>
-      ((op.parameters ?? []) as Json[]).filter((p) => p.in === "query" && p.schema.type === "array").map((p) => ({ key, p })),
+      ((op.parameters ?? []) as Json[])
+        .filter((p) => p.in === "query" && p.schema.type === "array")
+        .map((p) => ({ key, p })),
     );
-    expect(lists.map(({ key, p }) => `${key} ${p.name}`)).toEqual(["GET /pets status", "GET /pets ids", "GET /store/inventory status"]);
+    expect(lists.map(({ key, p }) => `${key} ${p.name}`)).toEqual([
+      "GET /pets status",
+      "GET /pets ids",
+      "GET /store/inventory status",
+    ]);
     for (const { key, p } of lists) {
       expect(p, key).toMatchObject({ style: "form", explode: false });
       expect(p.description, key).toContain(`the repeated form \`${p.name}=`);
@@ -137,18 +180,24 @@ describe("the public OpenAPI document", () => {
           continue;
         }
         for (const header of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset"]) {
-          expect(response.headers?.[header], `${key} ${status} ${header}`).toEqual({ $ref: `#/components/headers/${header}` });
+          expect(response.headers?.[header], `${key} ${status} ${header}`).toEqual({
+            $ref: `#/components/headers/${header}`,
+          });
         }
       }
       expect(op.responses["429"]?.headers?.["Retry-After"], key).toEqual({ $ref: "#/components/headers/Retry-After" });
       if (op.responses["201"]) expect(op.responses["201"].headers.Location, key).toBeDefined();
-      if (key.startsWith("GET") && op.responses["200"].content["application/json"].schema.type === "array" || key === "GET /pets") {
+      if (
+        (key.startsWith("GET") && op.responses["200"].content["application/json"].schema.type === "array") ||
+        key === "GET /pets"
+      ) {
         expect(op.responses["200"].headers.Link, key).toEqual({ $ref: "#/components/headers/Link-Next" });
         expect(op.parameters.map((p: Json) => p.name).slice(0, 2), key).toEqual(["limit", "after"]);
       }
     }
     const headers = document.components.headers as Json;
-    for (const header of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"]) expect(headers[header].required).toBe(true);
+    for (const header of ["X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After"])
+      expect(headers[header].required).toBe(true);
   });
 
   it("gives every error response the Error schema and an example body per code, with PRODUCT.md's notable errors", () => {
@@ -158,16 +207,32 @@ describe("the public OpenAPI document", () => {
         const media = response.content["application/json"];
         expect(media.schema, `${key} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
         for (const [code, example] of Object.entries(media.examples as Json)) {
-          expect(example.value, `${key} ${status} ${code}`).toMatchObject({ code, status: Number(status), message: expect.any(String) });
+          expect(example.value, `${key} ${status} ${code}`).toMatchObject({
+            code,
+            status: Number(status),
+            message: expect.any(String),
+          });
           expect(statusOfCode[code as keyof typeof statusOfCode]).toBe(Number(status));
         }
       }
-      const codes = Object.values(op.responses as Json).flatMap((r: Json) => Object.keys(r.content?.["application/json"]?.examples ?? {}));
-      for (const code of ["unauthorized", "forbidden", "api_key_banned", "rate_limited", "internal_error", "service_unavailable", "validation_failed"]) {
+      const codes = Object.values(op.responses as Json).flatMap((r: Json) =>
+        Object.keys(r.content?.["application/json"]?.examples ?? {}),
+      );
+      for (const code of [
+        "unauthorized",
+        "forbidden",
+        "api_key_banned",
+        "rate_limited",
+        "internal_error",
+        "service_unavailable",
+        "validation_failed",
+      ]) {
         expect(codes, key).toContain(code);
       }
       for (const code of notableErrors[key] ?? []) expect(codes, key).toContain(code);
-      if (op.requestBody) for (const code of ["invalid_json", "payload_too_large", "unsupported_media_type"]) expect(codes, key).toContain(code);
+      if (op.requestBody)
+        for (const code of ["invalid_json", "payload_too_large", "unsupported_media_type"])
+          expect(codes, key).toContain(code);
     }
   });
 
@@ -175,7 +240,8 @@ describe("the public OpenAPI document", () => {
     for (const { key, op } of operationsOf(document, true)) {
       expect(op.responses["414"], key).toBeDefined();
     }
-    for (const { key, op } of operationsOf(standaloneDocuments().admin, true)) expect(op.responses["414"], key).toBeDefined();
+    for (const { key, op } of operationsOf(standaloneDocuments().admin, true))
+      expect(op.responses["414"], key).toBeDefined();
   });
 
   it("gives every request body an example that its own schema accepts (public and operators' documents)", () => {
@@ -222,19 +288,45 @@ describe("the public OpenAPI document", () => {
     const getPet = document.paths["/pets/{petId}"]!.get! as Json;
     expect(getPet).toMatchObject({ deprecated: true, "x-sunset": "2027-06-30T00:00:00.000Z" });
     for (const status of ["200", "404", "410"]) {
-      expect(Object.keys(getPet.responses[status].headers), status).toEqual(expect.arrayContaining(["Deprecation", "Sunset", "Link"]));
+      expect(Object.keys(getPet.responses[status].headers), status).toEqual(
+        expect.arrayContaining(["Deprecation", "Sunset", "Link"]),
+      );
     }
     expect(document.paths["/store/orders"]!.get!["x-hideTryItPanel"]).toBe(true);
-    expect(document.paths["/store/inventory/{petId}"]!.put!).toMatchObject({ "x-stability": "beta", "x-badges": [{ name: "Beta" }] });
-    expect(document.paths["/store/orders/{orderId}"]!.patch!).toMatchObject({ "x-stability": "experimental", "x-badges": [{ name: "Experimental" }] });
-    expect(document.components.securitySchemes).toEqual({ apiKey: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }) });
+    expect(document.paths["/store/inventory/{petId}"]!.put!).toMatchObject({
+      "x-stability": "beta",
+      "x-badges": [{ name: "Beta" }],
+    });
+    expect(document.paths["/store/orders/{orderId}"]!.patch!).toMatchObject({
+      "x-stability": "experimental",
+      "x-badges": [{ name: "Experimental" }],
+    });
+    expect(document.components.securitySchemes).toEqual({
+      apiKey: expect.objectContaining({ type: "apiKey", in: "header", name: "X-API-Key" }),
+    });
     expect(document.security).toEqual([{ apiKey: [] }]);
   });
 
   it("derives the errors of an operation from its access, inputs and flags", () => {
     const op = (declared: Partial<Route>, access: Route["access"] = "catalog:read"): Route =>
-      route({ method: "GET", path: "/x", operationId: "x", tag: "Pets", summary: "x", output: { status: 200, description: "x" }, handle: () => ({}), ...declared, access } as Route);
-    expect(errorCodesOf(op({}, "public"))).toEqual(["validation_failed", "uri_too_long", "rate_limited", "internal_error", "service_unavailable"]);
+      route({
+        method: "GET",
+        path: "/x",
+        operationId: "x",
+        tag: "Pets",
+        summary: "x",
+        output: { status: 200, description: "x" },
+        handle: () => ({}),
+        ...declared,
+        access,
+      } as Route);
+    expect(errorCodesOf(op({}, "public"))).toEqual([
+      "validation_failed",
+      "uri_too_long",
+      "rate_limited",
+      "internal_error",
+      "service_unavailable",
+    ]);
     expect(errorCodesOf(op({}, "unlimited"))).toEqual(["validation_failed", "uri_too_long", "internal_error"]);
     expect(errorCodesOf(op({ method: "POST", input: { body: z.object({}) }, idempotent: true }))).toEqual([
       "validation_failed",
@@ -251,9 +343,16 @@ describe("the public OpenAPI document", () => {
       "internal_error",
       "service_unavailable",
     ]);
-    expect(errorCodesOf(op({ method: "PUT", path: "/x/{id}", input: { path: z.object({ id: z.string() }) }, versioned: { letter: "x", idParam: "id" } }))).toContain(
-      "precondition_failed",
-    );
+    expect(
+      errorCodesOf(
+        op({
+          method: "PUT",
+          path: "/x/{id}",
+          input: { path: z.object({ id: z.string() }) },
+          versioned: { letter: "x", idParam: "id" },
+        }),
+      ),
+    ).toContain("precondition_failed");
   });
 });
 
@@ -294,7 +393,10 @@ describe("serving the reference", () => {
     const res = await t.client.get("/openapi.json");
     expect(res.status).toBe(200);
     expect(res.headers.get("x-ratelimit-limit")).toBe("60");
-    const expected = standaloneDocuments({ deprecatedAt: new Date("2026-09-01T00:00:00Z"), sunsetAt: new Date("2028-01-31T00:00:00Z") }).public;
+    const expected = standaloneDocuments({
+      deprecatedAt: new Date("2026-09-01T00:00:00Z"),
+      sunsetAt: new Date("2028-01-31T00:00:00Z"),
+    }).public;
     expect(res.body).toEqual(expected);
     expect(res.body.paths["/pets/{petId}"].get["x-sunset"]).toBe("2028-01-31T00:00:00.000Z");
   });
@@ -312,7 +414,9 @@ describe("serving the reference", () => {
     const page = await t.client.get("/docs");
     expect(page.status).toBe(200);
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(page.headers.get("content-security-policy")).toMatch(/default-src 'none'; script-src 'self'.*connect-src 'self'/);
+    expect(page.headers.get("content-security-policy")).toMatch(
+      /default-src 'none'; script-src 'self'.*connect-src 'self'/,
+    );
     expect(page.headers.get("x-ratelimit-remaining")).toBe("59");
     const sources = [...String(page.body).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     expect(sources.filter((s) => !s.startsWith("/") && !s.startsWith("data:"))).toEqual([]);

@@ -19,7 +19,11 @@ describe("versions", () => {
 
   it("the @petstore/client package has the service's version, and the openapi-fetch the root develops it with", () => {
     const root = JSON.parse(readFileSync("package.json", "utf8")) as { devDependencies: Record<string, string> };
-    const client = JSON.parse(readFileSync("clients/typescript/package.json", "utf8")) as { name: string; version: string; dependencies: Record<string, string> };
+    const client = JSON.parse(readFileSync("clients/typescript/package.json", "utf8")) as {
+      name: string;
+      version: string;
+      dependencies: Record<string, string>;
+    };
     expect(client.name).toBe("@petstore/client");
     expect(client.version).toBe(packageVersion);
     expect(client.dependencies["openapi-fetch"]).toBe(root.devDependencies["openapi-fetch"]);

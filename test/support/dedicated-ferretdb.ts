@@ -9,7 +9,14 @@
  */
 import { MongoClient } from "mongodb";
 import { describe } from "vitest";
-import { GenericContainer, ImageName, PullPolicy, Wait, getContainerRuntimeClient, type StartedTestContainer } from "testcontainers";
+import {
+  GenericContainer,
+  ImageName,
+  PullPolicy,
+  Wait,
+  getContainerRuntimeClient,
+  type StartedTestContainer,
+} from "testcontainers";
 import { freeLoopbackPort } from "./free-port.ts";
 import { TEST_MONGO_IMAGE, TEST_MONGO_READY_LOG, testMongoEnvironment } from "./test-mongo-image.ts";
 
@@ -84,7 +91,9 @@ export const startDedicatedFerretDb = async (unavailable: string): Promise<Dedic
       .withStartupTimeout(60_000)
       .start();
   } catch (error) {
-    throw new Error(`A dedicated FerretDB container did not start on 127.0.0.1:${port}: ${String(error)}`, { cause: error });
+    throw new Error(`A dedicated FerretDB container did not start on 127.0.0.1:${port}: ${String(error)}`, {
+      cause: error,
+    });
   }
   const runtime = await getContainerRuntimeClient();
   const container = runtime.container.getById(started.getId());
@@ -142,4 +151,3 @@ async function pingUntilAnswered(url: string, withinMs: number): Promise<void> {
   }
   throw new Error(`FerretDB at ${url} did not answer ping within ${withinMs} ms: ${String(lastError)}`);
 }
-

@@ -35,7 +35,12 @@ export class RaceLedger {
   readonly outcomes: RoundOutcome[] = [];
 
   expectations(): Expectations {
-    return { stockGiven: this.stockGiven, deletedPets: this.deletedPets, deletedCategories: this.deletedCategories, statusFollowsStockOnly: true };
+    return {
+      stockGiven: this.stockGiven,
+      deletedPets: this.deletedPets,
+      deletedCategories: this.deletedCategories,
+      statusFollowsStockOnly: true,
+    };
   }
 
   /** The rounds each violation belongs to (by the pet, category or order it names). */
@@ -66,7 +71,11 @@ const SPREADS_MS = [0, 5, 30, 150];
  * Starts the requests in a shuffled order, each after a random delay within the round's spread, so that over the
  * rounds either side gets to the store first and their store calls interleave in many ways.
  */
-const race = async (requests: Array<() => Promise<TestResponse>>, random: () => number, round: number): Promise<TestResponse[]> => {
+const race = async (
+  requests: Array<() => Promise<TestResponse>>,
+  random: () => number,
+  round: number,
+): Promise<TestResponse[]> => {
   const spread = SPREADS_MS[round % SPREADS_MS.length]!;
   const order = requests.map((_, i) => i).sort(() => random() - 0.5);
   const results: Promise<TestResponse>[] = new Array(requests.length);
@@ -77,7 +86,8 @@ const race = async (requests: Array<() => Promise<TestResponse>>, random: () => 
   return Promise.all(results);
 };
 
-const describe = (res: TestResponse): string => `${res.status} ${typeof res.body === "object" ? (res.body?.code ?? "") : ""}`.trim();
+const describe = (res: TestResponse): string =>
+  `${res.status} ${typeof res.body === "object" ? (res.body?.code ?? "") : ""}`.trim();
 
 export interface RoundContext {
   clients: readonly TestClient[];
@@ -87,18 +97,33 @@ export interface RoundContext {
 }
 
 /** One pet with stock, then DELETE /pets/{id} racing `orders` orders of one unit each, spread over the instances. */
-export const petDeleteRound = async (ctx: RoundContext, round: number, categoryId: number, orders = 4): Promise<RoundOutcome> => {
+export const petDeleteRound = async (
+  ctx: RoundContext,
+  round: number,
+  categoryId: number,
+  orders = 4,
+): Promise<RoundOutcome> => {
   const { clients, keys, ledger, random } = ctx;
   const via = (i: number) => clients[i % clients.length]!;
-  const pet = expect201(await via(round).post("/pets", { key: keys.staff, body: { name: `Raced ${round}`, categoryId } }), "create pet") as { id: number };
+  const pet = expect201(
+    await via(round).post("/pets", { key: keys.staff, body: { name: `Raced ${round}`, categoryId } }),
+    "create pet",
+  ) as { id: number };
   const stock = orders + 2;
-  expect201(await via(round + 1).put(`/store/inventory/${pet.id}`, { key: keys.staff, body: { quantity: stock } }), "set stock");
+  expect201(
+    await via(round + 1).put(`/store/inventory/${pet.id}`, { key: keys.staff, body: { quantity: stock } }),
+    "set stock",
+  );
   ledger.stockGiven.set(pet.id, stock);
 
   const [deletion, ...placed] = await race(
     [
       () => via(round).delete(`/pets/${pet.id}`, { key: keys.staff }),
-      ...Array.from({ length: orders }, (_, i) => () => via(round + i + 1).post("/store/orders", { key: keys.customer, body: { petId: pet.id, quantity: 1 } })),
+      ...Array.from(
+        { length: orders },
+        (_, i) => () =>
+          via(round + i + 1).post("/store/orders", { key: keys.customer, body: { petId: pet.id, quantity: 1 } }),
+      ),
     ],
     random,
     round,
@@ -115,11 +140,16 @@ export const petDeleteRound = async (ctx: RoundContext, round: number, categoryI
     outcome.anomalies.push(`DELETE pet answered ${describe(deletion!)}`);
   }
   const refusals = new Set(["404 not_found", "422 unknown_pet", "409 pet_not_available"]);
-  for (const res of placed) if (res.status !== 201 && !refusals.has(describe(res))) outcome.anomalies.push(`an order answered ${describe(res)}`);
+  for (const res of placed)
+    if (res.status !== 201 && !refusals.has(describe(res)))
+      outcome.anomalies.push(`an order answered ${describe(res)}`);
   if (outcome.deleted && outcome.acknowledged.length > 0) {
-    outcome.anomalies.push(`DELETE pet answered 204 although orders ${outcome.acknowledged.join(", ")} were acknowledged for it`);
+    outcome.anomalies.push(
+      `DELETE pet answered 204 although orders ${outcome.acknowledged.join(", ")} were acknowledged for it`,
+    );
   }
-  if (deletion!.status === 409 && outcome.acknowledged.length === 0) outcome.anomalies.push("DELETE pet answered 409 pet_has_open_orders but no order was placed");
+  if (deletion!.status === 409 && outcome.acknowledged.length === 0)
+    outcome.anomalies.push("DELETE pet answered 409 pet_has_open_orders but no order was placed");
   if (outcome.deleted) ledger.deletedPets.add(pet.id);
   ledger.outcomes.push(outcome);
   return outcome;
@@ -129,13 +159,21 @@ export const petDeleteRound = async (ctx: RoundContext, round: number, categoryI
 export const categoryDeleteRound = async (ctx: RoundContext, round: number, creations = 3): Promise<RoundOutcome> => {
   const { clients, keys, ledger, random } = ctx;
   const via = (i: number) => clients[i % clients.length]!;
-  const category = expect201(await via(round).post("/categories", { key: keys.staff, body: { name: `Race ${round}` } }), "create category") as { id: number };
+  const category = expect201(
+    await via(round).post("/categories", { key: keys.staff, body: { name: `Race ${round}` } }),
+    "create category",
+  ) as { id: number };
 
   const [deletion, ...created] = await race(
     [
       () => via(round).delete(`/categories/${category.id}`, { key: keys.staff }),
-      ...Array.from({ length: creations }, (_, i) => () =>
-        via(round + i + 1).post("/pets", { key: keys.staff, body: { name: `Newcomer ${round}.${i}`, categoryId: category.id } }),
+      ...Array.from(
+        { length: creations },
+        (_, i) => () =>
+          via(round + i + 1).post("/pets", {
+            key: keys.staff,
+            body: { name: `Newcomer ${round}.${i}`, categoryId: category.id },
+          }),
       ),
     ],
     random,
@@ -152,9 +190,13 @@ export const categoryDeleteRound = async (ctx: RoundContext, round: number, crea
   if (deletion!.status !== 204 && !(deletion!.status === 409 && deletion!.body.code === "category_in_use")) {
     outcome.anomalies.push(`DELETE category answered ${describe(deletion!)}`);
   }
-  for (const res of created) if (res.status !== 201 && describe(res) !== "422 unknown_category") outcome.anomalies.push(`a creation answered ${describe(res)}`);
+  for (const res of created)
+    if (res.status !== 201 && describe(res) !== "422 unknown_category")
+      outcome.anomalies.push(`a creation answered ${describe(res)}`);
   if (outcome.deleted && outcome.acknowledged.length > 0) {
-    outcome.anomalies.push(`DELETE category answered 204 although pets ${outcome.acknowledged.join(", ")} were created in it`);
+    outcome.anomalies.push(
+      `DELETE category answered 204 although pets ${outcome.acknowledged.join(", ")} were created in it`,
+    );
   }
   // Both may back off (the delete saw a provisional pet, whose confirmation then saw the category being deleted):
   // no invariant suffers, so it is counted, not refused.
@@ -172,14 +214,24 @@ export const categoryDeleteRound = async (ctx: RoundContext, round: number, crea
 export const categoryMoveRound = async (ctx: RoundContext, round: number, homeId: number): Promise<RoundOutcome> => {
   const { clients, keys, ledger, random } = ctx;
   const via = (i: number) => clients[i % clients.length]!;
-  const category = expect201(await via(round).post("/categories", { key: keys.staff, body: { name: `Move race ${round}` } }), "create category") as { id: number };
-  const pet = expect201(await via(round + 1).post("/pets", { key: keys.staff, body: { name: `Mover ${round}`, categoryId: homeId } }), "create pet") as { id: number };
+  const category = expect201(
+    await via(round).post("/categories", { key: keys.staff, body: { name: `Move race ${round}` } }),
+    "create category",
+  ) as { id: number };
+  const pet = expect201(
+    await via(round + 1).post("/pets", { key: keys.staff, body: { name: `Mover ${round}`, categoryId: homeId } }),
+    "create pet",
+  ) as { id: number };
   ledger.stockGiven.set(pet.id, 0);
 
   const [deletion, move] = await race(
     [
       () => via(round).delete(`/categories/${category.id}`, { key: keys.staff }),
-      () => via(round + 1).put(`/pets/${pet.id}`, { key: keys.staff, body: { name: `Mover ${round}`, categoryId: category.id } }),
+      () =>
+        via(round + 1).put(`/pets/${pet.id}`, {
+          key: keys.staff,
+          body: { name: `Mover ${round}`, categoryId: category.id },
+        }),
     ],
     random,
     round,
@@ -195,8 +247,10 @@ export const categoryMoveRound = async (ctx: RoundContext, round: number, homeId
   if (deletion!.status !== 204 && !(deletion!.status === 409 && deletion!.body.code === "category_in_use")) {
     outcome.anomalies.push(`DELETE category answered ${describe(deletion!)}`);
   }
-  if (move!.status !== 200 && describe(move!) !== "422 unknown_category") outcome.anomalies.push(`the move answered ${describe(move!)}`);
-  if (outcome.deleted && outcome.acknowledged.length > 0) outcome.anomalies.push(`DELETE category answered 204 although pet ${pet.id} was moved into it`);
+  if (move!.status !== 200 && describe(move!) !== "422 unknown_category")
+    outcome.anomalies.push(`the move answered ${describe(move!)}`);
+  if (outcome.deleted && outcome.acknowledged.length > 0)
+    outcome.anomalies.push(`DELETE category answered 204 although pet ${pet.id} was moved into it`);
   outcome.bothRefused = deletion!.status === 409 && outcome.acknowledged.length === 0;
   if (outcome.deleted) ledger.deletedCategories.add(category.id);
   ledger.outcomes.push(outcome);

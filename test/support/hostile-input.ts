@@ -71,7 +71,10 @@ export class HostilePetstore {
   static async start(): Promise<HostilePetstore> {
     const t = await startTestPetstore();
     const issue = async (role: string, plan: string, limits?: object): Promise<IssuedKey> => {
-      const res = await t.client.post("/admin/api-keys", { key: t.adminKey, body: { label: `${role} (hostile input)`, role, plan, limits } });
+      const res = await t.client.post("/admin/api-keys", {
+        key: t.adminKey,
+        body: { label: `${role} (hostile input)`, role, plan, limits },
+      });
       if (res.status !== 201) throw new Error(`Could not create a key: ${res.status} ${JSON.stringify(res.body)}`);
       return { id: res.body.id, secret: res.body.key };
     };
@@ -127,9 +130,16 @@ export class HostilePetstore {
     const headers = this.headersOf(request);
     // Callers without a valid key are limited per address under the free plan (60/min): a new minute for each.
     if (!this.roleOf(headers)) this.t.clock.advance(60_000);
-    const body = typeof request.body === "string" ? new TextEncoder().encode(request.body) : request.body && new Uint8Array(request.body);
+    const body =
+      typeof request.body === "string"
+        ? new TextEncoder().encode(request.body)
+        : request.body && new Uint8Array(request.body);
     const response = await this.t.petstore.app.fetch(
-      new Request(new URL(request.path, BASE), { method: request.method, headers, ...(body === undefined ? {} : { body }) }),
+      new Request(new URL(request.path, BASE), {
+        method: request.method,
+        headers,
+        ...(body === undefined ? {} : { body }),
+      }),
     );
     const text = await response.text();
     const isJson = response.headers.get("content-type")?.includes("json") ?? false;
@@ -147,7 +157,9 @@ export class HostilePetstore {
   /** Everything stored, read straight from the stores (rate-limit counters aside). */
   async snapshot() {
     const { stores } = this.t;
-    const all = async <T extends { id: number }>(list: (page: { limit: number; after?: number }) => Promise<T[]>): Promise<T[]> => {
+    const all = async <T extends { id: number }>(
+      list: (page: { limit: number; after?: number }) => Promise<T[]>,
+    ): Promise<T[]> => {
       const items: T[] = [];
       for (;;) {
         const page = await list({ limit: 100, ...(items.length ? { after: items.at(-1)!.id } : {}) });
@@ -158,18 +170,22 @@ export class HostilePetstore {
     const pets = await all((p) => stores.pets.list(p));
     const categories = await all((p) => stores.categories.list(p));
     const orders = await all((p) => stores.orders.list(p));
-    const keys = (await all((p) => stores.apiKeys.list(p))).map(({ id, label, role, plan, limits, revokedAt, bannedUntil }) => ({
-      id,
-      label,
-      role,
-      plan,
-      limits,
-      revokedAt,
-      bannedUntil,
-    }));
+    const keys = (await all((p) => stores.apiKeys.list(p))).map(
+      ({ id, label, role, plan, limits, revokedAt, bannedUntil }) => ({
+        id,
+        label,
+        role,
+        plan,
+        limits,
+        revokedAt,
+        bannedUntil,
+      }),
+    );
     // Stock of every pet, and of the ids just past the last one (an item without its pet would show there).
     const top = Math.max(0, ...pets.map((p) => p.id)) + 20;
-    const stock = await Promise.all(Array.from({ length: top }, (_, i) => i + 1).map(async (id) => [id, (await stores.pets.ofId(id))?.stock]));
+    const stock = await Promise.all(
+      Array.from({ length: top }, (_, i) => i + 1).map(async (id) => [id, (await stores.pets.ofId(id))?.stock]),
+    );
     return { pets, categories, orders, stock, keys };
   }
 
@@ -177,7 +193,10 @@ export class HostilePetstore {
    * Sends the request and checks the six invariants (see the top of this file); `expectOutcome` adds what
    * this particular request must get. Returns the response.
    */
-  async exchange(request: HostileRequest, expectOutcome?: (res: TestResponse, headers: Headers) => void): Promise<TestResponse> {
+  async exchange(
+    request: HostileRequest,
+    expectOutcome?: (res: TestResponse, headers: Headers) => void,
+  ): Promise<TestResponse> {
     const before = await this.snapshot();
     const prototypes = prototypeState();
     const res = await this.send(request);
@@ -188,7 +207,10 @@ export class HostilePetstore {
     if (res.status >= 400) expect(await this.snapshot(), `a refused request stores nothing: ${label}`).toEqual(before);
     expectPrototypesUntouched(prototypes);
     if (isLimited(new URL(request.path, BASE).pathname)) expectRateLimitHeaders(res);
-    expect(openApiDriftCheck().check({ method: request.method, path: request.path }, res), `documented: ${label}`).toEqual([]);
+    expect(
+      openApiDriftCheck().check({ method: request.method, path: request.path }, res),
+      `documented: ${label}`,
+    ).toEqual([]);
     expectOutcome?.(res, this.headersOf(request));
     return res;
   }
@@ -196,7 +218,8 @@ export class HostilePetstore {
 
 /** Paths whose every answer carries the rate-limit headers (PRODUCT.md §3). */
 const limitedPrefixes = ["/pets", "/categories", "/store", "/admin", "/openapi.json", "/docs"];
-export const isLimited = (pathname: string): boolean => limitedPrefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+export const isLimited = (pathname: string): boolean =>
+  limitedPrefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 
 // --- Invariants ---------------------------------------------------------------------------------------------
 
@@ -205,13 +228,20 @@ export const expectErrorShape = (res: TestResponse, label = `${res.status}`, ech
   expect(res.headers.get("content-type"), label).toMatch(/^application\/json/);
   const body = res.body as Record<string, unknown>;
   expect(typeof body === "object" && body !== null && !Array.isArray(body), label).toBe(true);
-  expect(Object.keys(body).filter((k) => k !== "details").sort(), label).toEqual(["code", "message", "status"]);
+  expect(
+    Object.keys(body)
+      .filter((k) => k !== "details")
+      .sort(),
+    label,
+  ).toEqual(["code", "message", "status"]);
   expect(body.status, label).toBe(res.status);
   expect(typeof body.code === "string" && /^[a-z_]+$/.test(body.code), label).toBe(true);
   expect(typeof body.message === "string" && body.message.length > 0, label).toBe(true);
   // A 404 names the path it was asked for: that echo is the client's own text, not a leak.
   const ownWords = echoedPath ? String(body.message).replaceAll(echoedPath, "") : body.message;
-  expect(`${body.code} ${ownWords}`, label).not.toMatch(/\bat \S+ \(\S*:\d+:\d+\)|\.ts:\d|node_modules|Error:|ZodError|DomainError|HttpProblem/);
+  expect(`${body.code} ${ownWords}`, label).not.toMatch(
+    /\bat \S+ \(\S*:\d+:\d+\)|\.ts:\d|node_modules|Error:|ZodError|DomainError|HttpProblem/,
+  );
   if ("details" in body) {
     expect(Array.isArray(body.details), label).toBe(true);
     for (const detail of body.details as Record<string, unknown>[]) {
@@ -226,17 +256,27 @@ export const expectErrorShape = (res: TestResponse, label = `${res.status}`, ech
  * What admission answers a caller that may not use the operation (none or a garbage key: 401; staff under
  * /admin: 403), or undefined when the caller may.
  */
-export const refusalFor = (role: "admin" | "staff" | undefined, adminOnly: boolean): { status: number; code: string } | undefined => {
+export const refusalFor = (
+  role: "admin" | "staff" | undefined,
+  adminOnly: boolean,
+): { status: number; code: string } | undefined => {
   if (role === undefined) return { status: 401, code: "unauthorized" };
   if (role === "staff" && adminOnly) return { status: 403, code: "forbidden" };
   return undefined;
 };
 
 /** The answer is one of these (status, and code when given). */
-export const expectOneOf = (res: TestResponse, outcomes: ReadonlyArray<{ status: number; code?: string }>, why: string): void => {
+export const expectOneOf = (
+  res: TestResponse,
+  outcomes: ReadonlyArray<{ status: number; code?: string }>,
+  why: string,
+): void => {
   const code = (res.body as { code?: string } | undefined)?.code;
   const matches = outcomes.some((o) => o.status === res.status && (o.code === undefined || o.code === code));
-  expect(matches, `${why}: expected one of ${JSON.stringify(outcomes)}, got ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`).toBe(true);
+  expect(
+    matches,
+    `${why}: expected one of ${JSON.stringify(outcomes)}, got ${res.status} ${JSON.stringify(res.body).slice(0, 300)}`,
+  ).toBe(true);
 };
 
 /** 400 validation_failed whose details name each path (exactly, or a path under it). */
@@ -251,11 +291,20 @@ export const expectValidationFailedAt = (res: TestResponse, paths: readonly stri
   }
 };
 
-const watchedPrototypes = [Object.prototype, Array.prototype, Function.prototype, String.prototype, Number.prototype, Boolean.prototype];
+const watchedPrototypes = [
+  Object.prototype,
+  Array.prototype,
+  Function.prototype,
+  String.prototype,
+  Number.prototype,
+  Boolean.prototype,
+];
 
 type PrototypeState = Map<PropertyKey, PropertyDescriptor>[];
 export const prototypeState = (): PrototypeState =>
-  watchedPrototypes.map((proto) => new Map(Reflect.ownKeys(proto).map((key) => [key, Object.getOwnPropertyDescriptor(proto, key)!])));
+  watchedPrototypes.map(
+    (proto) => new Map(Reflect.ownKeys(proto).map((key) => [key, Object.getOwnPropertyDescriptor(proto, key)!])),
+  );
 
 /** Invariant 4: the same own properties, each with the same value, accessors and flags. */
 export const expectPrototypesUntouched = (before: PrototypeState): void => {
@@ -264,7 +313,9 @@ export const expectPrototypesUntouched = (before: PrototypeState): void => {
     const was = before[i]!;
     const now = after[i]!;
     const name = proto === Object.prototype ? "Object.prototype" : `${proto.constructor.name}.prototype`;
-    expect([...now.keys()].map(String).sort(), `${name} has the same own properties`).toEqual([...was.keys()].map(String).sort());
+    expect([...now.keys()].map(String).sort(), `${name} has the same own properties`).toEqual(
+      [...was.keys()].map(String).sort(),
+    );
     for (const [key, descriptor] of now) {
       const old = was.get(key)!;
       const same =
@@ -303,8 +354,21 @@ export const garbageKey = (): fc.Arbitrary<string> =>
     .oneof(
       fc.string({ unit: "grapheme-ascii", maxLength: 80 }),
       fc.string({ unit: "grapheme", maxLength: 40 }).map(latin1),
-      fc.constantFrom("test-admin-key", "null", "undefined", "Bearer x", "' OR '1'='1", '{"$ne": null}', "../../etc/passwd", "ключ", "鍵🔑", "é"),
-      fc.tuple(fc.constantFrom("k", "é", "0", "\u00ff"), fc.integer({ min: 1_000, max: 80_000 })).map(([c, n]) => c.repeat(n)),
+      fc.constantFrom(
+        "test-admin-key",
+        "null",
+        "undefined",
+        "Bearer x",
+        "' OR '1'='1",
+        '{"$ne": null}',
+        "../../etc/passwd",
+        "ключ",
+        "鍵🔑",
+        "é",
+      ),
+      fc
+        .tuple(fc.constantFrom("k", "é", "0", "\u00ff"), fc.integer({ min: 1_000, max: 80_000 }))
+        .map(([c, n]) => c.repeat(n)),
     )
     // Only what a header value can hold: no NUL, CR or LF.
     .map((s) => (s.includes("ключ") || s.includes("鍵") ? latin1(s) : s).replace(/[\0\r\n]/g, "x"));
@@ -357,7 +421,7 @@ const unicodeBits = [
   "'; DROP TABLE pets; --",
   "$where",
   "$gt",
-  "{\"$gt\": \"\"}",
+  '{"$gt": ""}',
   "__proto__",
   "constructor",
   "%00",
@@ -448,7 +512,10 @@ export const operatorText = (): fc.Arbitrary<string> =>
       '[{"$gt": ""}]',
     ),
     fc
-      .tuple(fc.constantFrom("$gt", "$gte", "$lt", "$ne", "$nin", "$or", "$and", "$not", "$set", "$inc", "$unset"), fc.jsonValue({ maxDepth: 1 }))
+      .tuple(
+        fc.constantFrom("$gt", "$gte", "$lt", "$ne", "$nin", "$or", "$and", "$not", "$set", "$inc", "$unset"),
+        fc.jsonValue({ maxDepth: 1 }),
+      )
       .map(([op, v]) => JSON.stringify({ [op]: v })),
   );
 
@@ -466,7 +533,9 @@ export const pollutingText = (): fc.Arbitrary<string> =>
       '{"__proto__": {"__proto__": {"polluted": 1}}}',
       '{"constructor": {"name": "x"}, "__proto__": {"toString": "x"}}',
     ),
-    fc.tuple(fc.constantFrom("__proto__", "constructor", "prototype"), fc.jsonValue({ maxDepth: 2 })).map(([k, v]) => `{${JSON.stringify(k)}: ${JSON.stringify(v)}}`),
+    fc
+      .tuple(fc.constantFrom("__proto__", "constructor", "prototype"), fc.jsonValue({ maxDepth: 2 }))
+      .map(([k, v]) => `{${JSON.stringify(k)}: ${JSON.stringify(v)}}`),
   );
 
 /** Deeply nested arrays or objects, up to 10,000 levels (all well under 64 KiB). */
@@ -497,5 +566,8 @@ export const hostileValueText = (): fc.Arbitrary<string> =>
     { weight: 2, arbitrary: operatorText() },
     { weight: 2, arbitrary: pollutingText() },
     { weight: 1, arbitrary: deepText() },
-    { weight: 2, arbitrary: fc.constantFrom("true", "false", "null", "[]", "{}", '""', '" "', "[null]", '["a"]', "{\"\": 1}") },
+    {
+      weight: 2,
+      arbitrary: fc.constantFrom("true", "false", "null", "[]", "{}", '""', '" "', "[null]", '["a"]', '{"": 1}'),
+    },
   );

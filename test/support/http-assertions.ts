@@ -13,7 +13,9 @@ export const expectError = (res: TestResponse, status: number, code: string): vo
   expect(res.body.status).toBe(status);
   expect(typeof res.body.message).toBe("string");
   expect(res.body.message.length).toBeGreaterThan(0);
-  expect(JSON.stringify(res.body)).not.toMatch(/\bat \S+ \(\S*:\d+:\d+\)|\.ts:\d|node_modules|Error:|ZodError|DomainError|HttpProblem/);
+  expect(JSON.stringify(res.body)).not.toMatch(
+    /\bat \S+ \(\S*:\d+:\d+\)|\.ts:\d|node_modules|Error:|ZodError|DomainError|HttpProblem/,
+  );
   if ("details" in res.body) {
     expect(Array.isArray(res.body.details)).toBe(true);
     for (const detail of res.body.details) {
@@ -29,7 +31,10 @@ export const expectValidationFailed = (res: TestResponse, ...paths: string[]): v
   expectError(res, 400, "validation_failed");
   const detailPaths: string[] = (res.body.details ?? []).map((d: { path: string }) => d.path);
   for (const path of paths) {
-    expect(detailPaths.some((p) => p === path || p.startsWith(`${path}.`)), `details ${JSON.stringify(detailPaths)} should name ${path}`).toBe(true);
+    expect(
+      detailPaths.some((p) => p === path || p.startsWith(`${path}.`)),
+      `details ${JSON.stringify(detailPaths)} should name ${path}`,
+    ).toBe(true);
   }
 };
 

@@ -4,7 +4,8 @@ import { startTestPetstore, type TestPetstore, type TestResponse } from "./test-
 /** Setup through the public API; each helper fails loudly when the service refuses. */
 
 const ok = <T>(res: TestResponse<T>, status: number, what: string): T => {
-  if (res.status !== status) throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== status)
+    throw new Error(`${what}: expected ${status}, got ${res.status} ${JSON.stringify(res.body)}`);
   return res.body;
 };
 
@@ -33,7 +34,11 @@ export const makeKeys = async (t: TestPetstore): Promise<Keys> => ({
 });
 
 export const createCategory = async (t: TestPetstore, name = "Dogs", description?: string) =>
-  ok(await t.client.post("/categories", { key: t.adminKey, body: { name, ...(description ? { description } : {}) } }), 201, "create category");
+  ok(
+    await t.client.post("/categories", { key: t.adminKey, body: { name, ...(description ? { description } : {}) } }),
+    201,
+    "create category",
+  );
 
 export const createPet = async (t: TestPetstore, pet: { name?: string; categoryId: number; status?: string }) =>
   ok(await t.client.post("/pets", { key: t.adminKey, body: { name: "Rex", ...pet } }), 201, "create pet");
@@ -43,14 +48,18 @@ export const setStock = async (t: TestPetstore, petId: number, quantity: number)
 
 /** A category and a pet with `stock` units: the usual starting point of an order test. */
 export const stockedPet = async (t: TestPetstore, stock: number, name = "Rex") => {
-  const category = (await t.client.get("/categories?limit=1", { key: t.adminKey })).body[0] ?? (await createCategory(t));
+  const category =
+    (await t.client.get("/categories?limit=1", { key: t.adminKey })).body[0] ?? (await createCategory(t));
   const pet = await createPet(t, { name, categoryId: category.id });
   if (stock > 0) await setStock(t, pet.id, stock);
   return pet as { id: number; name: string; categoryId: number; status: string };
 };
 
-export const placeOrder = async (t: TestPetstore, key: string, order: { petId: number; quantity: number; shipDate?: string }) =>
-  ok(await t.client.post("/store/orders", { key, body: order }), 201, "place order");
+export const placeOrder = async (
+  t: TestPetstore,
+  key: string,
+  order: { petId: number; quantity: number; shipDate?: string },
+) => ok(await t.client.post("/store/orders", { key, body: order }), 201, "place order");
 
 export const petStatus = async (t: TestPetstore, petId: number): Promise<string> =>
   (await t.client.get(`/store/inventory/${petId}`, { key: t.adminKey })).body.status;

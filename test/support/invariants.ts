@@ -77,7 +77,8 @@ export const readAll = async <T>(get: GetJson, path: string): Promise<T[]> => {
   for (let pages = 0; next; pages++) {
     if (pages > 10_000) throw new Error(`${path}: more than 10,000 pages, the listing does not end`);
     const res = await get(next);
-    if (res.status !== 200 || !Array.isArray(res.body)) throw new Error(`GET ${next}: ${res.status} ${JSON.stringify(res.body)}`);
+    if (res.status !== 200 || !Array.isArray(res.body))
+      throw new Error(`GET ${next}: ${res.status} ${JSON.stringify(res.body)}`);
     items.push(...(res.body as T[]));
     next = /<([^>]+)>;\s*rel="next"/.exec(res.headers.get("link") ?? "")?.[1];
   }
@@ -103,7 +104,8 @@ export const findViolations = (snapshot: Snapshot, expect: Expectations = {}): V
   const orderIds = new Set<number>();
 
   for (const order of snapshot.orders) {
-    if (orderIds.has(order.id)) violations.push({ rule: "order-ids-unique", orderId: order.id, message: `order ${order.id} is listed twice` });
+    if (orderIds.has(order.id))
+      violations.push({ rule: "order-ids-unique", orderId: order.id, message: `order ${order.id} is listed twice` });
     orderIds.add(order.id);
     if (!pets.has(order.petId)) {
       violations.push({
@@ -118,11 +120,20 @@ export const findViolations = (snapshot: Snapshot, expect: Expectations = {}): V
 
   for (const pet of snapshot.pets) {
     if (!categories.has(pet.categoryId)) {
-      violations.push({ rule: "pet-names-deleted-category", petId: pet.id, categoryId: pet.categoryId, message: `pet ${pet.id} names category ${pet.categoryId}, which does not exist` });
+      violations.push({
+        rule: "pet-names-deleted-category",
+        petId: pet.id,
+        categoryId: pet.categoryId,
+        message: `pet ${pet.id} names category ${pet.categoryId}, which does not exist`,
+      });
     }
     const item = stock.get(pet.id);
     if (!item || item.status !== pet.status) {
-      violations.push({ rule: "inventory-agrees", petId: pet.id, message: `pet ${pet.id} is ${pet.status}, its inventory item is ${JSON.stringify(item)}` });
+      violations.push({
+        rule: "inventory-agrees",
+        petId: pet.id,
+        message: `pet ${pet.id} is ${pet.status}, its inventory item is ${JSON.stringify(item)}`,
+      });
       continue;
     }
     const orders = ordersOf.get(pet.id) ?? [];
@@ -136,18 +147,39 @@ export const findViolations = (snapshot: Snapshot, expect: Expectations = {}): V
         message: `pet ${pet.id} was given ${given} units; it has ${item.quantity} in stock and ${held} in ${orders.length} orders (${given - item.quantity - held} lost)`,
       });
     }
-    const statusProblem = statusDisagreement(pet.status, item.quantity, open.length, expect.statusFollowsStockOnly ?? false);
-    if (statusProblem) violations.push({ rule: "status-agrees", petId: pet.id, message: `pet ${pet.id}: ${statusProblem}` });
+    const statusProblem = statusDisagreement(
+      pet.status,
+      item.quantity,
+      open.length,
+      expect.statusFollowsStockOnly ?? false,
+    );
+    if (statusProblem)
+      violations.push({ rule: "status-agrees", petId: pet.id, message: `pet ${pet.id}: ${statusProblem}` });
   }
   for (const item of snapshot.inventory) {
-    if (!pets.has(item.petId)) violations.push({ rule: "inventory-agrees", petId: item.petId, message: `inventory lists pet ${item.petId}, which is not listed` });
+    if (!pets.has(item.petId))
+      violations.push({
+        rule: "inventory-agrees",
+        petId: item.petId,
+        message: `inventory lists pet ${item.petId}, which is not listed`,
+      });
   }
 
   for (const id of expect.deletedPets ?? []) {
-    if (pets.has(id)) violations.push({ rule: "deleted-still-listed", petId: id, message: `pet ${id} was deleted (204) but is listed` });
+    if (pets.has(id))
+      violations.push({
+        rule: "deleted-still-listed",
+        petId: id,
+        message: `pet ${id} was deleted (204) but is listed`,
+      });
   }
   for (const id of expect.deletedCategories ?? []) {
-    if (categories.has(id)) violations.push({ rule: "deleted-still-listed", categoryId: id, message: `category ${id} was deleted (204) but is listed` });
+    if (categories.has(id))
+      violations.push({
+        rule: "deleted-still-listed",
+        categoryId: id,
+        message: `category ${id} was deleted (204) but is listed`,
+      });
   }
   return violations;
 };
@@ -156,12 +188,17 @@ const statusDisagreement = (status: string, stock: number, openOrders: number, s
   const facts = `status ${status}, stock ${stock}, ${openOrders} open orders`;
   if (status === "sold" && (stock !== 0 || openOrders > 0)) return `${facts}: sold needs stock 0 and no open order`;
   if (!strict) return undefined;
-  if (status === "pending" && (stock !== 0 || openOrders === 0)) return `${facts}: pending needs stock 0 and an open order`;
-  if (status === "available" && stock === 0 && openOrders > 0) return `${facts}: the order that took the last unit should have made it pending`;
+  if (status === "pending" && (stock !== 0 || openOrders === 0))
+    return `${facts}: pending needs stock 0 and an open order`;
+  if (status === "available" && stock === 0 && openOrders > 0)
+    return `${facts}: the order that took the last unit should have made it pending`;
   return undefined;
 };
 
-export const readViolations = async (get: GetJson, expect: Expectations = {}): Promise<{ snapshot: Snapshot; violations: Violation[] }> => {
+export const readViolations = async (
+  get: GetJson,
+  expect: Expectations = {},
+): Promise<{ snapshot: Snapshot; violations: Violation[] }> => {
   const snapshot = await readSnapshot(get);
   return { snapshot, violations: findViolations(snapshot, expect) };
 };
@@ -170,9 +207,16 @@ export const readViolations = async (get: GetJson, expect: Expectations = {}): P
 export const loopbackGetJson =
   (origin: string, key: string, timeoutMs = 10_000): GetJson =>
   async (path) => {
-    const res = await fetch(`${origin}${path}`, { headers: { "x-api-key": key }, signal: AbortSignal.timeout(timeoutMs) });
+    const res = await fetch(`${origin}${path}`, {
+      headers: { "x-api-key": key },
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     const text = await res.text();
-    return { status: res.status, headers: res.headers, body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text };
+    return {
+      status: res.status,
+      headers: res.headers,
+      body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
+    };
   };
 
 /** One line per rule broken, with a count and the first examples: for test failure messages and the chaos script. */
@@ -180,6 +224,12 @@ export const describeViolations = (violations: readonly Violation[], examples = 
   const byRule = new Map<Rule, Violation[]>();
   for (const v of violations) byRule.set(v.rule, [...(byRule.get(v.rule) ?? []), v]);
   return [...byRule]
-    .map(([rule, list]) => `${rule} ×${list.length}: ${list.slice(0, examples).map((v) => v.message).join("; ")}`)
+    .map(
+      ([rule, list]) =>
+        `${rule} ×${list.length}: ${list
+          .slice(0, examples)
+          .map((v) => v.message)
+          .join("; ")}`,
+    )
     .join("\n");
 };

@@ -71,7 +71,10 @@ const send = async (origin: string, key: string, method: string, path: string, b
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     });
     const text = await res.text();
-    return { status: res.status, body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text };
+    return {
+      status: res.status,
+      body: text && res.headers.get("content-type")?.includes("json") ? JSON.parse(text) : text,
+    };
   } catch {
     return "cut-off";
   }
@@ -79,7 +82,8 @@ const send = async (origin: string, key: string, method: string, path: string, b
 
 const must = async (sent: Promise<Sent>, status: number, what: string): Promise<any> => {
   const res = await sent;
-  if (res === "cut-off" || res.status !== status) throw new Error(`${what}: ${res === "cut-off" ? "no answer" : `${res.status} ${JSON.stringify(res.body)}`}`);
+  if (res === "cut-off" || res.status !== status)
+    throw new Error(`${what}: ${res === "cut-off" ? "no answer" : `${res.status} ${JSON.stringify(res.body)}`}`);
   return res.body;
 };
 
@@ -96,11 +100,24 @@ const recoveryLogOf = (output: readonly string[]): Record<string, number> => {
 };
 
 export const killRound = async (options: KillRoundOptions): Promise<KillRoundResult> => {
-  const { mongoUrl, clients = 50, pets: petCount = 3, stockPerPet = 60, requestsPerClient = 200, recoveryLimitMs = 20_000 } = options;
+  const {
+    mongoUrl,
+    clients = 50,
+    pets: petCount = 3,
+    stockPerPet = 60,
+    requestsPerClient = 200,
+    recoveryLimitMs = 20_000,
+  } = options;
   const [killFrom, killTo] = options.killWindowMs ?? [0, 2_000];
   const random = options.random ?? Math.random;
   const dbName = `kill9_${randomBytes(6).toString("hex")}`;
-  const env = { PETSTORE_STORE: "mongo", MONGODB_URL: mongoUrl, MONGODB_DB: dbName, PETSTORE_SEED_DEMO: "false", ...options.env };
+  const env = {
+    PETSTORE_STORE: "mongo",
+    MONGODB_URL: mongoUrl,
+    MONGODB_DB: dbName,
+    PETSTORE_SEED_DEMO: "false",
+    ...options.env,
+  };
   const processes: ServiceProcess[] = [];
   const start = async () => {
     const service = await startServiceProcess(env);
@@ -113,13 +130,32 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
     const origin = first.url;
     const limits = { perMinute: 1_000_000, perDay: 10_000_000 };
     const newKey = async (role: string) =>
-      (await must(send(origin, ADMIN_KEY, "POST", "/admin/api-keys", { label: `kill -9 ${role}`, role, plan: "enterprise", limits }), 201, "create key")).key as string;
+      (
+        await must(
+          send(origin, ADMIN_KEY, "POST", "/admin/api-keys", {
+            label: `kill -9 ${role}`,
+            role,
+            plan: "enterprise",
+            limits,
+          }),
+          201,
+          "create key",
+        )
+      ).key as string;
     const staff = await newKey("staff");
     const customers = await Promise.all(Array.from({ length: 5 }, () => newKey("customer")));
-    const category = await must(send(origin, staff, "POST", "/categories", { name: "Kill nine" }), 201, "create category");
+    const category = await must(
+      send(origin, staff, "POST", "/categories", { name: "Kill nine" }),
+      201,
+      "create category",
+    );
     const stockGiven = new Map<number, number>();
     for (let i = 0; i < petCount; i++) {
-      const pet = await must(send(origin, staff, "POST", "/pets", { name: `Target ${i}`, categoryId: category.id }), 201, "create pet");
+      const pet = await must(
+        send(origin, staff, "POST", "/pets", { name: `Target ${i}`, categoryId: category.id }),
+        201,
+        "create pet",
+      );
       await must(send(origin, staff, "PUT", `/store/inventory/${pet.id}`, { quantity: stockPerPet }), 200, "set stock");
       stockGiven.set(pet.id as number, stockPerPet);
     }
@@ -137,7 +173,10 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
     const client = async (n: number) => {
       const key = customers[n % customers.length]!;
       for (let sent = 0; sent < requestsPerClient && !dead; sent++) {
-        const order = await send(origin, key, "POST", "/store/orders", { petId: petIds[Math.floor(random() * petIds.length)], quantity: random() < 0.7 ? 1 : 2 });
+        const order = await send(origin, key, "POST", "/store/orders", {
+          petId: petIds[Math.floor(random() * petIds.length)],
+          quantity: random() < 0.7 ? 1 : 2,
+        });
         if (order === "cut-off") return void cutOff++;
         if (order.status !== 201) {
           refused++;
@@ -153,8 +192,7 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
         if (cancel.status === 204) {
           cancelled.add(order.body.id as number);
           firstCancelled();
-        }
-        else refused++;
+        } else refused++;
       }
     };
 
@@ -179,13 +217,28 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
       const { snapshot, violations } = await readViolations(get, expectations);
       unitsMissing = [...stockGiven].reduce((sum, [petId, given]) => {
         const stock = snapshot.inventory.find((item) => item.petId === petId)?.quantity ?? 0;
-        return sum + given - stock - snapshot.orders.filter((o) => o.petId === petId).reduce((units, o) => units + o.quantity, 0);
+        return (
+          sum +
+          given -
+          stock -
+          snapshot.orders.filter((o) => o.petId === petId).reduce((units, o) => units + o.quantity, 0)
+        );
       }, 0);
       const listed = new Set(snapshot.orders.map((o) => o.id));
-      const lost = [...placed].filter((id) => !cancelAttempted.has(id) && !listed.has(id)).map((id) => `order ${id} was acknowledged (201) but is gone`);
-      const back = [...cancelled].filter((id) => listed.has(id)).map((id) => `order ${id} was cancelled (204) but is listed`);
-      const reused = placedAnswers === placed.size ? [] : [`${placedAnswers} orders were acknowledged under ${placed.size} ids`];
-      return [...(violations.length ? [describeViolations(violations as Violation[])] : []), ...lost, ...back, ...reused];
+      const lost = [...placed]
+        .filter((id) => !cancelAttempted.has(id) && !listed.has(id))
+        .map((id) => `order ${id} was acknowledged (201) but is gone`);
+      const back = [...cancelled]
+        .filter((id) => listed.has(id))
+        .map((id) => `order ${id} was cancelled (204) but is listed`);
+      const reused =
+        placedAnswers === placed.size ? [] : [`${placedAnswers} orders were acknowledged under ${placed.size} ids`];
+      return [
+        ...(violations.length ? [describeViolations(violations as Violation[])] : []),
+        ...lost,
+        ...back,
+        ...reused,
+      ];
     };
 
     let problems = await check();
@@ -211,7 +264,10 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
       problems,
       unitsMissingAtRestart,
       unitsMissing,
-      output: recoveredMs === undefined ? processes.flatMap((p) => p.output.filter((line) => !line.includes('"request"')).slice(-20)).join("\n") : "",
+      output:
+        recoveredMs === undefined
+          ? processes.flatMap((p) => p.output.filter((line) => !line.includes('"request"')).slice(-20)).join("\n")
+          : "",
     };
   } finally {
     for (const service of processes) {

@@ -3,7 +3,9 @@ import { dirname, join, relative, resolve, sep } from "node:path";
 
 /** The documentation whose links are checked: README.md and every Markdown file under docs/. */
 export const documentationFiles = (root: string): string[] => {
-  const docs = existsSync(join(root, "docs")) ? readdirSync(join(root, "docs"), { recursive: true, encoding: "utf8" }) : [];
+  const docs = existsSync(join(root, "docs"))
+    ? readdirSync(join(root, "docs"), { recursive: true, encoding: "utf8" })
+    : [];
   return ["README.md", ...docs.filter((file) => file.endsWith(".md")).map((file) => join("docs", file))].sort();
 };
 
@@ -52,7 +54,9 @@ export const brokenLinks = (root: string, files: string[]): string[] => {
   const broken: string[] = [];
   for (const file of files) {
     const text = readFileSync(join(root, file), "utf8");
-    const prose = proseLines(text).join("\n").replace(/`[^`\n]*`/g, (code) => (code.includes("](") ? "" : code));
+    const prose = proseLines(text)
+      .join("\n")
+      .replace(/`[^`\n]*`/g, (code) => (code.includes("](") ? "" : code));
     for (const match of prose.matchAll(/\]\(([^()\s]+)(?:\s+"[^"]*")?\)/g)) {
       const target = match[1]!;
       if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
@@ -101,7 +105,8 @@ export const brokenDocumentReferences = (root: string, folders: string[], skip: 
         for (const match of line.matchAll(/(?<![\w/.-])(docs\/[\w./-]*\w)(?:#([\w-]+))?/g)) {
           const [reference, path, anchor] = [match[0], match[1]!, match[2]];
           const target = join(root, path);
-          const fine = existsSync(target) && (anchor === undefined || anchorsOf(readFileSync(target, "utf8")).has(anchor));
+          const fine =
+            existsSync(target) && (anchor === undefined || anchorsOf(readFileSync(target, "utf8")).has(anchor));
           if (!fine) broken.push(`${file}:${index + 1}: ${reference}`);
         }
       });

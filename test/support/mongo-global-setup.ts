@@ -16,7 +16,7 @@
  *    reason; elsewhere one warning is printed, `mongoUnavailable` carries the
  *    reason and the MongoDB suites are skipped (describeMongo).
  */
-import { MongoClient } from 'mongodb';
+import { MongoClient } from "mongodb";
 import {
   GenericContainer,
   ImageName,
@@ -24,12 +24,12 @@ import {
   Wait,
   getContainerRuntimeClient,
   type StartedTestContainer,
-} from 'testcontainers';
-import type { TestProject } from 'vitest/node';
-import { freeLoopbackPort } from './free-port.ts';
-import { TEST_MONGO_IMAGE, TEST_MONGO_READY_LOG, testMongoEnvironment } from './test-mongo-image.ts';
+} from "testcontainers";
+import type { TestProject } from "vitest/node";
+import { freeLoopbackPort } from "./free-port.ts";
+import { TEST_MONGO_IMAGE, TEST_MONGO_READY_LOG, testMongoEnvironment } from "./test-mongo-image.ts";
 
-declare module 'vitest' {
+declare module "vitest" {
   export interface ProvidedContext {
     /** MongoDB connection string, or '' when no server is available. */
     mongoUrl: string;
@@ -38,11 +38,11 @@ declare module 'vitest' {
   }
 }
 
-type MongoKind = 'ferretdb' | 'mongo';
+type MongoKind = "ferretdb" | "mongo";
 
-const DEFAULT_MONGO_IMAGE = 'mongo:8';
+const DEFAULT_MONGO_IMAGE = "mongo:8";
 /** Containers started here carry this label; .ci/stop-docker.sh removes leftovers by it. */
-const CONTAINER_LABEL = 'petstore.test';
+const CONTAINER_LABEL = "petstore.test";
 const STARTUP_TIMEOUT_MS = 60_000;
 const PING_ATTEMPTS = 20;
 const PING_INTERVAL_MS = 500;
@@ -50,13 +50,13 @@ const PING_INTERVAL_MS = 500;
 /** An environment problem (no runtime, no image): skippable outside CI. */
 class MongoUnavailableError extends Error {}
 
-const isCI = (): boolean => process.env.CI === 'true';
+const isCI = (): boolean => process.env.CI === "true";
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
   const external = process.env.MONGODB_URL?.trim();
   if (external) {
-    project.provide('mongoUrl', external);
-    project.provide('mongoUnavailable', '');
+    project.provide("mongoUrl", external);
+    project.provide("mongoUnavailable", "");
     return undefined;
   }
 
@@ -65,8 +65,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     const started = await startContainer();
     container = started.container;
     await pingUntilReady(started.url, container);
-    project.provide('mongoUrl', started.url);
-    project.provide('mongoUnavailable', '');
+    project.provide("mongoUrl", started.url);
+    project.provide("mongoUnavailable", "");
   } catch (error) {
     await container?.stop({ timeout: 2_000 }).catch(() => undefined);
     const reason = error instanceof Error ? error.message : String(error);
@@ -76,8 +76,8 @@ export default async function setup(project: TestProject): Promise<(() => Promis
     console.warn(
       `MongoDB suites SKIPPED: ${reason}; set MONGODB_URL or start Docker (bash .ci/ensure-docker.sh && bash .ci/build-test-mongo-image.sh) to run them.`,
     );
-    project.provide('mongoUrl', '');
-    project.provide('mongoUnavailable', reason);
+    project.provide("mongoUrl", "");
+    project.provide("mongoUnavailable", reason);
     return undefined;
   }
 
@@ -93,21 +93,23 @@ async function startContainer(): Promise<{ container: StartedTestContainer; url:
   // We are inside a container (/.dockerenv): without this override testcontainers
   // would resolve the Docker host to the bridge gateway (or run alpine to find a
   // default route). Our server is on host networking at 127.0.0.1 anyway.
-  process.env.TESTCONTAINERS_HOST_OVERRIDE ??= '127.0.0.1';
+  process.env.TESTCONTAINERS_HOST_OVERRIDE ??= "127.0.0.1";
   // Ryuk (testcontainers' reaper) is an image of its own: starting it means a pull, which must never happen
   // unless pulling was asked for. Our teardown stops the one container we start.
-  if (process.env.PETSTORE_TEST_MONGO_PULL !== 'true') process.env.TESTCONTAINERS_RYUK_DISABLED = 'true';
+  if (process.env.PETSTORE_TEST_MONGO_PULL !== "true") process.env.TESTCONTAINERS_RYUK_DISABLED = "true";
 
   let client: Awaited<ReturnType<typeof getContainerRuntimeClient>>;
   try {
     client = await getContainerRuntimeClient();
   } catch (error) {
     const detail = error instanceof Error ? error.message : String(error);
-    const where = process.env.DOCKER_HOST ? `DOCKER_HOST=${process.env.DOCKER_HOST}` : 'default socket /var/run/docker.sock';
+    const where = process.env.DOCKER_HOST
+      ? `DOCKER_HOST=${process.env.DOCKER_HOST}`
+      : "default socket /var/run/docker.sock";
     throw new MongoUnavailableError(`no container runtime reachable (${where}: ${detail})`);
   }
 
-  const allowPull = process.env.PETSTORE_TEST_MONGO_PULL === 'true';
+  const allowPull = process.env.PETSTORE_TEST_MONGO_PULL === "true";
   const imageExists = async (name: string): Promise<boolean> => {
     try {
       return await client.image.exists(ImageName.fromString(name));
@@ -135,16 +137,16 @@ async function startContainer(): Promise<{ container: StartedTestContainer; url:
   const kind = mongoKind(image);
   const port = await freeLoopbackPort();
   // Port wait strategies do not work with host networking: wait for the log line.
-  const readyLog = kind === 'ferretdb' ? TEST_MONGO_READY_LOG : /Waiting for connections/;
+  const readyLog = kind === "ferretdb" ? TEST_MONGO_READY_LOG : /Waiting for connections/;
 
-  let containerLog = '';
-  const definition = new GenericContainer(image).withNetworkMode('host');
-  if (kind === 'ferretdb') definition.withEnvironment(testMongoEnvironment(port));
-  else definition.withCommand(['mongod', '--bind_ip', '127.0.0.1', '--port', String(port)]);
+  let containerLog = "";
+  const definition = new GenericContainer(image).withNetworkMode("host");
+  if (kind === "ferretdb") definition.withEnvironment(testMongoEnvironment(port));
+  else definition.withCommand(["mongod", "--bind_ip", "127.0.0.1", "--port", String(port)]);
   definition
-    .withLabels({ [CONTAINER_LABEL]: 'mongo' })
+    .withLabels({ [CONTAINER_LABEL]: "mongo" })
     .withLogConsumer((stream) => {
-      stream.on('data', (chunk: Buffer | string) => {
+      stream.on("data", (chunk: Buffer | string) => {
         containerLog = (containerLog + chunk.toString()).slice(-2_000);
       });
     })
@@ -160,7 +162,7 @@ async function startContainer(): Promise<{ container: StartedTestContainer; url:
     if (/pull|not found|no such image|does not exist/i.test(detail)) {
       throw new MongoUnavailableError(`image ${image} is missing and could not be pulled (${detail})`);
     }
-    const output = containerLog.trim() ? `; container output:\n${containerLog.trim()}` : '';
+    const output = containerLog.trim() ? `; container output:\n${containerLog.trim()}` : "";
     throw new Error(`container ${image} (${kind}) failed to start on 127.0.0.1:${port}: ${detail}${output}`, {
       cause: error,
     });
@@ -170,11 +172,10 @@ async function startContainer(): Promise<{ container: StartedTestContainer; url:
 
 function mongoKind(image: string): MongoKind {
   const explicit = process.env.PETSTORE_TEST_MONGO_KIND?.trim();
-  if (explicit === 'ferretdb' || explicit === 'mongo') return explicit;
+  if (explicit === "ferretdb" || explicit === "mongo") return explicit;
   if (explicit) throw new Error(`PETSTORE_TEST_MONGO_KIND must be "ferretdb" or "mongo", got "${explicit}"`);
-  return /test-mongo|ferretdb/i.test(image) ? 'ferretdb' : 'mongo';
+  return /test-mongo|ferretdb/i.test(image) ? "ferretdb" : "mongo";
 }
-
 
 /** The log line says "listening"; a real round trip proves it. Bounded retries. */
 async function pingUntilReady(url: string, container: StartedTestContainer): Promise<void> {
@@ -183,7 +184,7 @@ async function pingUntilReady(url: string, container: StartedTestContainer): Pro
     const client = new MongoClient(url, { serverSelectionTimeoutMS: 2_000, connectTimeoutMS: 2_000 });
     try {
       await client.connect();
-      await client.db('admin').command({ ping: 1 });
+      await client.db("admin").command({ ping: 1 });
       return;
     } catch (error) {
       lastError = error;

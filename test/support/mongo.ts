@@ -10,10 +10,10 @@
  *     ...
  *   });
  */
-import { randomBytes } from 'node:crypto';
-import { MongoClient, type Db, type MongoClientOptions } from 'mongodb';
-import { describe, inject } from 'vitest';
-import { prepareMongoDatabase } from '../../adapters/mongo/mongo-stores.ts';
+import { randomBytes } from "node:crypto";
+import { MongoClient, type Db, type MongoClientOptions } from "mongodb";
+import { describe, inject } from "vitest";
+import { prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
 
 /** Client options for tests: every wait is bounded so a broken server fails fast. */
 export const TEST_MONGO_CLIENT_OPTIONS: MongoClientOptions = {
@@ -33,16 +33,16 @@ export interface FreshMongoDatabase {
 /** The connection string from the global setup ('' when unavailable). */
 export function mongoUrl(): string {
   // undefined when the global setup is not configured for this project
-  const url: string | undefined = inject('mongoUrl');
-  return url ?? '';
+  const url: string | undefined = inject("mongoUrl");
+  return url ?? "";
 }
 
 /** Why MongoDB suites are skipped, or '' when a server is available. */
 export function mongoSkipReason(): string {
-  const reason: string | undefined = inject('mongoUnavailable');
+  const reason: string | undefined = inject("mongoUnavailable");
   if (reason) return reason;
-  if (!mongoUrl()) return 'no MongoDB server was provided (is test/support/mongo-global-setup.ts in globalSetup?)';
-  return '';
+  if (!mongoUrl()) return "no MongoDB server was provided (is test/support/mongo-global-setup.ts in globalSetup?)";
+  return "";
 }
 
 /**
@@ -52,7 +52,7 @@ export function mongoSkipReason(): string {
  */
 export function describeMongo(name: string, fn: () => void): void {
   const reason = mongoSkipReason();
-  if (reason && process.env.CI !== 'true') {
+  if (reason && process.env.CI !== "true") {
     describe.skip(`${name} [skipped: ${reason}]`, fn);
     return;
   }
@@ -68,8 +68,8 @@ export async function freshMongoDatabase(prefix: string): Promise<FreshMongoData
   if (!url) throw new Error(`MongoDB is unavailable: ${mongoSkipReason()}`);
 
   // MongoDB database names: at most 63 bytes, none of /\. "$*<>:|? allowed.
-  const safePrefix = prefix.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, 40) || 'test';
-  const name = `${safePrefix}_${randomBytes(6).toString('hex')}`;
+  const safePrefix = prefix.replace(/[^A-Za-z0-9_-]/g, "_").slice(0, 40) || "test";
+  const name = `${safePrefix}_${randomBytes(6).toString("hex")}`;
 
   const client = new MongoClient(url, TEST_MONGO_CLIENT_OPTIONS);
   await client.connect();

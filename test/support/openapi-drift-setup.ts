@@ -11,6 +11,8 @@ observeResponses((request, response) => recordDrift(openApiDriftCheck().check(re
 afterEach(() => {
   const problems = takeRecordedDrift();
   if (problems.length) {
-    throw new Error(`OpenAPI drift: the document does not describe ${problems.length} response(s) of this test:\n- ${problems.join("\n- ")}`);
+    throw new Error(
+      `OpenAPI drift: the document does not describe ${problems.length} response(s) of this test:\n- ${problems.join("\n- ")}`,
+    );
   }
 });

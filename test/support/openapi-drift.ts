@@ -65,10 +65,12 @@ const strict = (node: unknown): unknown => {
   const out: Json = {};
   for (const [key, value] of Object.entries(node)) {
     if (key === "example" || key === "examples") out[key] = value;
-    else if (key === "properties") out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, strict(v)]));
+    else if (key === "properties")
+      out[key] = Object.fromEntries(Object.entries(value as Json).map(([k, v]) => [k, strict(v)]));
     else out[key] = strict(value);
   }
-  if (out.type === "object" && out.properties && out.additionalProperties === undefined) out.additionalProperties = false;
+  if (out.type === "object" && out.properties && out.additionalProperties === undefined)
+    out.additionalProperties = false;
   if (out.nullable === true && typeof out.type === "string") {
     out.type = [out.type, "null"];
     if (Array.isArray(out.enum)) out.enum = [...out.enum, null];
@@ -81,7 +83,10 @@ const rewriteRefs = (node: unknown, base: string): unknown => {
   if (Array.isArray(node)) return node.map((item) => rewriteRefs(item, base));
   if (typeof node !== "object" || node === null) return node;
   return Object.fromEntries(
-    Object.entries(node).map(([key, value]) => [key, key === "$ref" && typeof value === "string" ? `${base}${value}` : rewriteRefs(value, base)]),
+    Object.entries(node).map(([key, value]) => [
+      key,
+      key === "$ref" && typeof value === "string" ? `${base}${value}` : rewriteRefs(value, base),
+    ]),
   );
 };
 
@@ -96,11 +101,23 @@ export class OpenApiDriftCheck {
     this.#documents = documents;
     addFormats.default(this.#ajv);
     for (const [key, document] of Object.entries(documents)) {
-      this.#ajv.addSchema({ id: `${key}.json`, components: { schemas: strict(rewriteRefs(document.components.schemas, `${key}.json`)) } });
+      this.#ajv.addSchema({
+        id: `${key}.json`,
+        components: { schemas: strict(rewriteRefs(document.components.schemas, `${key}.json`)) },
+      });
       for (const [template, item] of Object.entries(document.paths)) {
-        const pattern = new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^/}]+\\?\}/g, "[^/]+")}$`);
+        const pattern = new RegExp(
+          `^${template.replace(/[.*+?^$()|[\]\\]/g, "\\$&").replace(/\\?\{[^/}]+\\?\}/g, "[^/]+")}$`,
+        );
         for (const [method, operation] of Object.entries(item)) {
-          this.#operations.push({ documentKey: key, document, method: method.toUpperCase(), template, pattern, operation });
+          this.#operations.push({
+            documentKey: key,
+            document,
+            method: method.toUpperCase(),
+            template,
+            pattern,
+            operation,
+          });
         }
       }
     }
@@ -113,7 +130,8 @@ export class OpenApiDriftCheck {
     const label = `${method} ${request.path} → ${response.status}`;
     const problems = (list: string[]) => list.map((p) => `${label}: ${p}`);
     // A CORS preflight is the browser's protocol, not an operation: OpenAPI does not describe it.
-    if (method === "OPTIONS" && response.status === 204 && response.headers.has("access-control-allow-origin")) return [];
+    if (method === "OPTIONS" && response.status === 204 && response.headers.has("access-control-allow-origin"))
+      return [];
 
     const onPath = this.#operations.filter((op) => op.pattern.test(path));
     const operation = onPath.find((op) => op.method === method);
@@ -123,7 +141,9 @@ export class OpenApiDriftCheck {
     const documented = operation.operation.responses[String(response.status)] ?? operation.operation.responses.default;
     if (!documented) {
       const listed = Object.keys(operation.operation.responses).join(", ");
-      return problems([`status ${response.status} is not documented for ${operation.method} ${operation.template} (documented: ${listed})`]);
+      return problems([
+        `status ${response.status} is not documented for ${operation.method} ${operation.template} (documented: ${listed})`,
+      ]);
     }
     found.push(...this.#checkBody(operation, response, documented));
     found.push(...this.#checkHeaders(operation.document, response, documented));
@@ -134,13 +154,18 @@ export class OpenApiDriftCheck {
     const found: string[] = [];
     const codes = unmatchedStatuses[response.status];
     const why = pathKnown ? "a known path with an undocumented method" : "an undocumented path";
-    if (!codes) return [`${why} answered ${response.status}, which the conventions do not describe (404/405 or a pipeline refusal)`];
+    if (!codes)
+      return [
+        `${why} answered ${response.status}, which the conventions do not describe (404/405 or a pipeline refusal)`,
+      ];
     if (!pathKnown && response.status === 405) found.push("405 for a path the document does not have");
-    if (pathKnown && response.status === 404) found.push("404 for a path the document has (expected 405 method_not_allowed)");
+    if (pathKnown && response.status === 404)
+      found.push("404 for a path the document has (expected 405 method_not_allowed)");
     found.push(...this.#checkErrorBody(response, codes));
     if (response.status === 405 && !response.headers.has("allow")) found.push("405 without an Allow header");
     if (isLimited(path)) {
-      for (const name of rateLimitHeaders) if (!response.headers.has(name)) found.push(`missing header ${name} (every answer under ${path} has it)`);
+      for (const name of rateLimitHeaders)
+        if (!response.headers.has(name)) found.push(`missing header ${name} (every answer under ${path} has it)`);
     }
     return found;
   }
@@ -151,7 +176,8 @@ export class OpenApiDriftCheck {
     const body = response.body as { code: string; status: number };
     const found: string[] = [];
     if (body.status !== response.status) found.push(`Error.status ${body.status} differs from the HTTP status`);
-    if (!codes.includes(body.code)) found.push(`code ${body.code} is not documented for ${response.status} (documented: ${codes.join(", ")})`);
+    if (!codes.includes(body.code))
+      found.push(`code ${body.code} is not documented for ${response.status} (documented: ${codes.join(", ")})`);
     return found;
   }
 
@@ -159,21 +185,27 @@ export class OpenApiDriftCheck {
     const content = documented.content;
     const mediaType = mediaTypeOf(response.headers);
     if (!content) {
-      return response.body === "" || response.body === undefined ? [] : [`a body was sent but the document describes none (${mediaType})`];
+      return response.body === "" || response.body === undefined
+        ? []
+        : [`a body was sent but the document describes none (${mediaType})`];
     }
-    if (!mediaType || !content[mediaType]) return [`content type ${mediaType} is not documented (documented: ${Object.keys(content).join(", ")})`];
+    if (!mediaType || !content[mediaType])
+      return [`content type ${mediaType} is not documented (documented: ${Object.keys(content).join(", ")})`];
     if (mediaType !== "application/json") return [];
     const pointer = `#/paths/${op.template.replaceAll("~", "~0").replaceAll("/", "~1")}/${op.method.toLowerCase()}/responses/${response.status}/content/application~1json/schema`;
     const schema = content[mediaType].schema;
     const validate = this.#validatorFor(`${op.documentKey}${pointer}`, op.documentKey, schema);
-    if (!validate(response.body)) return [`the body does not match the documented schema: ${this.#ajv.errorsText(validate.errors)}`];
+    if (!validate(response.body))
+      return [`the body does not match the documented schema: ${this.#ajv.errorsText(validate.errors)}`];
     const examples = content[mediaType].examples;
     if (response.status >= 400 && examples) {
       const body = response.body as { code: string; status: number };
       const found: string[] = [];
       if (body.status !== response.status) found.push(`Error.status ${body.status} differs from the HTTP status`);
       if (!(body.code in examples)) {
-        found.push(`code ${body.code} is not documented for ${response.status} (documented: ${Object.keys(examples).join(", ")})`);
+        found.push(
+          `code ${body.code} is not documented for ${response.status} (documented: ${Object.keys(examples).join(", ")})`,
+        );
       }
       return found;
     }
@@ -185,7 +217,10 @@ export class OpenApiDriftCheck {
     for (const [name, headerOrRef] of Object.entries(documented.headers ?? {})) {
       const header =
         "$ref" in headerOrRef
-          ? (document.components.headers?.[headerOrRef.$ref.replace("#/components/headers/", "")] as { required?: boolean; schema?: Json })
+          ? (document.components.headers?.[headerOrRef.$ref.replace("#/components/headers/", "")] as {
+              required?: boolean;
+              schema?: Json;
+            })
           : headerOrRef;
       if (!header) {
         found.push(`header ${name} refers to a missing component`);
@@ -198,7 +233,8 @@ export class OpenApiDriftCheck {
       }
       const schema = header.schema ?? {};
       if (schema.type === "integer" && !/^-?\d+$/.test(value)) found.push(`header ${name}: ${value} is not an integer`);
-      if (typeof schema.pattern === "string" && !new RegExp(schema.pattern).test(value)) found.push(`header ${name}: ${value} does not match ${schema.pattern}`);
+      if (typeof schema.pattern === "string" && !new RegExp(schema.pattern).test(value))
+        found.push(`header ${name}: ${value} does not match ${schema.pattern}`);
     }
     return found;
   }

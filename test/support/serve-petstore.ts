@@ -14,7 +14,13 @@ export interface ServedPetstore {
 
 /** The whole service as main.ts runs it, on a loopback address and an ephemeral port. */
 export const servePetstore = async (env: Record<string, string> = {}): Promise<ServedPetstore> => {
-  const config = loadConfig({ PETSTORE_ADMIN_KEY: ADMIN_KEY, PETSTORE_SEED_DEMO: "false", HOST: "127.0.0.1", PORT: "0", ...env });
+  const config = loadConfig({
+    PETSTORE_ADMIN_KEY: ADMIN_KEY,
+    PETSTORE_SEED_DEMO: "false",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    ...env,
+  });
   const petstore = await composePetstore(config, createLogger("silent"));
   const server = serve(petstore.app, { port: 0, hostname: "127.0.0.1", silent: true, gracefulShutdown: false });
   await server.ready();

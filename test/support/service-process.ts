@@ -18,7 +18,10 @@ export const startServiceProcess = async (env: Record<string, string> = {}): Pro
     stdio: ["ignore", "pipe", "pipe"],
   });
   const output: string[] = [];
-  const exit = once(child, "exit").then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  const exit = once(child, "exit").then(([code, signal]) => ({
+    code: code as number | null,
+    signal: signal as NodeJS.Signals | null,
+  }));
   createInterface({ input: child.stderr! }).on("line", (line) => output.push(line));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`service did not start:\n${output.join("\n")}`)), 15_000);

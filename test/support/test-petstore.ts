@@ -135,7 +135,10 @@ export const startTestPetstore = async (
     stores: petstore.stores,
     adminKey: ADMIN_KEY,
     async newKey(role, plan = "business", limits) {
-      const res = await client.post("/admin/api-keys", { key: ADMIN_KEY, body: { label: `${role} key`, role, plan, limits } });
+      const res = await client.post("/admin/api-keys", {
+        key: ADMIN_KEY,
+        body: { label: `${role} key`, role, plan, limits },
+      });
       if (res.status !== 201) throw new Error(`Could not create a key: ${res.status} ${JSON.stringify(res.body)}`);
       return res.body.key as string;
     },

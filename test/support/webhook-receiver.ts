@@ -52,7 +52,8 @@ export const startWebhookReceiver = async (replies: ReceiverReply[] = [204]): Pr
     async waitFor(count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       while (received.length < count) {
-        if (Date.now() > deadline) throw new Error(`${received.length} of ${count} webhooks arrived within ${timeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new Error(`${received.length} of ${count} webhooks arrived within ${timeoutMs} ms`);
         await new Promise<void>((resolve) => {
           waiters.push(resolve);
           setTimeout(resolve, 100);

@@ -44,7 +44,9 @@ export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
     [Map.prototype, "entries"],
     [Map.prototype, "keys"],
   ] as const;
-  const realIterators = iterators.map(([proto, key]) => (proto as unknown as Record<PropertyKey, () => Iterator<unknown>>)[key]!);
+  const realIterators = iterators.map(
+    ([proto, key]) => (proto as unknown as Record<PropertyKey, () => Iterator<unknown>>)[key]!,
+  );
 
   globalThis.Date = class CountingDate extends RealDate {
     constructor(...args: unknown[]) {

@@ -24,7 +24,11 @@ const assets: Record<string, { type: string; read: () => string | Buffer }> = {
   "preact.mjs": { type: JS, read: () => readFileSync(packageFile("preact", "preact.mjs")) },
   "hooks.mjs": {
     type: JS,
-    read: () => readFileSync(packageFile("preact/hooks", "hooks.mjs"), "utf8").replaceAll(/from\s*"preact"/g, 'from"./preact.mjs"'),
+    read: () =>
+      readFileSync(packageFile("preact/hooks", "hooks.mjs"), "utf8").replaceAll(
+        /from\s*"preact"/g,
+        'from"./preact.mjs"',
+      ),
   },
   "htm.mjs": { type: JS, read: () => readFileSync(packageFile("htm", "htm.mjs")) },
 };
@@ -43,7 +47,8 @@ const compressed = (name: string, read: () => string | Buffer, type: string, cac
   }
   return asset;
 };
-const page = () => compressed("console.html", () => readFileSync(join(here, "assets", "console.html")), pageType, PAGE_CACHE_CONTROL);
+const page = () =>
+  compressed("console.html", () => readFileSync(join(here, "assets", "console.html")), pageType, PAGE_CACHE_CONTROL);
 
 /** Compresses the page and its assets at start-up rather than on the first visit. */
 export const precompressConsoleAssets = (): void => {
@@ -87,7 +92,13 @@ export const consoleRoutes = [
       tag: "Console",
       summary: `Console asset ${name}`,
       access: "public",
-      output: { status: 200, description: "The file.", body: z.string(), mediaType: asset.type.split(";")[0] as string, cacheable: true },
+      output: {
+        status: 200,
+        description: "The file.",
+        body: z.string(),
+        mediaType: asset.type.split(";")[0] as string,
+        cacheable: true,
+      },
       handle: () => assetReply(compressed(name, asset.read, asset.type, ASSET_CACHE_CONTROL)),
     }),
   ),

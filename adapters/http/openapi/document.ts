@@ -48,18 +48,23 @@ export const API_VERSION = "1.0.0";
 const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 
 /** Static documents and assets: compressed by Accept-Encoding, with an ETag per representation. */
-const cacheableHeaders: Record<string, Ref> = { ETag: headerRef("ETag-Encoded"), Vary: headerRef("Vary-Accept-Encoding") };
+const cacheableHeaders: Record<string, Ref> = {
+  ETag: headerRef("ETag-Encoded"),
+  Vary: headerRef("Vary-Accept-Encoding"),
+};
 
 /** Shared response headers (components.headers). `required` is what the drift check enforces. */
 const headers: Record<string, HeaderObject> = {
   "ETag-Encoded": {
-    description: "Strong entity tag of this representation (each content encoding has its own); send it back in `If-None-Match`.",
+    description:
+      "Strong entity tag of this representation (each content encoding has its own); send it back in `If-None-Match`.",
     required: true,
     schema: { type: "string" },
     example: '"q1w2e3r4t5y6u7i8o9p0aa-br"',
   },
   "Vary-Accept-Encoding": {
-    description: "`Accept-Encoding`: the body is br- or gzip-compressed when the request accepts it (`Content-Encoding` says which).",
+    description:
+      "`Accept-Encoding`: the body is br- or gzip-compressed when the request accepts it (`Content-Encoding` says which).",
     required: true,
     schema: { type: "string" },
     example: "Accept-Encoding",
@@ -139,7 +144,8 @@ const headers: Record<string, HeaderObject> = {
     example: '</pets?ids=1>; rel="successor-version"',
   },
   ETag: {
-    description: "Strong entity tag of this revision of the resource: send it back in `If-None-Match` (GET) or `If-Match` (PUT, PATCH, DELETE).",
+    description:
+      "Strong entity tag of this revision of the resource: send it back in `If-None-Match` (GET) or `If-Match` (PUT, PATCH, DELETE).",
     required: true,
     schema: { type: "string" },
     example: '"p1r3"',
@@ -315,7 +321,10 @@ class DocumentBuilder {
       ...this.#fieldParameters("header", headerShapeOf(route)),
     ];
     const sunset = this.options.deprecation.sunsetAt;
-    const descriptions = [head ? `The headers of \`GET ${route.path}\`, without the body.` : route.description, rolesAllowed(access)];
+    const descriptions = [
+      head ? `The headers of \`GET ${route.path}\`, without the body.` : route.description,
+      rolesAllowed(access),
+    ];
     if (deprecated) {
       descriptions.push(
         `**Deprecated** since ${this.options.deprecation.deprecatedAt.toISOString().slice(0, 10)} in favour of \`${deprecated.successor}\`. ` +
@@ -323,7 +332,8 @@ class DocumentBuilder {
       );
     }
     if (route.stability === "beta") descriptions.push("**Beta:** only additive changes are expected.");
-    if (route.stability === "experimental") descriptions.push("**Experimental:** may change or go away without a deprecation period.");
+    if (route.stability === "experimental")
+      descriptions.push("**Experimental:** may change or go away without a deprecation period.");
 
     const responses: Record<string, ResponseObject> = {};
     const { output } = route;
@@ -332,7 +342,12 @@ class DocumentBuilder {
     if (deprecated) Object.assign(successHeaders, deprecationHeaders);
     if (route.versioned && output.status === 200) successHeaders.ETag = headerRef("ETag");
     if (output.cacheable) Object.assign(successHeaders, cacheableHeaders);
-    responses[String(output.status)] = this.#response(output.description, successHeaders, head ? undefined : output.body, output.mediaType);
+    responses[String(output.status)] = this.#response(
+      output.description,
+      successHeaders,
+      head ? undefined : output.body,
+      output.mediaType,
+    );
     if (output.cacheable) {
       responses["304"] = this.#response("Not Modified: the `If-None-Match` tag is current; no body.", {
         ...(limited ? rateLimitHeaders : {}),
@@ -340,26 +355,36 @@ class DocumentBuilder {
       });
     }
     if (route.versioned && route.method === "GET") {
-      const notModified = { ...(limited ? rateLimitHeaders : {}), ETag: headerRef("ETag"), ...(deprecated ? deprecationHeaders : {}) };
+      const notModified = {
+        ...(limited ? rateLimitHeaders : {}),
+        ETag: headerRef("ETag"),
+        ...(deprecated ? deprecationHeaders : {}),
+      };
       responses["304"] = this.#response("Not Modified: the `If-None-Match` tag is current; no body.", notModified);
     }
 
     const byStatus = new Map<number, ErrorCode[]>();
-    for (const code of errorCodesOf(route)) byStatus.set(statusOfCode[code], [...(byStatus.get(statusOfCode[code]) ?? []), code]);
+    for (const code of errorCodesOf(route))
+      byStatus.set(statusOfCode[code], [...(byStatus.get(statusOfCode[code]) ?? []), code]);
     for (const [status, codes] of byStatus) {
-      const errorHeaders: Record<string, Ref> = { ...(limited && !codes.every(beforeAdmission) ? rateLimitHeaders : {}) };
+      const errorHeaders: Record<string, Ref> = {
+        ...(limited && !codes.every(beforeAdmission) ? rateLimitHeaders : {}),
+      };
       if (status === 429) errorHeaders["Retry-After"] = headerRef("Retry-After");
       if (codes.includes("api_key_banned")) errorHeaders["Retry-After"] = headerRef("Retry-After-If-Banned");
       if (status === 503) errorHeaders["Retry-After"] = headerRef("Retry-After-If-Known");
       // The deprecated operation's own answers (the resource, 404, 410) all say so.
-      if (deprecated && (codes.includes("gone") || codes.includes("not_found"))) Object.assign(errorHeaders, deprecationHeaders);
+      if (deprecated && (codes.includes("gone") || codes.includes("not_found")))
+        Object.assign(errorHeaders, deprecationHeaders);
       responses[String(status)] = head
         ? this.#response(`${reasonPhrases[status] ?? "Error"} (see \`GET ${route.path}\`); no body.`, errorHeaders)
         : this.#errorResponse(status, codes, errorHeaders);
     }
 
     const badges = [
-      ...(deprecated ? [{ name: `Deprecated · sunset ${sunset.toISOString().slice(0, 10)}`, color: "#6b7280", position: "after" }] : []),
+      ...(deprecated
+        ? [{ name: `Deprecated · sunset ${sunset.toISOString().slice(0, 10)}`, color: "#6b7280", position: "after" }]
+        : []),
       ...(route.stability === "beta" ? [{ name: "Beta", color: "#b45309", position: "after" }] : []),
       ...(route.stability === "experimental" ? [{ name: "Experimental", color: "#b91c1c", position: "after" }] : []),
     ];
@@ -383,7 +408,12 @@ class DocumentBuilder {
 
   #requestBody(operationId: string, body: z.ZodType): Record<string, unknown> {
     const example = requestExamples[operationId];
-    return { required: true, content: { "application/json": { schema: this.components.convert(body), ...(example === undefined ? {} : { example }) } } };
+    return {
+      required: true,
+      content: {
+        "application/json": { schema: this.components.convert(body), ...(example === undefined ? {} : { example }) },
+      },
+    };
   }
 
   /** OpenAPI 3.0.3 callbacks: the requests the service sends, each to the URL the request body named. */
@@ -404,10 +434,16 @@ class DocumentBuilder {
                 description,
                 schema: { type: "string" },
               })),
-              requestBody: { required: true, content: { "application/json": { schema: this.components.convert(callback.body) } } },
+              requestBody: {
+                required: true,
+                content: { "application/json": { schema: this.components.convert(callback.body) } },
+              },
               responses: {
                 "2XX": { description: "Received: any 2xx answer counts as delivered." },
-                default: { description: "Not received (any other status, or none in time): retried later under the same `webhook-id`." },
+                default: {
+                  description:
+                    "Not received (any other status, or none in time): retried later under the same `webhook-id`.",
+                },
               },
             },
           },
@@ -420,7 +456,9 @@ class DocumentBuilder {
   optionsOperation(path: string, routes: Route[]): OperationObject {
     const limited = routes.some((r) => r.access !== "unlimited");
     const headers = { ...(limited ? rateLimitHeaders : {}), Allow: headerRef("Allow") };
-    const responses: Record<string, ResponseObject> = { "204": this.#response("The methods this path answers, in `Allow`.", headers) };
+    const responses: Record<string, ResponseObject> = {
+      "204": this.#response("The methods this path answers, in `Allow`.", headers),
+    };
     // A malformed URL is 400 whatever the method.
     const first = routes[0] as Route;
     const parameters = this.#pathParameters(first);
@@ -429,7 +467,9 @@ class DocumentBuilder {
       "validation_failed",
       ...(parameters.length ? (["not_found"] as const) : []),
       "uri_too_long",
-      ...(limited ? (["rate_limited", "internal_error", "service_unavailable"] as const) : (["internal_error"] as const)),
+      ...(limited
+        ? (["rate_limited", "internal_error", "service_unavailable"] as const)
+        : (["internal_error"] as const)),
     ];
     for (const code of errors) {
       const errorHeaders: Record<string, Ref> = { ...(limited && !beforeAdmission(code) ? rateLimitHeaders : {}) };
@@ -454,7 +494,9 @@ class DocumentBuilder {
     const shape = route.input?.path?.shape ?? {};
     const declared = Object.keys(shape);
     if (names.join() !== declared.join()) {
-      throw new Error(`${route.operationId}: path ${route.path} has parameters [${names}] but its input declares [${declared}]`);
+      throw new Error(
+        `${route.operationId}: path ${route.path} has parameters [${names}] but its input declares [${declared}]`,
+      );
     }
     return names.map((name) => this.#parameter(name, "path", shape[name] as z.ZodType, true));
   }
@@ -482,7 +524,12 @@ class DocumentBuilder {
     };
   }
 
-  #response(description: string, responseHeaders: Record<string, Ref>, body?: z.ZodType, mediaType = "application/json"): ResponseObject {
+  #response(
+    description: string,
+    responseHeaders: Record<string, Ref>,
+    body?: z.ZodType,
+    mediaType = "application/json",
+  ): ResponseObject {
     for (const ref of Object.values(responseHeaders)) this.usedHeaders.add(ref.$ref.split("/").at(-1) as string);
     const response: ResponseObject = { description };
     if (Object.keys(responseHeaders).length) response.headers = responseHeaders;
@@ -492,11 +539,21 @@ class DocumentBuilder {
 
   #errorResponse(status: number, codes: ErrorCode[], responseHeaders: Record<string, Ref>): ResponseObject {
     const lines = codes.map((code) => `- \`${code}\`: ${errorDocs[code].when}`);
-    const response = this.#response(`${reasonPhrases[status] ?? "Error"}.\n\n${lines.join("\n")}`, responseHeaders, ErrorView);
+    const response = this.#response(
+      `${reasonPhrases[status] ?? "Error"}.\n\n${lines.join("\n")}`,
+      responseHeaders,
+      ErrorView,
+    );
     const examples = Object.fromEntries(
       codes.map((code) => {
         const doc = errorDocs[code];
-        return [code, { summary: doc.when, value: { code, message: doc.message, status, ...(doc.details ? { details: doc.details } : {}) } }];
+        return [
+          code,
+          {
+            summary: doc.when,
+            value: { code, message: doc.message, status, ...(doc.details ? { details: doc.details } : {}) },
+          },
+        ];
       }),
     );
     (response.content as NonNullable<ResponseObject["content"]>)["application/json"]!.examples = examples;
@@ -530,7 +587,12 @@ class DocumentBuilder {
         schemas: seedOrdered(this.components.schemas),
         headers: usedHeaders,
         securitySchemes: {
-          apiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "An API key; its role decides what it may do." },
+          apiKey: {
+            type: "apiKey",
+            in: "header",
+            name: "X-API-Key",
+            description: "An API key; its role decides what it may do.",
+          },
         },
       },
     };
@@ -538,9 +600,21 @@ class DocumentBuilder {
 }
 
 /** The seed's schemas first, in the seed's order. */
-const seedSchemaNames = ["PetStatus", "NewPet", "Pet", "Pets", "NewCategory", "Category", "Order", "InventoryItem", "InventoryUpdate", "Error"];
+const seedSchemaNames = [
+  "PetStatus",
+  "NewPet",
+  "Pet",
+  "Pets",
+  "NewCategory",
+  "Category",
+  "Order",
+  "InventoryItem",
+  "InventoryUpdate",
+  "Error",
+];
 const seedOrdered = (schemas: Record<string, SchemaObject>): Record<string, SchemaObject> => {
-  const rank = (name: string) => (seedSchemaNames.includes(name) ? seedSchemaNames.indexOf(name) : seedSchemaNames.length);
+  const rank = (name: string) =>
+    seedSchemaNames.includes(name) ? seedSchemaNames.indexOf(name) : seedSchemaNames.length;
   return Object.fromEntries(Object.entries(schemas).sort(([a], [b]) => rank(a) - rank(b)));
 };
 
@@ -556,7 +630,11 @@ export const buildOpenApiDocuments = (routes: readonly Route[], options: Documen
   const isPublic = (route: Route) => publicTags.includes(route.tag);
   const adminTags = [...new Set(routes.filter((route) => !isPublic(route)).map((route) => route.tag))];
   return {
-    public: new DocumentBuilder(options).document({ title: "Petstore", description: publicDescription }, routes.filter(isPublic), [...publicTags]),
+    public: new DocumentBuilder(options).document(
+      { title: "Petstore", description: publicDescription },
+      routes.filter(isPublic),
+      [...publicTags],
+    ),
     admin: new DocumentBuilder(options).document(
       { title: "Petstore administration", description: adminDescription },
       routes.filter((route) => !isPublic(route)),

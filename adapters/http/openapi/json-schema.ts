@@ -41,7 +41,11 @@ export class SchemaComponents {
 
   /** The Schema Object for a zod schema: a `$ref` when the schema has an id. */
   convert(schema: z.ZodType): SchemaObject {
-    const converted = z.toJSONSchema(schema, { target: "openapi-3.0", io: "input", unrepresentable: "throw" }) as SchemaObject;
+    const converted = z.toJSONSchema(schema, {
+      target: "openapi-3.0",
+      io: "input",
+      unrepresentable: "throw",
+    }) as SchemaObject;
     const { definitions, ...root } = converted;
     for (const [id, definition] of Object.entries((definitions ?? {}) as Record<string, SchemaObject>)) {
       this.#add(id, tidy(definition));
@@ -69,8 +73,12 @@ const tidy = (node: SchemaObject): SchemaObject => {
     if (key === "id" || key === "$id") continue;
     if (notIn303.includes(key)) throw new Error(`OpenAPI 3.0.3 has no "${key}" keyword (from zod's output)`);
     if (key === "$ref" && typeof value === "string") out.$ref = value.replace(/^#\/definitions\//, COMPONENT_PREFIX);
-    else if (key === "type" && typeof value !== "string") throw new Error(`OpenAPI 3.0.3 needs one type, got ${JSON.stringify(value)}`);
-    else if (schemaMaps.has(key)) out[key] = Object.fromEntries(Object.entries(value as SchemaObject).map(([k, v]) => [k, tidy(v as SchemaObject)]));
+    else if (key === "type" && typeof value !== "string")
+      throw new Error(`OpenAPI 3.0.3 needs one type, got ${JSON.stringify(value)}`);
+    else if (schemaMaps.has(key))
+      out[key] = Object.fromEntries(
+        Object.entries(value as SchemaObject).map(([k, v]) => [k, tidy(v as SchemaObject)]),
+      );
     else if (schemaValues.has(key) && isSchema(value)) out[key] = tidy(value);
     else if (schemaLists.has(key)) out[key] = (value as SchemaObject[]).map(tidy);
     else out[key] = value;
@@ -87,4 +95,5 @@ const tidy = (node: SchemaObject): SchemaObject => {
   return out;
 };
 
-const isSchema = (value: unknown): value is SchemaObject => typeof value === "object" && value !== null && !Array.isArray(value);
+const isSchema = (value: unknown): value is SchemaObject =>
+  typeof value === "object" && value !== null && !Array.isArray(value);

@@ -22,7 +22,10 @@ interface Asset {
 
 /** The page's assets: Swagger UI's bundle from its npm package, and our own initializer. */
 const assets: Record<string, Asset> = {
-  "swagger-ui-bundle.js": { type: "text/javascript; charset=utf-8", file: () => join(swaggerUiDir(), "swagger-ui-bundle.js") },
+  "swagger-ui-bundle.js": {
+    type: "text/javascript; charset=utf-8",
+    file: () => join(swaggerUiDir(), "swagger-ui-bundle.js"),
+  },
   "swagger-ui.css": { type: "text/css; charset=utf-8", file: () => join(swaggerUiDir(), "swagger-ui.css") },
   "docs.js": { type: "text/javascript; charset=utf-8", file: () => join(here, "assets", "docs.js") },
   "docs.css": { type: "text/css; charset=utf-8", file: () => join(here, "assets", "docs.css") },
@@ -69,7 +72,6 @@ const docsPagePolicy = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-
 /** The reference: both OpenAPI documents (built once, from the route table) and the interactive page with its assets. */
 export const referenceRoutes = [
   route({
@@ -103,7 +105,10 @@ export const referenceRoutes = [
     description: "An HTML page (Swagger UI) that loads everything from this server.",
     access: "public",
     output: { status: 200, description: "The page.", body: z.string(), mediaType: "text/html", cacheable: true },
-    handle: () => assetReply(compressedFile(pagePath(), pageType, DOCUMENT_CACHE_CONTROL), { "content-security-policy": docsPagePolicy }),
+    handle: () =>
+      assetReply(compressedFile(pagePath(), pageType, DOCUMENT_CACHE_CONTROL), {
+        "content-security-policy": docsPagePolicy,
+      }),
   }),
   ...Object.entries(assets).map(([name, asset]) =>
     route({
@@ -113,7 +118,13 @@ export const referenceRoutes = [
       tag: "Reference",
       summary: `Reference page asset ${name}`,
       access: "public",
-      output: { status: 200, description: "The file.", body: z.string(), mediaType: asset.type.split(";")[0] as string, cacheable: true },
+      output: {
+        status: 200,
+        description: "The file.",
+        body: z.string(),
+        mediaType: asset.type.split(";")[0] as string,
+        cacheable: true,
+      },
       handle: () => assetReply(compressedFile(asset.file(), asset.type, ASSET_CACHE_CONTROL)),
     }),
   ),

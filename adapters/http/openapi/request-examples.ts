@@ -12,5 +12,9 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
   setInventory: { quantity: 12 },
   createApiKey: { label: "shop front", role: "customer", plan: "pro" },
   updateApiKey: { plan: "business" },
-  createWebhook: { url: "https://warehouse.example/petstore", events: ["order.placed", "order.cancelled"], description: "warehouse" },
+  createWebhook: {
+    url: "https://warehouse.example/petstore",
+    events: ["order.placed", "order.cancelled"],
+    description: "warehouse",
+  },
 };

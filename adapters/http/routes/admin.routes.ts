@@ -10,7 +10,8 @@ export const adminRoutes = [
     operationId: "createApiKey",
     tag: "API keys",
     summary: "Create an API key",
-    description: "`limits` is required for the enterprise plan and refused for the others. The secret `key` is shown in this response only.",
+    description:
+      "`limits` is required for the enterprise plan and refused for the others. The secret `key` is shown in this response only.",
     access: "api-keys:manage",
     input: { body: ApiKeyBody },
     output: { status: 201, description: "The key, with its secret.", body: IssuedApiKeyView, headers: ["Location"] },
@@ -28,7 +29,12 @@ export const adminRoutes = [
     description: "Without secrets, with ban state.",
     access: "api-keys:manage",
     input: { query: PageQuery },
-    output: { status: 200, description: "A page of keys, in ascending id order.", body: z.array(ApiKeyView), headers: ["Link"] },
+    output: {
+      status: 200,
+      description: "A page of keys, in ascending id order.",
+      body: z.array(ApiKeyView),
+      headers: ["Link"],
+    },
     handle: async ({ query }, _actor, { useCases, clock }) => {
       const now = clock.now();
       return paged(await useCases.listApiKeys.execute(query), (key) => presentApiKey(key, now));
@@ -43,7 +49,8 @@ export const adminRoutes = [
     access: "api-keys:manage",
     input: { path: KeyIdParam },
     output: { status: 200, description: "The key, without its secret.", body: ApiKeyView },
-    handle: async ({ path }, _actor, { useCases, clock }) => presentApiKey(await useCases.getApiKey.execute(path.keyId), clock.now()),
+    handle: async ({ path }, _actor, { useCases, clock }) =>
+      presentApiKey(await useCases.getApiKey.execute(path.keyId), clock.now()),
   }),
   route({
     method: "PATCH",
@@ -57,7 +64,8 @@ export const adminRoutes = [
     input: { path: KeyIdParam, body: ApiKeyChangesBody },
     output: { status: 200, description: "The key, updated.", body: ApiKeyView },
     errors: ["last_admin_key", "concurrent_update"],
-    handle: async ({ path, body }, _actor, { useCases, clock }) => presentApiKey(await useCases.updateApiKey.execute(path.keyId, body), clock.now()),
+    handle: async ({ path, body }, _actor, { useCases, clock }) =>
+      presentApiKey(await useCases.updateApiKey.execute(path.keyId, body), clock.now()),
   }),
   route({
     method: "DELETE",
@@ -65,7 +73,8 @@ export const adminRoutes = [
     operationId: "revokeApiKey",
     tag: "API keys",
     summary: "Revoke an API key",
-    description: "The key answers 401 from then on. The last active admin key cannot be revoked (409 `last_admin_key`).",
+    description:
+      "The key answers 401 from then on. The last active admin key cannot be revoked (409 `last_admin_key`).",
     access: "api-keys:manage",
     input: { path: KeyIdParam },
     output: { status: 204, description: "Revoked." },
@@ -81,6 +90,7 @@ export const adminRoutes = [
     access: "api-keys:manage",
     input: { path: KeyIdParam },
     output: { status: 200, description: "The key, no longer banned.", body: ApiKeyView },
-    handle: async ({ path }, _actor, { useCases, clock }) => presentApiKey(await useCases.unbanApiKey.execute(path.keyId), clock.now()),
+    handle: async ({ path }, _actor, { useCases, clock }) =>
+      presentApiKey(await useCases.unbanApiKey.execute(path.keyId), clock.now()),
   }),
 ];

@@ -3,10 +3,10 @@ import { presentCategory } from "../presenters.ts";
 import type { Category } from "../../../core/categories/category.ts";
 import { entityTag } from "../conditional.ts";
 import { created, paged, route, tagged } from "../route.ts";
+import { CategoryBody, CategoryIdParam, CategoryView, PageQuery } from "../schemas.ts";
 
 const versioned = { letter: "c", idParam: "categoryId" };
 const taggedCategory = (c: Category) => tagged(presentCategory(c), entityTag("c", c.id, c.revision));
-import { CategoryBody, CategoryIdParam, CategoryView, PageQuery } from "../schemas.ts";
 
 export const categoryRoutes = [
   route({
@@ -17,8 +17,14 @@ export const categoryRoutes = [
     summary: "List categories",
     access: "catalog:read",
     input: { query: PageQuery },
-    output: { status: 200, description: "A page of categories, in ascending id order.", body: z.array(CategoryView), headers: ["Link"] },
-    handle: async ({ query }, _actor, { useCases }) => paged(await useCases.listCategories.execute(query), presentCategory),
+    output: {
+      status: 200,
+      description: "A page of categories, in ascending id order.",
+      body: z.array(CategoryView),
+      headers: ["Link"],
+    },
+    handle: async ({ query }, _actor, { useCases }) =>
+      paged(await useCases.listCategories.execute(query), presentCategory),
   }),
   route({
     method: "POST",
@@ -47,7 +53,8 @@ export const categoryRoutes = [
     input: { path: CategoryIdParam },
     output: { status: 200, description: "The category.", body: CategoryView },
     versioned,
-    handle: async ({ path }, _actor, { useCases }) => taggedCategory(await useCases.getCategory.execute(path.categoryId)),
+    handle: async ({ path }, _actor, { useCases }) =>
+      taggedCategory(await useCases.getCategory.execute(path.categoryId)),
   }),
   route({
     method: "PUT",
@@ -75,6 +82,7 @@ export const categoryRoutes = [
     output: { status: 204, description: "Deleted." },
     errors: ["category_in_use"],
     versioned,
-    handle: ({ path, expectedRevision }, _actor, { useCases }) => useCases.deleteCategory.execute(path.categoryId, expectedRevision),
+    handle: ({ path, expectedRevision }, _actor, { useCases }) =>
+      useCases.deleteCategory.execute(path.categoryId, expectedRevision),
   }),
 ];

@@ -35,14 +35,22 @@ export const eventRoutes = [
     ].join("\n\n"),
     access: "events:read",
     input: { headers: z.object({ "Last-Event-ID": LastEventId }) },
-    output: { status: 200, description: "The stream; it stays open.", body: z.string(), mediaType: "text/event-stream" },
+    output: {
+      status: 200,
+      description: "The stream; it stays open.",
+      body: z.string(),
+      mediaType: "text/event-stream",
+    },
     errors: ["service_unavailable"],
     hideTryItPanel: true,
     handle: async ({ headers }, _actor, { useCases, events, draining }) => {
       if (draining()) throw new DomainError("service_unavailable", "This instance is stopping; reconnect", 1);
       const from = await useCases.followEvents.execute(headers["Last-Event-ID"]);
       return new Reply({
-        stream: { body: eventStream(useCases.followEvents, from, events, draining), contentType: "text/event-stream; charset=utf-8" },
+        stream: {
+          body: eventStream(useCases.followEvents, from, events, draining),
+          contentType: "text/event-stream; charset=utf-8",
+        },
         headers: { "cache-control": "no-store", "x-accel-buffering": "no" },
       });
     },

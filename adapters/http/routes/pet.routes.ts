@@ -2,17 +2,21 @@ import { presentPet } from "../presenters.ts";
 import { entityTag } from "../conditional.ts";
 import { created, paged, route, tagged, type Deprecation } from "../route.ts";
 import type { Pet } from "../../../core/pets/pet.ts";
-
-const versioned = { letter: "p", idParam: "petId" };
-const taggedPet = (pet: Pet) => tagged(presentPet(pet), entityTag("p", pet.id, pet.revision));
 import { PetBody, PetIdParam, PetListQuery, PetListView, PetView } from "../schemas.ts";
 import { HttpProblem } from "../problem.ts";
 
+const versioned = { letter: "p", idParam: "petId" };
+const taggedPet = (pet: Pet) => tagged(presentPet(pet), entityTag("p", pet.id, pet.revision));
+
 /** A name-ordered page continues after a name and an id, given together (as the `Link` header does); other orders take no name. */
 const checkNameCursor = (sort: string | undefined, after: number | undefined, afterName: string | undefined): void => {
-  const problem = (message: string) => new HttpProblem("validation_failed", "The request query is not valid", { details: [{ path: "query.afterName", message }] });
+  const problem = (message: string) =>
+    new HttpProblem("validation_failed", "The request query is not valid", {
+      details: [{ path: "query.afterName", message }],
+    });
   if (afterName !== undefined && sort !== "name") throw problem("`afterName` goes with `sort=name` only");
-  if (sort === "name" && (after === undefined) !== (afterName === undefined)) throw problem("With `sort=name`, `after` and `afterName` go together");
+  if (sort === "name" && (after === undefined) !== (afterName === undefined))
+    throw problem("With `sort=name`, `after` and `afterName` go together");
 };
 
 /** PRODUCT.md §4's dates for GET /pets/{petId}; PETSTORE_GET_PET_DEPRECATED_AT and _SUNSET_AT override them. */
@@ -73,7 +77,8 @@ export const petRoutes = [
     operationId: "getPet",
     tag: "Pets",
     summary: "Get a pet",
-    description: "Every answer after admission (the pet, 400, 404, 410) carries `Deprecation`, `Sunset` and the successor `Link`.",
+    description:
+      "Every answer after admission (the pet, 400, 404, 410) carries `Deprecation`, `Sunset` and the successor `Link`.",
     access: "catalog:read",
     input: { path: PetIdParam },
     output: { status: 200, description: "The pet.", body: PetView },
@@ -110,6 +115,7 @@ export const petRoutes = [
     output: { status: 204, description: "Deleted." },
     errors: ["pet_has_open_orders"],
     versioned,
-    handle: ({ path, expectedRevision }, _actor, { useCases }) => useCases.deletePet.execute(path.petId, expectedRevision),
+    handle: ({ path, expectedRevision }, _actor, { useCases }) =>
+      useCases.deletePet.execute(path.petId, expectedRevision),
   }),
 ];

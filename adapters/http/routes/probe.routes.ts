@@ -21,7 +21,8 @@ export const probeRoutes = [
     operationId: "getReadiness",
     tag: "Health",
     summary: "Readiness",
-    description: "200 when the store answers, else 503 `service_unavailable`; 503 too from SIGTERM on, while the service drains.",
+    description:
+      "200 when the store answers, else 503 `service_unavailable`; 503 too from SIGTERM on, while the service drains.",
     access: "unlimited",
     output: { status: 200, description: "Ready.", body: z.object({ status: z.literal("ready") }) },
     errors: ["service_unavailable"],

@@ -5,12 +5,6 @@ import type { Order } from "../../../core/orders/order.ts";
 import { entityTag } from "../conditional.ts";
 import { created, paged, route, tagged } from "../route.ts";
 import { HttpProblem } from "../problem.ts";
-
-const versionedOrder = { letter: "o", idParam: "orderId" };
-const versionedItem = { letter: "i", idParam: "petId" };
-const taggedOrder = (o: Order) => tagged(presentOrder(o), entityTag("o", o.id, o.revision));
-/** An inventory item is the pet's stock: it carries the pet's revision. */
-const taggedItem = (i: InventoryItem) => tagged(presentInventoryItem(i), entityTag("i", i.petId, i.revision));
 import {
   InventoryBody,
   InventoryItemView,
@@ -22,6 +16,12 @@ import {
   OrderView,
   PetIdParam,
 } from "../schemas.ts";
+
+const versionedOrder = { letter: "o", idParam: "orderId" };
+const versionedItem = { letter: "i", idParam: "petId" };
+const taggedOrder = (o: Order) => tagged(presentOrder(o), entityTag("o", o.id, o.revision));
+/** An inventory item is the pet's stock: it carries the pet's revision. */
+const taggedItem = (i: InventoryItem) => tagged(presentInventoryItem(i), entityTag("i", i.petId, i.revision));
 
 export const storeRoutes = [
   route({
@@ -35,7 +35,12 @@ export const storeRoutes = [
     access: "orders:place",
     idempotent: true,
     input: { body: OrderBody },
-    output: { status: 201, description: "The order, open (`complete: false`).", body: OrderView, headers: ["Location"] },
+    output: {
+      status: 201,
+      description: "The order, open (`complete: false`).",
+      body: OrderView,
+      headers: ["Location"],
+    },
     errors: ["pet_not_available", "insufficient_stock", "unknown_pet"],
     handle: async ({ body, attempt }, actor, { useCases }) => {
       const order = await useCases.placeOrder.execute(body, actor, attempt);
@@ -52,17 +57,30 @@ export const storeRoutes = [
       "A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first.",
     access: "orders:read-own",
     input: { query: OrderListQuery },
-    output: { status: 200, description: "A page of orders, in ascending id order.", body: z.array(OrderView), headers: ["Link"] },
+    output: {
+      status: 200,
+      description: "A page of orders, in ascending id order.",
+      body: z.array(OrderView),
+      headers: ["Link"],
+    },
     hideTryItPanel: true,
     handle: async ({ query }, actor, { useCases }) => {
       const byState = query.state === undefined ? undefined : query.state === "complete";
       if (byState !== undefined && query.complete !== undefined && byState !== query.complete) {
         throw new HttpProblem("validation_failed", "The request query is not valid", {
-          details: [{ path: "query.state", message: `\`state=${query.state}\` contradicts \`complete=${query.complete}\`` }],
+          details: [
+            { path: "query.state", message: `\`state=${query.state}\` contradicts \`complete=${query.complete}\`` },
+          ],
         });
       }
       const { limit, after, petId, placedBy, sort } = query;
-      return paged(await useCases.listOrders.execute({ limit, after, petId, placedBy, sort, complete: byState ?? query.complete }, actor), presentOrder);
+      return paged(
+        await useCases.listOrders.execute(
+          { limit, after, petId, placedBy, sort, complete: byState ?? query.complete },
+          actor,
+        ),
+        presentOrder,
+      );
     },
   }),
   route({
@@ -107,7 +125,8 @@ export const storeRoutes = [
     output: { status: 204, description: "Cancelled." },
     errors: ["order_completed"],
     versioned: versionedOrder,
-    handle: ({ path, expectedRevision }, actor, { useCases }) => useCases.cancelOrder.execute(path.orderId, actor, expectedRevision),
+    handle: ({ path, expectedRevision }, actor, { useCases }) =>
+      useCases.cancelOrder.execute(path.orderId, actor, expectedRevision),
   }),
   route({
     method: "GET",
@@ -118,9 +137,17 @@ export const storeRoutes = [
     description: "One item per pet, in ascending pet id order.",
     access: "inventory:read",
     input: { query: InventoryListQuery },
-    output: { status: 200, description: "A page of inventory items.", body: z.array(InventoryItemView), headers: ["Link"] },
+    output: {
+      status: 200,
+      description: "A page of inventory items.",
+      body: z.array(InventoryItemView),
+      headers: ["Link"],
+    },
     handle: async ({ query }, _actor, { useCases }) =>
-      paged(await useCases.listInventory.execute({ limit: query.limit, after: query.after, statuses: query.status }), presentInventoryItem),
+      paged(
+        await useCases.listInventory.execute({ limit: query.limit, after: query.after, statuses: query.status }),
+        presentInventoryItem,
+      ),
   }),
   route({
     method: "GET",

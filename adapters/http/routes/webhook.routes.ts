@@ -17,7 +17,8 @@ const sentWhen: Record<WebhookEventType, string> = {
   "order.placed": "An order was placed. `data`: the order.",
   "order.completed": "Staff completed an order. `data`: the order.",
   "order.cancelled": "An order was cancelled (its units are back in stock). `data`: the order as it was.",
-  "pet.status_changed": "A pet's status moved, by staff or because of its stock and orders. `data`: `petId`, `from`, `to`.",
+  "pet.status_changed":
+    "A pet's status moved, by staff or because of its stock and orders. `data`: `petId`, `from`, `to`.",
   "inventory.changed":
     "A pet's stock moved: `delta` when an order took (negative) or gave back units, `quantity` when staff set it.",
 };
@@ -34,7 +35,13 @@ const signatureHeaders = {
 const eventCallbacks: Record<string, Callback> = Object.fromEntries(
   webhookEventTypes.map((type) => [
     type,
-    { summary: `${type} webhook`, description: sentWhen[type], urlField: "url", body: webhookEventBodies[type], headers: signatureHeaders },
+    {
+      summary: `${type} webhook`,
+      description: sentWhen[type],
+      urlField: "url",
+      body: webhookEventBodies[type],
+      headers: signatureHeaders,
+    },
   ]),
 );
 
@@ -51,7 +58,12 @@ export const webhookRoutes = [
       "The request bodies it sends are described under callbacks.",
     access: "webhooks:manage",
     input: { body: NewWebhookBody },
-    output: { status: 201, description: "The subscription, with its secret.", body: IssuedWebhookView, headers: ["Location"] },
+    output: {
+      status: 201,
+      description: "The subscription, with its secret.",
+      body: IssuedWebhookView,
+      headers: ["Location"],
+    },
     errors: ["webhook_target_refused"],
     callbacks: eventCallbacks,
     handle: async ({ body }, _actor, { useCases, clock }) => {
@@ -68,7 +80,12 @@ export const webhookRoutes = [
     description: "Without secrets.",
     access: "webhooks:manage",
     input: { query: PageQuery },
-    output: { status: 200, description: "A page of subscriptions, in ascending id order.", body: z.array(WebhookView), headers: ["Link"] },
+    output: {
+      status: 200,
+      description: "A page of subscriptions, in ascending id order.",
+      body: z.array(WebhookView),
+      headers: ["Link"],
+    },
     handle: async ({ query }, _actor, { useCases, clock }) => {
       const now = clock.now();
       return paged(await useCases.listWebhookSubscriptions.execute(query), (s) => presentWebhook(s, now));

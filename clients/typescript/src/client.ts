@@ -25,7 +25,9 @@ type JsonOf<R> = R extends { content: { "application/json": infer B } } ? B : ne
 type OkBody<P extends keyof paths> = paths[P] extends { get: { responses: { 200: infer R } } } ? JsonOf<R> : never;
 
 /** The paths whose GET answers a JSON array: the paged lists. */
-export type ListPath = { [P in keyof paths]: [OkBody<P>] extends [never] ? never : OkBody<P> extends readonly unknown[] ? P : never }[keyof paths];
+export type ListPath = {
+  [P in keyof paths]: [OkBody<P>] extends [never] ? never : OkBody<P> extends readonly unknown[] ? P : never;
+}[keyof paths];
 /** An item of a paged list. */
 export type ListItem<P extends ListPath> = OkBody<P> extends readonly (infer I)[] ? I : never;
 
@@ -53,7 +55,10 @@ export type PetstoreClient = Client<paths, "application/json"> & {
    * Every item of a list, page after page, following `Link: <…>; rel="next"`. A page that fails throws a
    * PetstoreError (or an Error for an answer that is not the service's Error body).
    */
-  paginate<P extends ListPath>(path: P, init?: MaybeOptionalInit<paths[P], "get">): AsyncGenerator<ListItem<P>, void, undefined>;
+  paginate<P extends ListPath>(
+    path: P,
+    init?: MaybeOptionalInit<paths[P], "get">,
+  ): AsyncGenerator<ListItem<P>, void, undefined>;
   /**
    * Reads a resource, computes its new body from it and writes it with `If-Match: <the ETag read>`, so nobody's
    * change in between is overwritten: that answers 412 `precondition_failed` (`isPetstoreError(error,
@@ -82,7 +87,10 @@ const withIdempotencyKey =
  */
 export const createPetstoreClient = (options: PetstoreClientOptions): PetstoreClient => {
   const send = options.fetch ?? ((request: Request) => globalThis.fetch(request));
-  const retrying = options.retry === false ? retryingFetch(send, { maxAttempts: 1 }, options.signal) : retryingFetch(send, options.retry, options.signal);
+  const retrying =
+    options.retry === false
+      ? retryingFetch(send, { maxAttempts: 1 }, options.signal)
+      : retryingFetch(send, options.retry, options.signal);
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const client = createClient<paths, "application/json">({
     baseUrl,
@@ -112,7 +120,11 @@ export const createPetstoreClient = (options: PetstoreClientOptions): PetstoreCl
     }
   }
 
-  const conditionalUpdate = async (method: UpdateMethod, path: string, update: ConditionalUpdate<keyof paths, UpdateMethod>) => {
+  const conditionalUpdate = async (
+    method: UpdateMethod,
+    path: string,
+    update: ConditionalUpdate<keyof paths, UpdateMethod>,
+  ) => {
     const init = { params: update.params, headers: update.headers, signal: update.signal };
     const read = await call("GET", path, init);
     if (read.error !== undefined) throw errorToThrow(read.error, read.response);

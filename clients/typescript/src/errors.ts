@@ -4,7 +4,9 @@ import type { components } from "./generated/petstore-api.js";
 export { errorCodes, type ErrorCode };
 
 /** The service's `Error` body, its `code` narrowed to the codes the OpenAPI document lists. */
-export type PetstoreErrorBody<C extends ErrorCode = ErrorCode> = Omit<components["schemas"]["Error"], "code"> & { code: C };
+export type PetstoreErrorBody<C extends ErrorCode = ErrorCode> = Omit<components["schemas"]["Error"], "code"> & {
+  code: C;
+};
 
 const looksLikeErrorBody = (value: unknown): value is PetstoreErrorBody =>
   typeof value === "object" &&
@@ -34,7 +36,10 @@ export class PetstoreError<C extends ErrorCode = ErrorCode> extends Error implem
  * Whether `value` is the service's Error body (an openapi-fetch `error`, or a thrown PetstoreError), with this `code`
  * when one is given: `if (isPetstoreError(error, "insufficient_stock")) …`.
  */
-export function isPetstoreError<C extends ErrorCode = ErrorCode>(value: unknown, code?: C): value is PetstoreErrorBody<C> {
+export function isPetstoreError<C extends ErrorCode = ErrorCode>(
+  value: unknown,
+  code?: C,
+): value is PetstoreErrorBody<C> {
   return looksLikeErrorBody(value) && (code === undefined || value.code === code);
 }
 
@@ -42,4 +47,6 @@ export function isPetstoreError<C extends ErrorCode = ErrorCode>(value: unknown,
 export const errorToThrow = (error: unknown, response: Response): Error =>
   looksLikeErrorBody(error)
     ? new PetstoreError(error, response)
-    : new Error(`${response.status} ${response.statusText || "error"} from ${response.url}: ${typeof error === "string" ? error.slice(0, 200) : JSON.stringify(error)}`);
+    : new Error(
+        `${response.status} ${response.statusText || "error"} from ${response.url}: ${typeof error === "string" ? error.slice(0, 200) : JSON.stringify(error)}`,
+      );

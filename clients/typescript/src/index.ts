@@ -1,4 +1,12 @@
-export { createPetstoreClient, type ConditionalUpdate, type ListItem, type ListPath, type PetstoreClient, type PetstoreClientOptions, type UpdatablePath } from "./client.js";
+export {
+  createPetstoreClient,
+  type ConditionalUpdate,
+  type ListItem,
+  type ListPath,
+  type PetstoreClient,
+  type PetstoreClientOptions,
+  type UpdatablePath,
+} from "./client.js";
 export { errorCodes, isPetstoreError, PetstoreError, type ErrorCode, type PetstoreErrorBody } from "./errors.js";
 export type { components, operations, paths } from "./generated/petstore-api.js";
 export { nextLink } from "./paging.js";

@@ -119,7 +119,8 @@ export const retryingFetch = (
     const started = now();
     const callSignal = eitherSignal(signal, request.signal);
     const idempotencyKey = request.headers.get("idempotency-key") ?? undefined;
-    const repeatable = IDEMPOTENT_METHODS.has(request.method) || (request.method === "POST" && idempotencyKey !== undefined);
+    const repeatable =
+      IDEMPOTENT_METHODS.has(request.method) || (request.method === "POST" && idempotencyKey !== undefined);
     for (let attempt = 1; ; attempt++) {
       callSignal.throwIfAborted();
       const last = attempt >= maxAttempts;
@@ -138,10 +139,13 @@ export const retryingFetch = (
 
       const at = now();
       const fromRetryAfter = response && retryAfterMs(response.headers.get("retry-after"), at);
-      const fromReset = response && fromRetryAfter === undefined ? resetMs(response.headers.get("x-ratelimit-reset"), at) : undefined;
-      const reason: RetryReason = fromRetryAfter !== undefined ? "retry-after" : fromReset !== undefined ? "rate-limit-reset" : "backoff";
+      const fromReset =
+        response && fromRetryAfter === undefined ? resetMs(response.headers.get("x-ratelimit-reset"), at) : undefined;
+      const reason: RetryReason =
+        fromRetryAfter !== undefined ? "retry-after" : fromReset !== undefined ? "rate-limit-reset" : "backoff";
       // Full jitter (a random time up to the exponential ceiling) spreads clients that failed together.
-      const delayMs = fromRetryAfter ?? fromReset ?? Math.floor(random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
+      const delayMs =
+        fromRetryAfter ?? fromReset ?? Math.floor(random() * Math.min(maxDelayMs, baseDelayMs * 2 ** (attempt - 1)));
       if (at + delayMs - started > maxElapsedMs) {
         if (response) return response;
         throw failure;
@@ -149,7 +153,15 @@ export const retryingFetch = (
       // The answer that is not returned is not read: release its connection (not awaited: a cancel of a teed
       // body, as after a clone, settles only when every branch is cancelled).
       response?.body?.cancel().catch(() => undefined);
-      options.onRetry?.({ attempt, delayMs, reason, status: response?.status, method: request.method, url: request.url, idempotencyKey });
+      options.onRetry?.({
+        attempt,
+        delayMs,
+        reason,
+        status: response?.status,
+        method: request.method,
+        url: request.url,
+        idempotencyKey,
+      });
       await sleep(delayMs, callSignal);
     }
   };

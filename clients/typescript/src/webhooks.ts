@@ -65,7 +65,13 @@ export const verifyWebhook = async (
   for (const each of typeof secret === "string" ? [secret] : secret) {
     const keyBytes = fromBase64(each.startsWith("whsec_") ? each.slice("whsec_".length) : each);
     if (!keyBytes) continue;
-    const key = await crypto.subtle.importKey("raw", keyBytes as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["verify"]);
+    const key = await crypto.subtle.importKey(
+      "raw",
+      keyBytes as Uint8Array<ArrayBuffer>,
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["verify"],
+    );
     // subtle.verify compares in constant time.
     for (const signature of given) {
       if (await crypto.subtle.verify("HMAC", key, signature as Uint8Array<ArrayBuffer>, signed)) return true;

@@ -48,10 +48,19 @@ describe("conditional updates", () => {
   });
 
   it("throws the read's error, and an Error when the read has no ETag", async () => {
-    const missing = createPetstoreClient({ baseUrl: "http://petstore.test", fetch: fakeFetch(errorBody(404, "not_found")).fetch });
+    const missing = createPetstoreClient({
+      baseUrl: "http://petstore.test",
+      fetch: fakeFetch(errorBody(404, "not_found")).fetch,
+    });
     const update = { params: { path: { orderId: 1 } }, update: () => ({ complete: true as const }) };
-    await expect(missing.conditionalUpdate("PATCH", "/store/orders/{orderId}", update)).rejects.toMatchObject({ code: "not_found", status: 404 });
-    const untagged = createPetstoreClient({ baseUrl: "http://petstore.test", fetch: fakeFetch(json(200, { id: 1 })).fetch });
+    await expect(missing.conditionalUpdate("PATCH", "/store/orders/{orderId}", update)).rejects.toMatchObject({
+      code: "not_found",
+      status: 404,
+    });
+    const untagged = createPetstoreClient({
+      baseUrl: "http://petstore.test",
+      fetch: fakeFetch(json(200, { id: 1 })).fetch,
+    });
     await expect(untagged.conditionalUpdate("PATCH", "/store/orders/{orderId}", update)).rejects.toThrow("no ETag");
   });
 });

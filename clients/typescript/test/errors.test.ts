@@ -31,7 +31,14 @@ describe("typed errors", () => {
     expect(thrown).toBeInstanceOf(Error);
     expect(thrown.message).toBe("404 not_found: No pet 7");
     expect(isPetstoreError(thrown, "not_found")).toBe(true);
-    for (const other of [undefined, null, "not_found", new Error("not_found"), { code: "not_found" }, { code: 1, message: "", status: 404 }]) {
+    for (const other of [
+      undefined,
+      null,
+      "not_found",
+      new Error("not_found"),
+      { code: "not_found" },
+      { code: 1, message: "", status: 404 },
+    ]) {
       expect(isPetstoreError(other), JSON.stringify(other)).toBe(false);
     }
   });

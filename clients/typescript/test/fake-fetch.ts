@@ -11,7 +11,12 @@ export type Answer = Response | Error | ((sent: Sent) => Response);
 export const fakeFetch = (...answers: Answer[]) => {
   const sent: Sent[] = [];
   const fetch = async (request: Request): Promise<Response> => {
-    const one: Sent = { method: request.method, url: request.url, headers: new Headers(request.headers), body: await request.text() };
+    const one: Sent = {
+      method: request.method,
+      url: request.url,
+      headers: new Headers(request.headers),
+      body: await request.text(),
+    };
     sent.push(one);
     const answer = answers[Math.min(sent.length, answers.length) - 1];
     if (answer === undefined) throw new Error("the fake has no answers");

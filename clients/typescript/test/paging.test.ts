@@ -22,7 +22,9 @@ describe("paging", () => {
       return r;
     };
     expect(nextLink(response('</pets?after=2>; rel="next"'))?.href).toBe("http://petstore.test/pets?after=2");
-    expect(nextLink(response('</a>; rel="prev", </b>; title="x"; rel="next last"'))?.href).toBe("http://petstore.test/b");
+    expect(nextLink(response('</a>; rel="prev", </b>; title="x"; rel="next last"'))?.href).toBe(
+      "http://petstore.test/b",
+    );
     expect(nextLink(response("</b>; rel=next"))?.pathname).toBe("/b");
     expect(nextLink(response('</a>; rel="prev"'))).toBeUndefined();
     expect(nextLink(new Response(null))).toBeUndefined();
@@ -32,7 +34,10 @@ describe("paging", () => {
     const fake = fakeFetch(pages);
     const client = createPetstoreClient({ baseUrl: "http://petstore.test", apiKey: "k", fetch: fake.fetch });
     const ids: number[] = [];
-    for await (const p of client.paginate("/pets", { params: { query: { limit: 2, status: ["available", "pending"] } } })) ids.push(p.id);
+    for await (const p of client.paginate("/pets", {
+      params: { query: { limit: 2, status: ["available", "pending"] } },
+    }))
+      ids.push(p.id);
     expect(ids).toEqual([1, 2, 3, 4, 5]);
     expect(fake.sent.map((s) => new URL(s.url).search)).toEqual([
       "?limit=2&status=available,pending",

@@ -53,7 +53,10 @@ describe("back-off", () => {
   it("without Retry-After, waits until X-RateLimit-Reset", async () => {
     const time = manualTime();
     const reset = String(time.now() / 1000 + 3);
-    const { client, waits } = clientOn([errorBody(429, "rate_limited", { "x-ratelimit-reset": reset }), json(200, [pet])]);
+    const { client, waits } = clientOn([
+      errorBody(429, "rate_limited", { "x-ratelimit-reset": reset }),
+      json(200, [pet]),
+    ]);
     expect((await client.GET("/pets")).response.status).toBe(200);
     expect(waits.map((w) => [w.delayMs, w.reason])).toEqual([[3000, "rate-limit-reset"]]);
   });
@@ -80,7 +83,10 @@ describe("back-off", () => {
   it("keeps every jittered wait within [0, ceiling) whatever the random numbers", async () => {
     for (const share of [0, 0.25, 0.999999999]) {
       const unavailable = errorBody(503, "service_unavailable");
-      const { client, waits } = clientOn([unavailable, unavailable, unavailable, json(200, [])], { baseDelayMs: 1000, random: () => share });
+      const { client, waits } = clientOn([unavailable, unavailable, unavailable, json(200, [])], {
+        baseDelayMs: 1000,
+        random: () => share,
+      });
       await client.GET("/pets");
       waits.forEach((w, i) => {
         expect(w.delayMs).toBeGreaterThanOrEqual(0);
@@ -90,7 +96,9 @@ describe("back-off", () => {
   });
 
   it("stops after maxAttempts and returns the last answer", async () => {
-    const { client, sent, waits } = clientOn([errorBody(503, "service_unavailable", { "retry-after": "1" })], { maxAttempts: 3 });
+    const { client, sent, waits } = clientOn([errorBody(503, "service_unavailable", { "retry-after": "1" })], {
+      maxAttempts: 3,
+    });
     const { error, response } = await client.GET("/pets");
     expect(response.status).toBe(503);
     expect(error).toMatchObject({ code: "service_unavailable" });
@@ -99,7 +107,10 @@ describe("back-off", () => {
   });
 
   it("does not start a wait that would end beyond maxElapsedMs", async () => {
-    const { client, sent, time } = clientOn([errorBody(429, "rate_limited", { "retry-after": "10" })], { maxAttempts: 10, maxElapsedMs: 25_000 });
+    const { client, sent, time } = clientOn([errorBody(429, "rate_limited", { "retry-after": "10" })], {
+      maxAttempts: 10,
+      maxElapsedMs: 25_000,
+    });
     const { response } = await client.GET("/pets");
     expect(response.status).toBe(429);
     expect(time.slept).toEqual([10_000, 10_000]);
@@ -166,21 +177,32 @@ describe("safe retries", () => {
   it("takes keys from the idempotencyKey option", async () => {
     const fake = fakeFetch(json(201, pet));
     let n = 0;
-    const client = createPetstoreClient({ baseUrl: "http://petstore.test", fetch: fake.fetch, idempotencyKey: () => `key-${++n}` });
+    const client = createPetstoreClient({
+      baseUrl: "http://petstore.test",
+      fetch: fake.fetch,
+      idempotencyKey: () => `key-${++n}`,
+    });
     await createRex(client);
     await client.POST("/pets", { body: { name: "Rex", categoryId: 1 } });
     expect(fake.sent.map((s) => s.headers.get("idempotency-key"))).toEqual(["key-1", "key-2"]);
   });
 
   it("waits out a 409 idempotency_request_in_progress with its Retry-After, then gets the replay", async () => {
-    const { client, sent, waits } = clientOn([errorBody(409, "idempotency_request_in_progress", { "retry-after": "2" }), json(201, pet)]);
+    const { client, sent, waits } = clientOn([
+      errorBody(409, "idempotency_request_in_progress", { "retry-after": "2" }),
+      json(201, pet),
+    ]);
     expect((await createRex(client)).response.status).toBe(201);
     expect(waits.map((w) => [w.delayMs, w.status])).toEqual([[2000, 409]]);
     expect(sent[0]!.headers.get("idempotency-key")).toBe(sent[1]!.headers.get("idempotency-key"));
   });
 
   it("does not retry any other 409, a 4xx or a 500", async () => {
-    for (const answer of [errorBody(409, "idempotency_key_reused"), errorBody(422, "unknown_category"), errorBody(500, "internal_error")]) {
+    for (const answer of [
+      errorBody(409, "idempotency_key_reused"),
+      errorBody(422, "unknown_category"),
+      errorBody(500, "internal_error"),
+    ]) {
       const { client, sent } = clientOn([answer, json(201, pet)]);
       expect((await createRex(client)).response.status).toBe(answer.status);
       expect(sent).toHaveLength(1);
@@ -189,7 +211,10 @@ describe("safe retries", () => {
 
   it("repeats any method after a 429, which the service answers before it acts", async () => {
     const { client, sent } = clientOn([errorBody(429, "rate_limited", { "retry-after": "1" }), json(200, {})]);
-    const { response } = await client.PATCH("/store/orders/{orderId}", { params: { path: { orderId: 1 } }, body: { complete: true } });
+    const { response } = await client.PATCH("/store/orders/{orderId}", {
+      params: { path: { orderId: 1 } },
+      body: { complete: true },
+    });
     expect(response.status).toBe(200);
     expect(sent.map((s) => s.method)).toEqual(["PATCH", "PATCH"]);
   });
@@ -208,7 +233,10 @@ describe("safe retries", () => {
   it("does not repeat a PATCH, which carries no Idempotency-Key, after a 503 or a network failure", async () => {
     for (const answer of [errorBody(503, "service_unavailable"), new TypeError("fetch failed")]) {
       const { client, sent } = clientOn([answer, json(200, {})]);
-      const call = client.PATCH("/store/orders/{orderId}", { params: { path: { orderId: 1 } }, body: { complete: true } });
+      const call = client.PATCH("/store/orders/{orderId}", {
+        params: { path: { orderId: 1 } },
+        body: { complete: true },
+      });
       if (answer instanceof Error) await expect(call).rejects.toThrow("fetch failed");
       else expect((await call).response.status).toBe(503);
       expect(sent).toHaveLength(1);
@@ -230,7 +258,10 @@ describe("the Done-when check, on a real socket and the real timer", () => {
       seen.push(req.headers);
       req.resume().on("end", () => {
         const limited = seen.length <= 2;
-        res.writeHead(limited ? 429 : 201, { "content-type": "application/json", ...(limited ? { "retry-after": "1" } : {}) });
+        res.writeHead(limited ? 429 : 201, {
+          "content-type": "application/json",
+          ...(limited ? { "retry-after": "1" } : {}),
+        });
         res.end(JSON.stringify(limited ? { code: "rate_limited", message: "slow down", status: 429 } : pet));
       });
     });

@@ -60,13 +60,20 @@
               "span",
               { className: "petstore-path-with-badges", style: { display: "inline-flex", alignItems: "center" } },
               h(Original, props),
-              badges.map(function (badge, i) {
-                return h(
-                  "span",
-                  { key: i, className: "petstore-badge", "data-badge": badge.get("name"), style: { background: badge.get("color") || "#555" } },
-                  badge.get("name"),
-                );
-              }).toArray(),
+              badges
+                .map(function (badge, i) {
+                  return h(
+                    "span",
+                    {
+                      key: i,
+                      className: "petstore-badge",
+                      "data-badge": badge.get("name"),
+                      style: { background: badge.get("color") || "#555" },
+                    },
+                    badge.get("name"),
+                  );
+                })
+                .toArray(),
             );
           };
         },
