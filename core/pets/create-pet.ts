@@ -18,10 +18,7 @@ interface Ports {
 export const unknownCategory = (categoryId: number): DomainError =>
   new DomainError("unknown_category", `Category ${categoryId} does not exist`);
 
-/**
- * Crash points: docs/consistency.md ("create pet"). Under an Idempotency-Key the id is noted after step 1, so an
- * attempt taking over a lost one finds its pet (answers or finishes it): a key creates at most one pet.
- */
+// Crash points and retries under a key: docs/consistency.md#multi-step-writes-and-their-crash-points ("create pet").
 export class CreatePet {
   readonly #ports: Ports;
   constructor(ports: Ports) {
@@ -34,7 +31,7 @@ export class CreatePet {
     const noted = petId === undefined ? undefined : await pets.ofId(petId);
     if (noted && noted.lifecycle === undefined) return petOf(noted);
     if (noted?.lifecycle === "creating") return this.#finish(noted.id, noted.categoryId, attempt);
-    // An unknown category is refused before anything is written or an id spent; the check after write 2 decides.
+    // Refuses early, spending no id; the check after the insert decides.
     if (!(await categoryAcceptsPets(categories, input.categoryId))) throw unknownCategory(input.categoryId);
     const now = clock.now();
     const creating: PetRecord = {
@@ -59,7 +56,6 @@ export class CreatePet {
     return this.#finish(creating.id, input.categoryId, attempt);
   }
 
-  /** Steps 3 and 4 for the creating pet `id`; under a key, only while the attempt still owns it. */
   async #finish(id: number, categoryId: number, attempt: IdempotentAttempt | undefined): Promise<Pet> {
     const { pets, categories } = this.#ports;
     if (!(await categoryAcceptsPets(categories, categoryId))) return this.#undo(id, unknownCategory(categoryId));
@@ -74,7 +70,6 @@ export class CreatePet {
     return petOf(created);
   }
 
-  /** Deletes the pet `id` if it is still being created and throws `refusal`; a pet finished meanwhile is the answer. */
   async #undo(id: number, refusal: DomainError): Promise<Pet> {
     const { pets } = this.#ports;
     await pets.removeCreating(id);
@@ -85,7 +80,7 @@ export class CreatePet {
   }
 }
 
-/** creating → visible; the pet afterwards, or undefined when it is no longer being created. */
+/** The visible pet, or undefined when it was removed instead. */
 export const finishCreating = async (pets: Pets, id: number): Promise<WrittenPet | undefined> => {
   const result = await pets.finishCreating(id);
   if (result.applied) return result.pet;

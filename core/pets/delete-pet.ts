@@ -9,10 +9,7 @@ interface Ports {
   clock: Clock;
 }
 
-/**
- * Crash points: docs/consistency.md ("delete pet"). "No units held" is part of the first write's condition, so an
- * order cannot slip in between check and delete.
- */
+// Crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("delete pet").
 export class DeletePet {
   readonly #ports: Ports;
   constructor(ports: Ports) {

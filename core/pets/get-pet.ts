@@ -9,7 +9,7 @@ export class GetPet {
     this.#pets = pets;
   }
 
-  /** Read as a listing of one: a visible pet, without its holds. */
+  // A listing of one: visible pets only.
   async execute(id: number): Promise<Pet> {
     const [pet] = await this.#pets.list({ ids: [id], limit: 1 });
     if (!pet) throw notFound("Pet", id);

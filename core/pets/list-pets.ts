@@ -15,7 +15,6 @@ export class ListPets {
     const fetched = await this.#pets.list({ ...query, namePrefix, ...lookahead(query) });
     const page = toPage(fetched.map(petOf), query, (pet) => pet.id);
     const last = page.items.at(-1);
-    // A name-ordered page's cursor is the last pet's name key with its id.
     return query.sort === "name" && page.nextAfter !== undefined && last
       ? { ...page, nextAfterName: nameKeyOf(last.name) }
       : page;

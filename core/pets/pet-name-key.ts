@@ -1,4 +1,4 @@
-/** What name search and the name order go by; both stores use this key, so pages mean the same on either. */
+/** Both stores search and sort names by this key, so pages mean the same on either. */
 export const nameKeyOf = (name: string): string => name.toLowerCase();
 
 /** Code point order, as MongoDB compares strings; JavaScript's `<` compares UTF-16 units, which differs. */

@@ -6,7 +6,6 @@ export interface Pet {
   name: string;
   categoryId: number;
   status: PetStatus;
-  /** Increases with every write to the pet (its stock included): what an ETag is made of. */
   revision: number;
 }
 

@@ -5,9 +5,9 @@ import { markOf, type ListedPet, type PetRecord } from "./pet-record.ts";
 import type { PetStatus } from "./pet.ts";
 import type { Consequence, Pets, StatusChange, StockSetting, UnitsBack } from "./pets.port.ts";
 
-/** The stock moves and the status changes they cause (PRODUCT.md §4), decided here once; each is one port write. */
+// The status changes stock moves cause (PRODUCT.md §4) are decided here, once.
 
-/** The documented maximum of a pet's stock; stock plus the units orders hold never exceeds it. */
+/** Stock plus held units never exceed it, so a cancellation can always give units back. */
 export const MAX_STOCK = 1_000_000;
 
 const statusEvent = (at: Date, petId: number, from: PetStatus, to: PetStatus) =>
@@ -18,7 +18,6 @@ const AVAILABLE: StatusChange = { to: "available", cause: undefined };
 
 export type ReserveOutcome = "reserved" | "already-held" | "unknown-pet" | "not-available" | "insufficient-stock";
 
-/** Why no reservation of `units` could apply for any order; undefined when one could. */
 export const foreseeReserve = (
   pet: ListedPet | undefined,
   units: number,
@@ -29,7 +28,7 @@ export const foreseeReserve = (
   return undefined;
 };
 
-/** Why a reservation did not apply, or undefined when it would apply now (the pet changed meanwhile: retry). */
+/** Undefined: the reservation would apply now (the pet changed meanwhile), so retry. */
 export const explainReserve = (
   pet: PetRecord | undefined,
   orderId: number,
@@ -39,7 +38,6 @@ export const explainReserve = (
   return foreseeReserve(pet, units);
 };
 
-/** Takes `units` for the order under this attempt's `nonce`; the last units make the pet pending, sold out. */
 export const reserveSeeing = async (
   pets: Pets,
   clock: Clock,
@@ -72,7 +70,7 @@ export const reserveSeeing = async (
   }
 };
 
-/** Units back to stock: a pet pending because it sold out is available again; a staff hold stays. */
+/** A staff hold stays pending when units come back. */
 const unitsBack = (at: Date, petId: number, units: number): UnitsBack => {
   const back = stockEvent(at, petId, { delta: units });
   return {
@@ -81,11 +79,9 @@ const unitsBack = (at: Date, petId: number, units: number): UnitsBack => {
   };
 };
 
-/** The order now owns the units its attempt reserved: the reserve mark goes. True when this call removed it. */
 export const keepReservation = async (pets: Pets, petId: number, orderId: number, nonce: string): Promise<boolean> =>
   (await pets.keepReservation({ petId, orderId, nonce })).applied;
 
-/** Undoes a reservation no order owns (a placing that died, or a redundant attempt): once, by its mark. */
 export const undoReservation = async (
   pets: Pets,
   clock: Clock,
@@ -96,7 +92,6 @@ export const undoReservation = async (
 ): Promise<boolean> =>
   (await pets.undoReservation({ petId, orderId, nonce, units, ...unitsBack(clock.now(), petId, units) })).applied;
 
-/** Settles a cancelled (release) or completed (consume) order on its pet once: the fence and the mark guard it. */
 export const applySettlement = async (
   pets: Pets,
   clock: Clock,
@@ -110,8 +105,7 @@ export const applySettlement = async (
   const result = await pets.applySettlement(
     how === "release"
       ? { ...settling, how, ...unitsBack(at, petId, units) }
-      : // The last holding order of a sold-out pet completed at stock 0: the pet is sold.
-        {
+      : {
           ...settling,
           how,
           lastOfSoldOut: {
@@ -121,16 +115,16 @@ export const applySettlement = async (
           otherwise: { events: [] },
         },
   );
+  // This order's settle mark already there: another actor applied the settlement.
   if (result.applied || markOf(result.pet, orderId, "settle")) return { outcome: "applied", pet: result.pet };
   return { outcome: result.pet ? "fence-moved" : "no-pet", pet: result.pet };
 };
 
-/** The order records its settlement: the settle mark goes, and the fence of its bucket moves on. */
 export const clearSettleMark = async (pets: Pets, petId: number, orderId: number): Promise<void> => {
   await pets.clearSettleMark({ petId, orderId });
 };
 
-/** Staff set the stock: above 0, a sold or sold-out pet is available again; a staff hold stays. Within MAX_STOCK. */
+/** Above 0, a sold or sold-out pet is available again; a staff hold stays. */
 export const stockSetting = (
   clock: Clock,
   petId: number,
@@ -153,7 +147,6 @@ export const stockSetting = (
   };
 };
 
-/** Why a stock setting of a visible pet did not apply, when it is the limit. */
 export const stockLimitError = (pet: PetRecord, quantity: number): DomainError | undefined =>
   quantity + pet.heldUnits > MAX_STOCK
     ? new DomainError(

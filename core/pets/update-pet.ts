@@ -15,10 +15,7 @@ interface Ports {
   clock: Clock;
 }
 
-/**
- * Each write is conditional on the status the edit was checked against, so an order moving the pet meanwhile wins
- * and the edit is re-checked. A move's crash points: docs/consistency.md ("move pet").
- */
+// Crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("move pet", "edit pet").
 export class UpdatePet {
   readonly #ports: Ports;
   constructor(ports: Ports) {
@@ -61,7 +58,7 @@ export class UpdatePet {
     const { pets, categories, clock } = this.#ports;
     const { id } = current;
     const target = input.categoryId;
-    // Refuses an unknown category without writing anything; the check after write 1 is the one that decides.
+    // Refuses early, writing nothing; the check after beginMove decides.
     if (!(await categoryAcceptsPets(categories, target))) throw unknownCategory(target);
     const since = clock.now();
     const begun = await pets.beginMove({
@@ -86,13 +83,13 @@ export class UpdatePet {
       }
       const finished = await pets.finishMove({ ...ours, ...this.#changes(pet, input) });
       if (finished.applied) return finished.pet;
-      // Recovery undid the move (a request slower than the grace period), or another edit replaced it: start over.
+      // Recovery undid the move (past the grace period), or another move replaced it: start over.
       if (!isVisible(finished.pet) || finished.pet.movingTo !== target) return undefined;
       pet = finished.pet;
     }
   }
 
-  /** A status staff set to pending is a hold (even on a pet that sold out); leaving pending ends either cause. */
+  /** Staff setting pending is a hold, even on a sold-out pet; leaving pending ends either cause. */
   #changes(current: ListedPet, input: NewPet) {
     const status: PetStatus = input.status ?? current.status;
     const events =
