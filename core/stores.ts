@@ -13,13 +13,11 @@ import type { DeliveryAttempts } from "./webhooks/delivery-attempts.port.ts";
 import type { WebhookMessages } from "./webhooks/webhook-messages.port.ts";
 import type { WebhookSubscriptions } from "./webhooks/webhook-subscriptions.port.ts";
 
-/** Every storage port, as one adapter family (memory, MongoDB) provides them. */
 export interface Stores {
   pets: Pets;
   categories: Categories;
   orders: Orders;
   outbox: Outbox;
-  /** What the relay took off the outbox, in order, for readers that resume (docs/consistency.md, "Event log"). */
   eventLog: EventLog;
   ids: IdAllocator;
   apiKeys: ApiKeys;

@@ -1,6 +1,6 @@
 import type { PetStatus } from "../pets/pet.ts";
 
-/** An order as clients see it (GET /store/orders/{id}). */
+/** As GET /store/orders/{id} shows it. */
 export interface OrderData {
   id: number;
   petId: number;
@@ -9,14 +9,12 @@ export interface OrderData {
   complete: boolean;
 }
 
-/**
- * What each event says (plain JSON). An order's stock change knows the delta, not the result, so it carries `delta`.
- */
 export interface EventPayloads {
   "order.placed": OrderData;
   "order.completed": OrderData;
   "order.cancelled": OrderData;
   "pet.status_changed": { petId: number; from: PetStatus; to: PetStatus };
+  // An order knows the delta it made, not the result; staff set a quantity.
   "inventory.changed": { petId: number; delta: number } | { petId: number; quantity: number };
 }
 
@@ -25,7 +23,6 @@ export type EventType = keyof EventPayloads;
 /** Recorded in the write that made the change (docs/decisions/outbox-in-the-same-write.md). */
 export type DomainEvent = {
   [T in EventType]: {
-    /** `evt_…`, unique. */
     id: string;
     type: T;
     occurredAt: Date;

@@ -11,35 +11,27 @@ export interface IdempotentRequest {
 }
 
 export interface IdempotencyPolicy {
-  /** How long a completed response is replayed. */
   retentionMs: number;
-  /**
-   * How long an unfinished first request locks its key: far above any request's own time limit, so a live one keeps it.
-   */
+  /** Far above any request's own time limit, so a live request keeps its key. */
   leaseMs: number;
 }
 
-/**
- * An operation's attempt: what a lost earlier attempt noted, and `note` to write this attempt's id before it writes.
- */
 export interface IdempotentAttempt {
   previous: AttemptNote | undefined;
-  /** Throws service_unavailable, nothing written, when this attempt has lost its lock to a later one. */
+  /** Throws service_unavailable when a later attempt took the key over. */
   note(note: AttemptNote): Promise<void>;
-  /** Writes `note` again: false once a later attempt has taken the key over (ordered against that takeover). */
+  /** Writes `note` again, ordered against a takeover: false once one happened. */
   confirm(note: AttemptNote): Promise<boolean>;
 }
 
-/** The kinds of note: `orderId`, `categoryId`, `petId`. */
 type NoteKind = AttemptNote extends infer N ? (N extends unknown ? keyof N : never) : never;
 
-/** The id a lost earlier attempt noted for this kind of write (`orderId`, `categoryId`, `petId`), if it noted one. */
 export const notedId = (attempt: IdempotentAttempt | undefined, kind: NoteKind): number | undefined => {
   const previous: Partial<Record<NoteKind, number>> | undefined = attempt?.previous;
   return previous?.[kind];
 };
 
-/** The answer of an attempt that a later one took over (it outlived its key's lock) and that wrote nothing it keeps. */
+/** For an attempt that was taken over and keeps nothing it wrote. */
 export const lockLost = (): DomainError =>
   new DomainError(
     "service_unavailable",
@@ -49,10 +41,7 @@ export const lockLost = (): DomainError =>
 
 export const defaultIdempotencyPolicy: IdempotencyPolicy = { retentionMs: 24 * HOUR_MS, leaseMs: 60_000 };
 
-/**
- * A retry with the same key and request replays the first response; server errors are not recorded, so a retry acts
- * afresh.
- */
+/** Only final answers are recorded, so the retry of a 5xx acts afresh: docs/api.md#safe-retries-idempotency-key. */
 export class RunIdempotently {
   readonly #ports: { records: IdempotencyRecords; clock: Clock };
   readonly #policy: IdempotencyPolicy;

@@ -9,7 +9,7 @@ import { limitsOf, planLimits } from "./plans.ts";
 import type { Consumption, RateLimiter } from "./rate-limiter.port.ts";
 import { rateWindows, secondsUntil, windowNames, windowsAt, type WindowName } from "./windows.ts";
 
-/** What the rate-limit headers describe: the window with the fewest requests left (the shortest on a tie). */
+/** What the headers show: the window with the fewest requests left (the shortest on a tie). */
 export interface Quota {
   window: WindowName;
   limit: number;
@@ -19,31 +19,25 @@ export interface Quota {
 }
 
 export interface Admission {
-  /** The caller, when a valid key was presented. */
   actor: Actor | undefined;
   quota: Quota;
-  /** Set when the request must be refused: 401, 403 banned or 429. */
   refusal: DomainError | undefined;
 }
 
 export interface AdmissionRequest {
-  /** The X-API-Key header, if any. */
   secret: string | undefined;
-  /** The client address: the subject of requests without a valid key. */
   address: string;
-  /** False for public operations: they are limited per address whatever key comes along. */
+  /** False for public operations: limited per address whatever key comes along. */
   keyRequired: boolean;
 }
 
 interface Ports {
-  /** `mayBeStale`: see CachedApiKeys. */
   apiKeys: ApiKeys & { mayBeStale?(key: ApiKey): boolean };
   secrets: Secrets;
   limiter: RateLimiter;
   clock: Clock;
 }
 
-/** The single gate every limited request passes: who is it, is it banned, and is there quota left. */
 export class AdmitRequest {
   readonly #ports: Ports;
   readonly #banPolicy: BanPolicy;
@@ -73,13 +67,12 @@ export class AdmitRequest {
     if (key.bannedUntil && key.bannedUntil > now) return banned(actor, limits, key.bannedUntil, now);
     const { quota, refusal, consumption } = await this.#consume(`key:${key.id}`, limits, now);
     if (refusal && consumption.strikes > this.#banPolicy.strikes && this.#ports.apiKeys.mayBeStale?.(key)) {
-      // Past the strikes that earn a ban, one may be running that another instance started after this remembered key
-      // was read (validated keys are remembered for up to a second): ask the store.
+      // A remembered key may predate a ban another instance started: past the strikes that earn one, ask the store.
       const stored = await this.#ports.apiKeys.ofId(key.id);
       if (stored?.bannedUntil && stored.bannedUntil > now) return banned(actor, limits, stored.bannedUntil, now);
     }
     if (refusal && earnsBan(this.#banPolicy, consumption.strikes)) {
-      // The request that earns the ban is still answered 429; the ban shows from the next request on.
+      // This request is still answered 429; the ban shows from the next one on.
       await this.#ports.apiKeys.ban(key.id, banFrom(this.#banPolicy, now, key.recentBans));
     }
     return { actor, quota, refusal };

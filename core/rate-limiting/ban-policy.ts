@@ -1,7 +1,7 @@
 export interface BanPolicy {
-  /** Refused requests that earn a ban: every `strikes`-th one. */
+  /** Every `strikes`-th refused request earns a ban. */
   strikes: number;
-  /** The first ban's length; each further ban within 24 hours lasts twice as long as the one before. */
+  /** Of the first ban; each further one within 24 hours lasts twice as long. */
   seconds: number;
 }
 
@@ -9,7 +9,6 @@ const DAY_MS = 86_400_000;
 
 export const earnsBan = (policy: BanPolicy, strikes: number): boolean => strikes > 0 && strikes % policy.strikes === 0;
 
-/** A ban starting `now`: doubled for each ban in the 24 hours before, never longer than 24 hours. */
 export const banFrom = (policy: BanPolicy, now: Date, recentBans: readonly Date[]) => {
   const forgetBefore = new Date(now.getTime() - DAY_MS);
   const earlier = recentBans.filter((at) => at > forgetBefore).length;

@@ -1,4 +1,4 @@
-/** Stable codes a client sees in the `code` field. The HTTP adapter maps each to a status in one table. */
+/** Stable: clients read them in `code`. */
 export type DomainErrorCode =
   | "validation_failed"
   | "not_found"
@@ -27,7 +27,6 @@ export type DomainErrorCode =
 
 export class DomainError extends Error {
   readonly code: DomainErrorCode;
-  /** Seconds a client should wait before retrying, where that is known (429, ban, 503). */
   readonly retryAfterSeconds: number | undefined;
 
   constructor(code: DomainErrorCode, message: string, retryAfterSeconds?: number) {
@@ -43,6 +42,5 @@ export const isDomainError = (error: unknown): error is DomainError => error ins
 export const notFound = (what: string, id: number): DomainError =>
   new DomainError("not_found", `${what} ${id} does not exist`);
 
-/** The caller named a revision (If-Match) and the resource has moved on. */
 export const revisionMismatch = (what: string, id: number): DomainError =>
   new DomainError("precondition_failed", `${what} ${id} has changed since the revision you named`);
