@@ -12,7 +12,7 @@ interface Ports {
   clock: Clock;
 }
 
-/** Cancels an open order and gives its units back. Crash points: docs/consistency.md ("cancel order"). */
+// Crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("cancel order").
 export class CancelOrder {
   readonly #ports: Ports;
   constructor(ports: Ports) {

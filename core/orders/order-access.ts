@@ -6,7 +6,7 @@ import type { Orders } from "./orders.port.ts";
 export const orderCompleted = (id: number): DomainError =>
   new DomainError("order_completed", `Order ${id} is complete and can no longer change`);
 
-/** Another key's order is reported as missing: a customer learns nothing about orders it did not place. */
+/** Another key's order is missing: a customer learns nothing about orders it did not place. */
 export const visibleOrder = async (orders: Orders, id: number, actor: Actor): Promise<OrderRecord> => {
   const order = await orders.ofId(id);
   if (!isVisibleOrder(order) || (order.placedBy !== actor.keyId && !can(actor, "orders:any")))
@@ -14,7 +14,6 @@ export const visibleOrder = async (orders: Orders, id: number, actor: Actor): Pr
   return order;
 };
 
-/** After a conditional write missed: the order is gone, complete, or (with an expected revision) changed. */
 export const explainMissedWrite = async (
   orders: Orders,
   id: number,

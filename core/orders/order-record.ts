@@ -1,17 +1,14 @@
 import type { Order } from "./order.ts";
 
-/**
- * Clients see `open` and `complete`. `cancelled` is kept until its event is relayed; `abandoned` takes the id of a
- * placing that died after reserving, so a slow placer can no longer insert it.
- */
+/** Clients see `open` and `complete`; the others are tombstones (docs/consistency.md#documents). */
 export type OrderState = "open" | "complete" | "cancelled" | "abandoned";
 
 export interface OrderRecord extends Omit<Order, "complete"> {
   state: OrderState;
   createdAt: Date;
-  /** The reservation (its attempt's nonce) whose units the order owns. */
+  /** The nonce of the reservation whose units the order owns. */
   reservation?: string | undefined;
-  /** Set when the order is cancelled or completed, until its pet records the units' return or departure. */
+  /** Until its pet records the units' return or departure. */
   settling?: Date | undefined;
 }
 

@@ -4,9 +4,7 @@ export interface Order {
   quantity: number;
   shipDate: Date | undefined;
   complete: boolean;
-  /** The API key that placed it; customers see only their own orders. */
   placedBy: number;
-  /** Increases with every write to the order. */
   revision: number;
 }
 

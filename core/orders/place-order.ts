@@ -35,14 +35,11 @@ const refusal = (outcome: Exclude<ReserveOutcome, "reserved" | "already-held">, 
     ),
   })[outcome];
 
-/**
- * Crash points: docs/consistency.md ("place order"). A retry under an Idempotency-Key reuses the lost attempt's id,
- * and a reservation no order owns is given back, so a key places at most one order.
- */
+// Crash points and retries under a key: docs/consistency.md#multi-step-writes-and-their-crash-points ("place order").
 export class PlaceOrder {
   readonly #ports: Ports;
   readonly #hints: StockHints;
-  /** Attempts' nonces: a random prefix per instance and a counter, unique without a random draw per order. */
+  /** Nonces: a random prefix per instance and a counter, unique without a random draw per attempt. */
   readonly #noncePrefix = `${crypto.randomUUID().slice(0, 13)}.`;
   #attempts = 0;
   constructor(ports: Ports, hints = new StockHints()) {
@@ -55,12 +52,12 @@ export class PlaceOrder {
     const noted = notedId(attempt, "orderId");
     const found = noted === undefined ? undefined : await orders.ofId(noted);
     if (found && this.#isPlacedAs(found, input, actor)) return orderOf(found);
-    // Nothing written under the noted id yet, or a reservation only: go on under it. Abandoned (or another's): a new id.
+    // Reuse the noted id unless an order that is not this request's (an abandoned one) took it.
     const earlier = found === undefined ? noted : undefined;
     let expectedStock = this.#hints.stockOf(input.petId);
-    // An earlier attempt's id may hold units already: the reservation tells (already-held).
+    // Under an earlier attempt's id, units may be held already: only the reservation can tell.
     if (earlier === undefined && (expectedStock === undefined || expectedStock < input.quantity)) {
-      // Refuses early without writing (a rush on the last units costs the pet no writes); the reservation decides.
+      // Refuses early, writing nothing; the reservation decides.
       const seen = await pets.ofId(input.petId);
       this.#hints.saw(input.petId, seen);
       const foreseen = foreseeReserve(seen, input.quantity);
@@ -90,7 +87,7 @@ export class PlaceOrder {
       if (owned !== undefined) await keepReservation(pets, order.petId, id, owned);
       return orderOf(order);
     }
-    // The id is taken: by another attempt under the same key, or by recovery's tombstone.
+    // Taken by another attempt under the same key, or by recovery's tombstone.
     const placed = await orders.ofId(id);
     const ours = outcome === "reserved" && placed?.reservation === nonce;
     if (outcome === "reserved" && !ours) await undoReservation(pets, clock, order.petId, id, order.quantity, nonce);
@@ -101,7 +98,6 @@ export class PlaceOrder {
     throw new DomainError("service_unavailable", "The order took too long to place and was undone; place it again", 1);
   }
 
-  /** Whether `order` is what an attempt of this same request placed (under the same Idempotency-Key). */
   #isPlacedAs(order: OrderRecord, input: NewOrder, actor: Actor): boolean {
     return (
       order.state !== "abandoned" &&

@@ -11,10 +11,7 @@ interface Ports {
   clock: Clock;
 }
 
-/**
- * Settles a cancelled or completed order on its pet (docs/consistency.md, "Marks and fences"). `fence` must be read
- * before the order was last seen settling: that keeps a late actor from applying it twice.
- */
+/** `fence` must be read before the order was last seen settling: docs/consistency.md#marks-and-fences. */
 export const settleOrder = async ({ orders, pets, clock }: Ports, order: OrderRecord, fence: number): Promise<void> => {
   const how = order.state === "cancelled" ? "release" : "consume";
   for (let seen = fence; ;) {
@@ -27,6 +24,5 @@ export const settleOrder = async ({ orders, pets, clock }: Ports, order: OrderRe
   await clearSettleMark(pets, order.petId, order.id);
 };
 
-/** The fence to settle this order with, read before the caller's next look at the order. */
 export const readFence = async (pets: Pets, petId: number, orderId: number): Promise<number> =>
   fenceOf(await pets.ofId(petId), orderId);

@@ -1,10 +1,7 @@
 import type { ListedPet } from "../pets/pet-record.ts";
 import { foreseeReserve } from "../pets/stock-writes.ts";
 
-/**
- * The stock this instance last saw on orderable pets, so a placing may skip its read; the conditional reserve still
- * decides, so a stale hint costs round trips, never correctness. Two maps: the older one goes when the newer fills.
- */
+/** Lets a placing skip its read; the reservation still decides: docs/decisions/stock-hints.md. */
 export class StockHints {
   #newer = new Map<number, number>();
   #older = new Map<number, number>();
@@ -14,7 +11,7 @@ export class StockHints {
     this.#half = Math.max(1, Math.ceil(capacity / 2));
   }
 
-  /** Units last seen in stock, or undefined when the pet was not seen orderable (unknown, provisional, not available, none left). */
+  /** Undefined unless the pet was last seen orderable. */
   stockOf(petId: number): number | undefined {
     return this.#newer.get(petId) ?? this.#older.get(petId);
   }

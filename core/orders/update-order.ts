@@ -14,7 +14,7 @@ interface Ports {
   clock: Clock;
 }
 
-/** Sets a ship date and/or completes the order. Completion's crash points: docs/consistency.md ("complete order"). */
+// Crash points of a completion: docs/consistency.md#multi-step-writes-and-their-crash-points ("complete order").
 export class UpdateOrder {
   readonly #ports: Ports;
   constructor(ports: Ports) {
