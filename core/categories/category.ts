@@ -2,11 +2,9 @@ export interface Category {
   id: number;
   name: string;
   description?: string | undefined;
-  /** Increases with every write to the category. */
   revision: number;
 }
 
-/** A category being deleted carries `deletingSince` until the deletion is decided. */
 export interface CategoryRecord extends Category {
   deletingSince: Date | undefined;
 }
@@ -16,7 +14,7 @@ export interface NewCategory {
   description?: string | undefined;
 }
 
-/** Names are unique regardless of case: "Dogs" and "dogs" are the same category name. */
+/** Names are unique regardless of case: "Dogs" and "dogs" are one name. */
 export const normalizedCategoryName = (name: string): string => name.toLocaleLowerCase("en-US");
 
 export const categoryOf = (record: CategoryRecord): Category => ({

@@ -9,9 +9,7 @@ interface Ports {
   ids: IdAllocator;
 }
 
-/**
- * Crash points and retries under an Idempotency-Key: docs/consistency.md, "Multi-step writes and their crash points".
- */
+// Crash points, retries under a key: docs/consistency.md#multi-step-writes-and-their-crash-points ("create category").
 export class CreateCategory {
   readonly #ports: Ports;
   constructor(ports: Ports) {
@@ -41,7 +39,6 @@ export class CreateCategory {
     return categoryOf(category);
   }
 
-  /** The category under `id`, unless there is none or it is being deleted. */
   async #visible(id: number | undefined): Promise<Category | undefined> {
     const found = id === undefined ? undefined : await this.#ports.categories.ofId(id);
     return found && found.deletingSince === undefined ? categoryOf(found) : undefined;

@@ -9,10 +9,7 @@ interface Ports {
   clock: Clock;
 }
 
-/**
- * Writes `deleting` before looking for pets, so a racing pet creation or move sees it (crash points: docs/consistency.md,
- * "Multi-step writes and their crash points").
- */
+// Crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("delete category").
 export class DeleteCategory {
   readonly #ports: Ports;
   constructor(ports: Ports) {
@@ -21,7 +18,7 @@ export class DeleteCategory {
 
   async execute(id: number, expectedRevision?: number): Promise<void> {
     const { categories, pets, clock } = this.#ports;
-    // A category in plain use is refused without a write; the check after write 1 is the one that decides.
+    // Refuses early, writing nothing; the check after beginDelete decides.
     if ((await categories.ofId(id)) && (await pets.anyNaming(id))) throw inUse(id);
     const since = clock.now();
     if (!(await categories.beginDelete(id, since, expectedRevision))) {
@@ -31,7 +28,7 @@ export class DeleteCategory {
         throw revisionMismatch("Category", id);
       if (current.deletingSince === undefined)
         throw new DomainError("service_unavailable", `Category ${id} changed meanwhile; try again`, 1);
-      // Another deletion is under way: decide it (the decision is idempotent).
+      // Another deletion is under way: decide it (deciding is idempotent).
       if (!(await decideCategoryDeletion(this.#ports, id, current.deletingSince))) throw inUse(id);
       return;
     }
