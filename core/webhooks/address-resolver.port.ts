@@ -1,4 +1,4 @@
-/** Every address a host name resolves to (A and AAAA); rejects when it resolves to none in time. */
+/** A and AAAA; rejects when none arrive in time. */
 export interface AddressResolver {
   resolve(host: string): Promise<string[]>;
 }

@@ -9,7 +9,7 @@ interface Ports {
   deliveryAttempts: DeliveryAttempts;
 }
 
-/** The subscription goes first, so nothing is sent to it after; its messages and log are cleaned up afterwards. */
+// The subscription goes first, so nothing is sent to it once this answers.
 export class DeleteWebhookSubscription {
   readonly #ports: Ports;
   constructor(ports: Ports) {

@@ -19,20 +19,17 @@ interface Ports {
 }
 
 export interface DeliveryOptions {
-  /** Who claims: unique per running instance. */
+  /** Unique per running instance. */
   owner: string;
-  /** How long a claim holds; well above the sender's time-out, so a live sender never loses its claim. */
+  /** Well above the sender's time-out, so a live sender keeps its claim. */
   leaseMs: number;
   retryBaseMs: number;
-  /** Messages claimed per run. */
   batch: number;
-  /** In [0, 1), for the jitter. */
+  /** In [0, 1). */
   random: () => number;
 }
 
-/**
- * Claims due messages under a lease, sends, logs and settles each: a crash before settling resends it (at least once).
- */
+// Crash points: docs/consistency.md#webhook-relay-and-delivery
 export class DeliverDueMessages {
   readonly #ports: Ports;
   readonly #options: DeliveryOptions;
@@ -41,13 +38,12 @@ export class DeliverDueMessages {
     this.#options = options;
   }
 
-  /** How many messages it attempted. */
   async execute(): Promise<number> {
     const { webhookMessages, clock } = this.#ports;
     const { owner, leaseMs, batch } = this.#options;
     const now = clock.now();
     const claimed = await webhookMessages.claimDue(now, { owner, until: new Date(now.getTime() + leaseMs) }, batch);
-    // One read per subscription a run sends to, not one per message.
+    // One read per subscription, not per message.
     const subscriptions = new Map<number, Promise<WebhookSubscription | undefined>>();
     const subscriptionOf = (id: number) => {
       if (!subscriptions.has(id)) subscriptions.set(id, this.#ports.webhooks.ofId(id));
@@ -56,11 +52,10 @@ export class DeliverDueMessages {
     const outcomes = await Promise.all(
       claimed.map(async (message) => this.#deliver(message, await subscriptionOf(message.subscriptionId))),
     );
-    // Settled and logged together once the run's sends are done: two writes a run rather than two a message. A crash
-    // before then sends the run's messages again once their leases expire (at least once, as before).
+    // Two writes per run, not per message.
     const attempts = outcomes.flatMap((o) => (o.attempt ? [o.attempt] : []));
     await Promise.all([
-      // The log is for people; a failure to write it must not leave the messages unsettled (and so sent again).
+      // The log is for people: its failure must not leave messages unsettled.
       attempts.length > 0 && this.#ports.deliveryAttempts.recordAll(attempts).catch(() => undefined),
       claimed.length > 0 &&
         webhookMessages.settleAll(
@@ -71,7 +66,7 @@ export class DeliverDueMessages {
     return claimed.length;
   }
 
-  /** Sends one message; what to settle it with, and the attempt to log (none when its subscription is gone). */
+  /** No attempt to log when the subscription is gone. */
   async #deliver(
     message: WebhookMessage,
     subscription: WebhookSubscription | undefined,

@@ -1,11 +1,11 @@
 import type { DeliveryAttempt } from "./delivery-attempt.ts";
 
-/** The recent-attempts log: bounded (by age in the store, by `limit` when read). */
+/** Bounded by age in the store. */
 export interface DeliveryAttempts {
   record(attempt: DeliveryAttempt): Promise<void>;
-  /** `record` for each, in one round trip where the store can. */
+  /** In one round trip where the store can. */
   recordAll(attempts: readonly DeliveryAttempt[]): Promise<void>;
-  /** Newest first, at most `limit`. */
+  /** Newest first. */
   recent(subscriptionId: number, limit: number): Promise<DeliveryAttempt[]>;
   removeForSubscription(subscriptionId: number): Promise<void>;
 }

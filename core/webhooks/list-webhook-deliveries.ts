@@ -8,7 +8,6 @@ interface Ports {
   deliveryAttempts: DeliveryAttempts;
 }
 
-/** The most recent attempts shown per subscription. */
 export const RECENT_ATTEMPTS = 100;
 
 export class ListWebhookDeliveries {

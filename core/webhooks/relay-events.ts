@@ -16,31 +16,26 @@ interface Ports {
   clock: Clock;
 }
 
-/** Events per run: a batch costs the store about the same round trips whatever its size. */
+/** Events per run: a batch costs about the same round trips whatever its size. */
 const BATCH = 200;
 
-/** The body every attempt of a message sends: `{ type, timestamp, data }`. */
 export const payloadOf = (event: PendingEvent): string =>
   JSON.stringify({ type: event.type, timestamp: event.occurredAt.toISOString(), data: event.data });
 
-/**
- * Appends pending events to the log and fans them out to subscriptions before acknowledging them; both are idempotent,
- * so a crash or a second relay keeps each once.
- */
+// Crash points: docs/consistency.md#webhook-relay-and-delivery
 export class RelayEvents {
   readonly #ports: Ports;
   constructor(ports: Ports) {
     this.#ports = ports;
   }
 
-  /** How many events it relayed. */
   async execute(): Promise<number> {
     const { events, eventLog, webhooks, webhookMessages, clock } = this.#ports;
     const pending = await events.pending(BATCH);
     if (pending.length === 0) return 0;
-    // The outbox hands out the DomainEvents it stored; the feed's type only hides their shape from webhooks.
+    // The feed's type only hides the DomainEvents the outbox stored.
     const logged = eventLog.append(pending as DomainEvent[]);
-    // Awaited with the messages; caught here so a rejection before then is not reported as unhandled.
+    // Awaited below; caught now so an early rejection is not reported as unhandled.
     logged.catch(() => undefined);
     const listeners = new Map<WebhookEventType, Promise<WebhookSubscription[]>>();
     const now = clock.now();

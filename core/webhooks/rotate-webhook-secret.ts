@@ -10,16 +10,15 @@ interface Ports {
   clock: Clock;
 }
 
-/** How long the previous secret keeps signing after a rotation. */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
 export interface RotatedSecret {
   subscription: WebhookSubscription;
-  /** The new secret, shown once. */
+  /** Shown once. */
   secret: string;
 }
 
-/** The old secret keeps signing for a day so receivers can switch; compare-and-set on the current secret. */
+/** The old secret keeps signing for ROTATION_OVERLAP_MS, so receivers can switch. */
 export class RotateWebhookSecret {
   readonly #ports: Ports;
   constructor(ports: Ports) {

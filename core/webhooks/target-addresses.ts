@@ -1,13 +1,7 @@
-/**
- * Addresses a webhook may not reach unless private targets are allowed: the IANA special-purpose blocks that are not
- * globally reachable, and multicast; the most specific block decides, and IPv4-embedding IPv6 forms are judged by that IPv4.
- */
-
 export interface SpecialPurposeBlock {
   prefix: string;
-  /** The registry's name of the block. */
   name: string;
-  /** The registry's "Globally Reachable" column; blocks the registries leave open (N/A) are refused. */
+  /** The registry's "Globally Reachable"; N/A counts as false. */
   globallyReachable: boolean;
 }
 
@@ -17,7 +11,7 @@ const block = (prefix: string, name: string, globallyReachable = false): Special
   globallyReachable,
 });
 
-/** From the IANA IPv4 and IPv6 special-purpose registries, plus multicast and site-local. */
+/** IANA's special-purpose registries, plus multicast and site-local: docs/security.md#webhook-targets-ssrf. */
 export const specialPurposeBlocks: readonly SpecialPurposeBlock[] = [
   block("0.0.0.0/8", "This network"),
   block("10.0.0.0/8", "Private-Use"),
@@ -50,7 +44,6 @@ export const specialPurposeBlocks: readonly SpecialPurposeBlock[] = [
   block("100::/64", "Discard-Only Address Block"),
   block("100:0:0:1::/64", "Dummy IPv6 Prefix"),
   block("2001::/23", "IETF Protocol Assignments"),
-  // Teredo embeds a client's IPv4 address (inverted): any of them, 127.0.0.1 included, could be behind it.
   block("2001::/32", "TEREDO"),
   block("2001:1::1/128", "Port Control Protocol Anycast", true),
   block("2001:1::2/128", "Traversal Using Relays around NAT Anycast", true),
@@ -77,7 +70,7 @@ export const parseIpv4 = (text: string): number | undefined => {
   return parts.reduce((value, part) => value * 256 + Number(part), 0);
 };
 
-/** Eight 16-bit groups, or undefined when `text` is not an IPv6 address (brackets and zone ids are refused). */
+/** Eight 16-bit groups; brackets and zone ids are refused. */
 export const parseIpv6 = (text: string): number[] | undefined => {
   if (!/^[0-9a-fA-F:.]+$/.test(text)) return undefined;
   let head = text;
@@ -121,10 +114,9 @@ const compile = ({ prefix, globallyReachable }: SpecialPurposeBlock): CompiledBl
   return { v6: v4 === undefined, length: Number(length), base: value >> shift, globallyReachable };
 };
 
-// Most specific first: the first block that holds an address decides.
+// Most specific first: the first block holding an address decides.
 const compiled = specialPurposeBlocks.map(compile).sort((a, b) => b.length - a.length);
 
-/** The verdict of the most specific block holding the address; none: globally reachable. */
 const refusedByBlocks = (value: bigint, v6: boolean): boolean => {
   const bits = v6 ? 128n : 32n;
   for (const entry of compiled) {
@@ -137,7 +129,6 @@ const v4Refused = (address: number): boolean => refusedByBlocks(v4Bits(address),
 
 const v4Of = (high: number, low: number): number => high * 65_536 + low;
 
-/** The IPv4 address an IPv6 form carries (mapped, compatible, NAT64 well-known prefix, 6to4), if any. */
 const embeddingV4 = (g: number[]): number | undefined => {
   const [a, b, c, d, e, f, h6, h7] = g as [number, number, number, number, number, number, number, number];
   const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
@@ -149,7 +140,7 @@ const embeddingV4 = (g: number[]): number | undefined => {
   return undefined;
 };
 
-/** True when a webhook must not be sent to this address; anything that is not an IP address is refused too. */
+/** Anything that is not an IP address is refused too. */
 export const isRefusedAddress = (address: string): boolean => {
   const v4 = parseIpv4(address);
   if (v4 !== undefined) return v4Refused(v4);

@@ -2,16 +2,15 @@ import type { WebhookEventType } from "./webhook-event.ts";
 
 export type MessageState = "pending" | "delivered" | "failed";
 
-/** One event for one subscription; its id (the `webhook-id` header) derives from both, so a relay stores it once. */
+/** Its id (`webhook-id`) derives from the event and the subscription, so a relay stores it once. */
 export interface WebhookMessage {
   id: string;
   subscriptionId: number;
   eventId: string;
   type: WebhookEventType;
-  /** The exact body sent on every attempt: `{ type, timestamp, data }`. */
+  /** `{ type, timestamp, data }`, the same bytes on every attempt. */
   payload: string;
   state: MessageState;
-  /** Attempts made so far. */
   attempts: number;
   nextAttemptAt: Date;
   createdAt: Date;
@@ -20,12 +19,10 @@ export interface WebhookMessage {
 export const messageIdOf = (eventId: string, subscriptionId: number): string =>
   `msg_${eventId.replace(/^evt_/, "")}_${subscriptionId}`;
 
-/** A claim on a message: only the holder of an unexpired lease sends it. */
 export interface Lease {
   owner: string;
   until: Date;
 }
 
-/** What an attempt decided: delivered, failed for good, or another attempt at `nextAttemptAt`. */
 export type Settlement =
   { state: "delivered" | "failed"; attempts: number } | { state: "pending"; attempts: number; nextAttemptAt: Date };

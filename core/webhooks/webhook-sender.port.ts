@@ -4,12 +4,9 @@ export interface OutgoingWebhook {
   body: string;
 }
 
-/** The receiver answered (any status), or there was no answer: time-out, refused target, connection error. */
 export type SendOutcome = { kind: "answered"; status: number; body: string } | { kind: "failed"; error: string };
 
-/**
- * POSTs one webhook without following redirects, with bounded waits, re-checking the resolved address; never rejects.
- */
+/** Follows no redirect, bounds its waits and checks the resolved address again; never rejects. */
 export interface WebhookSender {
   send(request: OutgoingWebhook): Promise<SendOutcome>;
 }

@@ -5,11 +5,10 @@ import type { WebhookEventType } from "./webhook-event.ts";
 export interface WebhookSubscriptions {
   add(subscription: WebhookSubscription): Promise<void>;
   ofId(id: number): Promise<WebhookSubscription | undefined>;
-  /** Ascending id order, at most `limit` items. */
+  /** By id. */
   list(page: PageRequest): Promise<WebhookSubscription[]>;
-  /** Every subscription that asked for this event type. */
   listeningTo(type: WebhookEventType): Promise<WebhookSubscription[]>;
-  /** Replaces the secrets in one write while the newest one is still `expectedCurrent`; false otherwise. */
+  /** One write, only while the newest secret is `expectedCurrent`; false otherwise. */
   replaceSecrets(id: number, expectedCurrent: string, secrets: WebhookSecret[]): Promise<boolean>;
   /** False when it was not there. */
   remove(id: number): Promise<boolean>;

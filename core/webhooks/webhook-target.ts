@@ -4,13 +4,13 @@ import { isRefusedAddress, parseIpv4, parseIpv6 } from "./target-addresses.ts";
 
 const refused = (message: string): DomainError => new DomainError("webhook_target_refused", message);
 
-/** The host of a URL as an address when it is an IP literal (URL keeps IPv6 in brackets). */
+/** URL keeps IPv6 literals in brackets. */
 export const ipLiteralOf = (hostname: string): string | undefined => {
   const bare = hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
   return parseIpv4(bare) !== undefined || parseIpv6(bare) !== undefined ? bare : undefined;
 };
 
-/** Refuses a non-http(s) target, or one that resolves to an address a webhook must not reach. */
+/** Rules: docs/security.md#webhook-targets-ssrf. */
 export const assertTargetAllowed = async (
   url: string,
   resolver: AddressResolver,
