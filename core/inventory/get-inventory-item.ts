@@ -8,7 +8,7 @@ export class GetInventoryItem {
     this.#pets = pets;
   }
 
-  /** Read as a listing of one: a visible pet, without its holds. */
+  // A listing of one: visible pets only.
   async execute(petId: number): Promise<InventoryItem> {
     const [pet] = await this.#pets.list({ ids: [petId], limit: 1 });
     if (!pet) throw notFound("Pet", petId);

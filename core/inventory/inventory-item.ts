@@ -1,7 +1,6 @@
 import type { PetStatus } from "../pets/pet.ts";
 import type { ListedPet } from "../pets/pet-record.ts";
 
-/** A view of the pet aggregate: its stock and status. */
 export interface InventoryItem {
   petId: number;
   quantity: number;

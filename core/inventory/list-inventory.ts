@@ -9,7 +9,6 @@ export class ListInventory {
     this.#pets = pets;
   }
 
-  /** One item per pet, in pet id order; one store read per page. */
   async execute(query: PageRequest & { statuses?: readonly PetStatus[] | undefined }): Promise<Page<InventoryItem>> {
     const fetched = await this.#pets.list({ ...query, ...lookahead(query) });
     return toPage(fetched.map(inventoryItemOf), query, (item) => item.petId);

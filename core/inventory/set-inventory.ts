@@ -10,7 +10,7 @@ interface Ports {
   clock: Clock;
 }
 
-/** One write: the stock, and the status change a restock causes, together. */
+// One write: the stock and the status change a restock causes.
 export class SetInventory {
   readonly #ports: Ports;
   constructor(ports: Ports) {

@@ -34,7 +34,7 @@ export interface RecoveryReport {
 
 const BATCH = 100;
 
-/** Walks a work list page by page in id order (items handled may drop out of it: the walk goes by id). */
+/** Pages by id, not by offset: handled items drop out of the list. */
 const eachPage = async <T extends { id: number }>(
   fetch: (page: PageRequest) => Promise<T[]>,
   handle: (item: T) => Promise<void>,
@@ -48,10 +48,7 @@ const eachPage = async <T extends { id: number }>(
   }
 };
 
-/**
- * Finishes or undoes multi-step writes a crash left half done (docs/consistency.md, "Recovery"). Every step is
- * conditional and idempotent, so any instance may run it at any moment.
- */
+/** Every step is conditional and idempotent, so any instance may run it at any moment: docs/consistency.md#recovery */
 export class RecoverInterruptedWrites {
   readonly #ports: Ports;
   readonly #graceMs: number;
@@ -89,10 +86,7 @@ export class RecoverInterruptedWrites {
     return report;
   }
 
-  /**
-   * A reserve mark no order owns is undone, after an `abandoned` tombstone takes its id from a slow placer. A settle
-   * mark means the pet side applied: the order records it, then the mark goes.
-   */
+  // The tombstone goes in before the undo, so a slow placer can no longer insert its order.
   async #settleMark(pet: PetRecord, mark: Mark, report: RecoveryReport): Promise<void> {
     const { orders, pets, clock } = this.#ports;
     let order = await orders.ofId(mark.orderId);
@@ -125,7 +119,7 @@ export class RecoverInterruptedWrites {
     }
   }
 
-  /** A cancellation or completion that died before its pet side was settled: the fence first, then the order again. */
+  // The fence before the order again: docs/consistency.md#marks-and-fences
   async #settleOrder(seen: OrderRecord, report: RecoveryReport): Promise<void> {
     const fence = await readFence(this.#ports.pets, seen.petId, seen.id);
     const order = await this.#ports.orders.ofId(seen.id);
