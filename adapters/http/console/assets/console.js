@@ -220,15 +220,7 @@ const SignIn = ({ onSignedIn, notice }) => {
     <h1>Petstore staff console</h1>
     <form onSubmit=${submit}>
       <label for="api-key">API key</label>
-      <input
-        id="api-key"
-        ref=${input}
-        type="password"
-        autocomplete="off"
-        required
-        value=${key}
-        onInput=${(e) => setKey(e.currentTarget.value)}
-      />
+      <input id="api-key" ref=${input} type="password" autocomplete="off" required value=${key} onInput=${(e) => setKey(e.currentTarget.value)} />
       <p class="hint">Kept in this browser tab only (session storage) until you sign out or close the tab.</p>
       <button type="submit" disabled=${busy}>${busy ? "Signing in…" : "Sign in"}</button>
       <${Alert} message=${error} />
@@ -246,26 +238,21 @@ const Notices = ({ problem, onRetry }) => {
   if (!problem) return null;
   if (problem.kind === "rate_limited") {
     return html`<div class="notice warn" role="status" id="rate-limited">
-      <strong>Too many requests.</strong> This key has used its quota for now. You can work again in
-      <span class="countdown">${seconds}</span> s.
+      <strong>Too many requests.</strong> This key has used its quota for now. You can work again in <span class="countdown">${seconds}</span> s.
     </div>`;
   }
   if (problem.kind === "unavailable") {
     return html`<div class="notice warn" role="status" id="unavailable">
-      <strong>The service is unavailable right now.</strong> ${problem.message}. Retrying in
-      <span class="countdown">${seconds}</span> s; nothing you did was lost.
+      <strong>The service is unavailable right now.</strong> ${problem.message}. Retrying in <span class="countdown">${seconds}</span> s; nothing you did was lost.
     </div>`;
   }
   if (problem.kind === "banned") {
     return html`<div class="notice error-notice" role="alert">
-      <strong>This key is banned</strong> for calling on while rate limited. It works again in
-      <span class="countdown">${seconds}</span> s.
+      <strong>This key is banned</strong> for calling on while rate limited. It works again in <span class="countdown">${seconds}</span> s.
     </div>`;
   }
   if (problem.kind === "offline") {
-    return html`<div class="notice warn" role="status">
-      <strong>The service cannot be reached.</strong> Check the network; the page keeps trying.
-    </div>`;
+    return html`<div class="notice warn" role="status"><strong>The service cannot be reached.</strong> Check the network; the page keeps trying.</div>`;
   }
   return null;
 };
@@ -307,16 +294,8 @@ const StockEditor = ({ api, row, onDone, onCancel }) => {
   if (state.loading) return html`<span>Loading…</span>`;
   return html`<form class="inline" onSubmit=${save} onKeyDown=${(e) => e.key === "Escape" && onCancel()}>
     <label for=${`stock-${row.id}`} class="visually-hidden">New stock for ${row.name}</label>
-    <input
-      id=${`stock-${row.id}`}
-      ref=${input}
-      type="number"
-      min="0"
-      max="1000000"
-      required
-      value=${state.value ?? ""}
-      onInput=${(e) => setState({ ...state, value: e.currentTarget.value })}
-    />
+    <input id=${`stock-${row.id}`} ref=${input} type="number" min="0" max="1000000" required value=${state.value ?? ""}
+      onInput=${(e) => setState({ ...state, value: e.currentTarget.value })} />
     <button type="submit">Save</button>
     <button type="button" onClick=${onCancel}>Cancel</button>
     ${state.newer !== undefined ? html`<span class="newer">Newer value: <strong>${state.newer}</strong></span>` : null}
@@ -381,10 +360,7 @@ const Inventory = ({ api, bus, canWrite }) => {
     <div class="toolbar">
       <label for="pet-search">Search pets by name</label>
       <input id="pet-search" type="search" value=${search} onInput=${(e) => setSearch(e.currentTarget.value)} />
-      <label class="check"
-        ><input type="checkbox" checked=${lowFirst} onChange=${(e) => setLowFirst(e.currentTarget.checked)} /> Low stock
-        first</label
-      >
+      <label class="check"><input type="checkbox" checked=${lowFirst} onChange=${(e) => setLowFirst(e.currentTarget.checked)} /> Low stock first</label>
     </div>
     <p class="visually-hidden" role="status" aria-live="polite">${said}</p>
     <${Alert} message=${error} />
@@ -394,63 +370,39 @@ const Inventory = ({ api, bus, canWrite }) => {
           ? null
           : html`<p>Loading…</p>`
         : html`<table id="inventory">
-            <caption class="visually-hidden">
-              Pets with their stock and status
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Pet</th>
-                <th scope="col">Status</th>
-                <th scope="col">Stock</th>
-                <th scope="col">Set stock</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                shown.length === 0
-                  ? html`<tr>
-                      <td colspan="4">No pets${search ? ` whose name starts with “${search}”` : ""}.</td>
-                    </tr>`
-                  : null
-              }
-              ${shown.map(
-                (row) =>
-                  html`<tr key=${row.id} data-pet-id=${row.id} class=${row.quantity <= LOW_STOCK ? "low" : ""}>
-                    <th scope="row">${row.name} <span class="id">#${row.id}</span></th>
-                    <td><span class=${`status ${row.status}`}>${row.status}</span></td>
-                    <td class="stock">
-                      ${row.quantity}${row.quantity <= LOW_STOCK ? html` <span class="badge">low</span>` : null}
-                    </td>
-                    <td>
-                      ${
-                        editing === row.id
-                          ? html`<${StockEditor}
-                              api=${api}
-                              row=${row}
-                              onCancel=${() => setEditing(undefined)}
-                              onDone=${(item) => {
-                                setRows((current) =>
-                                  current.map((r) =>
-                                    r.id === item.petId ? { ...r, quantity: item.quantity, status: item.status } : r,
-                                  ),
-                                );
-                                setEditing(undefined);
-                                setSaid(`Stock of ${row.name} set to ${item.quantity}`);
-                              }}
-                            />`
-                          : html`<button
-                              disabled=${!canWrite}
-                              onClick=${() => setEditing(row.id)}
-                              aria-label=${`Set stock of ${row.name}`}
-                            >
-                              Set stock
-                            </button>`
-                      }
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+          <caption class="visually-hidden">Pets with their stock and status</caption>
+          <thead><tr><th scope="col">Pet</th><th scope="col">Status</th><th scope="col">Stock</th><th scope="col">Set stock</th></tr></thead>
+          <tbody>
+            ${shown.length === 0 ? html`<tr><td colspan="4">No pets${search ? ` whose name starts with “${search}”` : ""}.</td></tr>` : null}
+            ${shown.map(
+              (row) => html`<tr key=${row.id} data-pet-id=${row.id} class=${row.quantity <= LOW_STOCK ? "low" : ""}>
+                <th scope="row">${row.name} <span class="id">#${row.id}</span></th>
+                <td><span class=${`status ${row.status}`}>${row.status}</span></td>
+                <td class="stock">${row.quantity}${row.quantity <= LOW_STOCK ? html` <span class="badge">low</span>` : null}</td>
+                <td>
+                  ${
+                    editing === row.id
+                      ? html`<${StockEditor}
+                        api=${api}
+                        row=${row}
+                        onCancel=${() => setEditing(undefined)}
+                        onDone=${(item) => {
+                          setRows((current) =>
+                            current.map((r) =>
+                              r.id === item.petId ? { ...r, quantity: item.quantity, status: item.status } : r,
+                            ),
+                          );
+                          setEditing(undefined);
+                          setSaid(`Stock of ${row.name} set to ${item.quantity}`);
+                        }}
+                      />`
+                      : html`<button disabled=${!canWrite} onClick=${() => setEditing(row.id)} aria-label=${`Set stock of ${row.name}`}>Set stock</button>`
+                  }
+                </td>
+              </tr>`,
+            )}
+          </tbody>
+        </table>`
     }
   </section>`;
 };
@@ -536,14 +488,7 @@ const Orders = ({ api, bus, canWrite }) => {
         <option value="complete">Complete only</option>
       </select>
       <label for="order-pet">Pet id</label>
-      <input
-        id="order-pet"
-        inputmode="numeric"
-        pattern="[0-9]*"
-        size="8"
-        value=${petId}
-        onInput=${(e) => setPetId(e.currentTarget.value)}
-      />
+      <input id="order-pet" inputmode="numeric" pattern="[0-9]*" size="8" value=${petId} onInput=${(e) => setPetId(e.currentTarget.value)} />
     </div>
     <p class="visually-hidden" role="status" aria-live="polite">${said}</p>
     <${Alert} message=${error} />
@@ -553,73 +498,38 @@ const Orders = ({ api, bus, canWrite }) => {
           ? null
           : html`<p>Loading…</p>`
         : html`<table id="orders">
-            <caption class="visually-hidden">
-              Orders, open ones first, newest first
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Order</th>
-                <th scope="col">Pet</th>
-                <th scope="col">Quantity</th>
-                <th scope="col">Ship date</th>
-                <th scope="col">State</th>
-                <th scope="col">Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              ${
-                orders.length === 0
-                  ? html`<tr>
-                      <td colspan="6">No orders.</td>
-                    </tr>`
-                  : null
-              }
-              ${orders.map(
-                (order) =>
-                  html`<tr key=${order.id} data-order-id=${order.id} class=${fresh.has(order.id) ? "fresh" : ""}>
-                    <th scope="row">
-                      #${order.id}${fresh.has(order.id) ? html` <span class="badge new">new</span>` : null}
-                    </th>
-                    <td>#${order.petId}</td>
-                    <td>${order.quantity}</td>
-                    <td>${order.shipDate ? new Date(order.shipDate).toLocaleString() : "—"}</td>
-                    <td>
-                      <span class=${`state ${order.complete ? "complete" : "open"}`}
-                        >${order.complete ? "complete" : "open"}</span
-                      >
-                    </td>
-                    <td>
-                      ${
-                        order.complete
-                          ? null
-                          : confirming?.id === order.id
-                            ? html`<${Confirm}
-                                question=${confirming.action === "complete" ? `Complete order ${order.id}?` : `Cancel order ${order.id}? Its units go back to stock.`}
-                                yes=${confirming.action === "complete" ? "Yes, complete" : "Yes, cancel"}
-                                no=${confirming.action === "complete" ? "Not yet" : "Keep it"}
-                                onYes=${() => act(order, confirming.action)}
-                                onNo=${() => setConfirming(undefined)}
-                              />`
-                            : html`<button
-                                  disabled=${!canWrite}
-                                  onClick=${() => setConfirming({ id: order.id, action: "complete" })}
-                                  aria-label=${`Complete order ${order.id}`}
-                                >
-                                  Complete
-                                </button>
-                                <button
-                                  onClick=${() => setConfirming({ id: order.id, action: "cancel" })}
-                                  aria-label=${`Cancel order ${order.id}`}
-                                >
-                                  Cancel
-                                </button>`
-                      }
-                      <${Alert} message=${errors[order.id]} />
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+          <caption class="visually-hidden">Orders, open ones first, newest first</caption>
+          <thead><tr><th scope="col">Order</th><th scope="col">Pet</th><th scope="col">Quantity</th><th scope="col">Ship date</th><th scope="col">State</th><th scope="col">Actions</th></tr></thead>
+          <tbody>
+            ${orders.length === 0 ? html`<tr><td colspan="6">No orders.</td></tr>` : null}
+            ${orders.map(
+              (order) => html`<tr key=${order.id} data-order-id=${order.id} class=${fresh.has(order.id) ? "fresh" : ""}>
+                <th scope="row">#${order.id}${fresh.has(order.id) ? html` <span class="badge new">new</span>` : null}</th>
+                <td>#${order.petId}</td>
+                <td>${order.quantity}</td>
+                <td>${order.shipDate ? new Date(order.shipDate).toLocaleString() : "—"}</td>
+                <td><span class=${`state ${order.complete ? "complete" : "open"}`}>${order.complete ? "complete" : "open"}</span></td>
+                <td>
+                  ${
+                    order.complete
+                      ? null
+                      : confirming?.id === order.id
+                        ? html`<${Confirm}
+                          question=${confirming.action === "complete" ? `Complete order ${order.id}?` : `Cancel order ${order.id}? Its units go back to stock.`}
+                          yes=${confirming.action === "complete" ? "Yes, complete" : "Yes, cancel"}
+                          no=${confirming.action === "complete" ? "Not yet" : "Keep it"}
+                          onYes=${() => act(order, confirming.action)}
+                          onNo=${() => setConfirming(undefined)}
+                        />`
+                        : html`<button disabled=${!canWrite} onClick=${() => setConfirming({ id: order.id, action: "complete" })} aria-label=${`Complete order ${order.id}`}>Complete</button>
+                          <button onClick=${() => setConfirming({ id: order.id, action: "cancel" })} aria-label=${`Cancel order ${order.id}`}>Cancel</button>`
+                  }
+                  <${Alert} message=${errors[order.id]} />
+                </td>
+              </tr>`,
+            )}
+          </tbody>
+        </table>`
     }
   </section>`;
 };
@@ -713,61 +623,40 @@ const Catalog = ({ api, canWrite }) => {
         <h3>Categories</h3>
         <form class="create" onSubmit=${createCategory}>
           <label for="new-category">New category</label>
-          <input
-            id="new-category"
-            value=${newCategory.name}
-            onInput=${(e) => setNewCategory({ ...newCategory, name: e.currentTarget.value })}
-          />
+          <input id="new-category" value=${newCategory.name} onInput=${(e) => setNewCategory({ ...newCategory, name: e.currentTarget.value })} />
           <button type="submit" disabled=${!canWrite}>Create category</button>
           <${Alert} message=${newCategory.error} />
         </form>
         <ul class="rows" id="categories">
           ${categories.map(
-            (c) =>
-              html`<li key=${c.id} data-category-id=${c.id}>
-                ${
-                  editing === `c${c.id}`
-                    ? html`<${InlineText}
-                        id=${`rename-category-${c.id}`}
-                        label=${`New name for category ${c.name}`}
-                        initial=${c.name}
-                        submitText="Rename"
-                        onCancel=${() => setEditing(undefined)}
-                        onSubmit=${async (name) => {
-                          await api("PUT", `/categories/${c.id}`, {
-                            body: { name, ...(c.description ? { description: c.description } : {}) },
-                          });
-                          setEditing(undefined);
-                          await load();
-                        }}
-                      />`
-                    : html`<span class="name">${c.name} <span class="id">#${c.id}</span></span> ${
-                          confirming === `c${c.id}`
-                            ? html`<${Confirm}
-                                question=${`Delete category ${c.name}?`}
-                                yes="Yes, delete"
-                                no="Keep it"
-                                onYes=${() => attempt(`c${c.id}`, () => api("DELETE", `/categories/${c.id}`))}
-                                onNo=${() => setConfirming(undefined)}
-                              />`
-                            : html`<button
-                                  disabled=${!canWrite}
-                                  onClick=${() => setEditing(`c${c.id}`)}
-                                  aria-label=${`Rename category ${c.name}`}
-                                >
-                                  Rename
-                                </button>
-                                <button
-                                  disabled=${!canWrite}
-                                  onClick=${() => setConfirming(`c${c.id}`)}
-                                  aria-label=${`Delete category ${c.name}`}
-                                >
-                                  Delete
-                                </button>`
-                        }`
-                }
-                <${Alert} message=${rowErrors[`c${c.id}`]} />
-              </li>`,
+            (c) => html`<li key=${c.id} data-category-id=${c.id}>
+              ${
+                editing === `c${c.id}`
+                  ? html`<${InlineText}
+                    id=${`rename-category-${c.id}`}
+                    label=${`New name for category ${c.name}`}
+                    initial=${c.name}
+                    submitText="Rename"
+                    onCancel=${() => setEditing(undefined)}
+                    onSubmit=${async (name) => {
+                      await api("PUT", `/categories/${c.id}`, {
+                        body: { name, ...(c.description ? { description: c.description } : {}) },
+                      });
+                      setEditing(undefined);
+                      await load();
+                    }}
+                  />`
+                  : html`<span class="name">${c.name} <span class="id">#${c.id}</span></span>
+                    ${
+                      confirming === `c${c.id}`
+                        ? html`<${Confirm} question=${`Delete category ${c.name}?`} yes="Yes, delete" no="Keep it"
+                          onYes=${() => attempt(`c${c.id}`, () => api("DELETE", `/categories/${c.id}`))} onNo=${() => setConfirming(undefined)} />`
+                        : html`<button disabled=${!canWrite} onClick=${() => setEditing(`c${c.id}`)} aria-label=${`Rename category ${c.name}`}>Rename</button>
+                          <button disabled=${!canWrite} onClick=${() => setConfirming(`c${c.id}`)} aria-label=${`Delete category ${c.name}`}>Delete</button>`
+                    }`
+              }
+              <${Alert} message=${rowErrors[`c${c.id}`]} />
+            </li>`,
           )}
         </ul>
       </div>
@@ -775,17 +664,9 @@ const Catalog = ({ api, canWrite }) => {
         <h3>Pets</h3>
         <form class="create" onSubmit=${createPet}>
           <label for="new-pet">New pet's name</label>
-          <input
-            id="new-pet"
-            value=${newPet.name}
-            onInput=${(e) => setNewPet({ ...newPet, name: e.currentTarget.value })}
-          />
+          <input id="new-pet" value=${newPet.name} onInput=${(e) => setNewPet({ ...newPet, name: e.currentTarget.value })} />
           <label for="new-pet-category">Category</label>
-          <select
-            id="new-pet-category"
-            value=${newPet.categoryId}
-            onChange=${(e) => setNewPet({ ...newPet, categoryId: e.currentTarget.value })}
-          >
+          <select id="new-pet-category" value=${newPet.categoryId} onChange=${(e) => setNewPet({ ...newPet, categoryId: e.currentTarget.value })}>
             <option value="">Choose…</option>
             ${categoryOptions}
           </select>
@@ -794,69 +675,42 @@ const Catalog = ({ api, canWrite }) => {
         </form>
         <ul class="rows" id="pets">
           ${pets.map(
-            (p) =>
-              html`<li key=${p.id} data-pet-id=${p.id}>
-                ${
-                  editing === `p${p.id}`
-                    ? html`<${InlineText}
-                        id=${`rename-pet-${p.id}`}
-                        label=${`New name for ${p.name}`}
-                        initial=${p.name}
-                        submitText="Rename"
-                        onCancel=${() => setEditing(undefined)}
-                        onSubmit=${async (name) => {
-                          await api("PUT", `/pets/${p.id}`, {
-                            body: { name, categoryId: p.categoryId, status: p.status },
-                          });
-                          setEditing(undefined);
-                          await load();
-                        }}
-                      />`
-                    : html`<span class="name"
-                          >${p.name} <span class="id">#${p.id}</span>
-                          <span class="muted">in ${categoryName(p.categoryId)}</span></span
-                        >
-                        <label for=${`move-pet-${p.id}`} class="visually-hidden">Move ${p.name} to category</label>
-                        <select
-                          id=${`move-pet-${p.id}`}
-                          disabled=${!canWrite}
-                          value=${p.categoryId}
-                          onChange=${(e) =>
-                            attempt(`p${p.id}`, () =>
-                              api("PUT", `/pets/${p.id}`, {
-                                body: { name: p.name, categoryId: Number(e.currentTarget.value), status: p.status },
-                              }),
-                            )}
-                        >
-                          ${categoryOptions}
-                        </select>
-                        ${
-                          confirming === `p${p.id}`
-                            ? html`<${Confirm}
-                                question=${`Delete ${p.name}?`}
-                                yes="Yes, delete"
-                                no="Keep it"
-                                onYes=${() => attempt(`p${p.id}`, () => api("DELETE", `/pets/${p.id}`))}
-                                onNo=${() => setConfirming(undefined)}
-                              />`
-                            : html`<button
-                                  disabled=${!canWrite}
-                                  onClick=${() => setEditing(`p${p.id}`)}
-                                  aria-label=${`Rename ${p.name}`}
-                                >
-                                  Rename
-                                </button>
-                                <button
-                                  disabled=${!canWrite}
-                                  onClick=${() => setConfirming(`p${p.id}`)}
-                                  aria-label=${`Delete ${p.name}`}
-                                >
-                                  Delete
-                                </button>`
-                        }`
-                }
-                <${Alert} message=${rowErrors[`p${p.id}`]} />
-              </li>`,
+            (p) => html`<li key=${p.id} data-pet-id=${p.id}>
+              ${
+                editing === `p${p.id}`
+                  ? html`<${InlineText}
+                    id=${`rename-pet-${p.id}`}
+                    label=${`New name for ${p.name}`}
+                    initial=${p.name}
+                    submitText="Rename"
+                    onCancel=${() => setEditing(undefined)}
+                    onSubmit=${async (name) => {
+                      await api("PUT", `/pets/${p.id}`, { body: { name, categoryId: p.categoryId, status: p.status } });
+                      setEditing(undefined);
+                      await load();
+                    }}
+                  />`
+                  : html`<span class="name">${p.name} <span class="id">#${p.id}</span> <span class="muted">in ${categoryName(p.categoryId)}</span></span>
+                    <label for=${`move-pet-${p.id}`} class="visually-hidden">Move ${p.name} to category</label>
+                    <select id=${`move-pet-${p.id}`} disabled=${!canWrite} value=${p.categoryId}
+                      onChange=${(e) =>
+                        attempt(`p${p.id}`, () =>
+                          api("PUT", `/pets/${p.id}`, {
+                            body: { name: p.name, categoryId: Number(e.currentTarget.value), status: p.status },
+                          }),
+                        )}>
+                      ${categoryOptions}
+                    </select>
+                    ${
+                      confirming === `p${p.id}`
+                        ? html`<${Confirm} question=${`Delete ${p.name}?`} yes="Yes, delete" no="Keep it"
+                          onYes=${() => attempt(`p${p.id}`, () => api("DELETE", `/pets/${p.id}`))} onNo=${() => setConfirming(undefined)} />`
+                        : html`<button disabled=${!canWrite} onClick=${() => setEditing(`p${p.id}`)} aria-label=${`Rename ${p.name}`}>Rename</button>
+                          <button disabled=${!canWrite} onClick=${() => setConfirming(`p${p.id}`)} aria-label=${`Delete ${p.name}`}>Delete</button>`
+                    }`
+              }
+              <${Alert} message=${rowErrors[`p${p.id}`]} />
+            </li>`,
           )}
         </ul>
       </div>
@@ -931,30 +785,16 @@ const Live = ({ bus, connection }) => {
         <desc id="chart-desc">${summary}, counted since this page opened.</desc>
         <line x1="0" y1=${height} x2=${width} y2=${height} class="axis" />
         ${series.map(
-          (s, i) =>
-            html`<g key=${i}>
-              <rect
-                x=${i * step + 1}
-                y=${height - bar(s.placed)}
-                width=${step / 2 - 1}
-                height=${bar(s.placed)}
-                class="placed"
-              />
-              <rect
-                x=${i * step + step / 2}
-                y=${height - bar(s.cancelled)}
-                width=${step / 2 - 1}
-                height=${bar(s.cancelled)}
-                class="cancelled"
-              />
-            </g>`,
+          (s, i) => html`<g key=${i}>
+            <rect x=${i * step + 1} y=${height - bar(s.placed)} width=${step / 2 - 1} height=${bar(s.placed)} class="placed" />
+            <rect x=${i * step + step / 2} y=${height - bar(s.cancelled)} width=${step / 2 - 1} height=${bar(s.cancelled)} class="cancelled" />
+          </g>`,
         )}
         <text x="0" y=${height + 16} class="tick">60 min ago</text>
         <text x=${width} y=${height + 16} class="tick" text-anchor="end">now</text>
       </svg>
       <figcaption>
-        <span class="key placed-key">Orders placed</span> <span class="key cancelled-key">Cancellations</span> ·
-        ${summary} (since this page opened).
+        <span class="key placed-key">Orders placed</span> <span class="key cancelled-key">Cancellations</span> · ${summary} (since this page opened).
       </figcaption>
     </figure>
     <h3>Latest events</h3>
@@ -997,44 +837,27 @@ const Console = ({ apiKey, me, onSignOut }) => {
     <header>
       <h1>Petstore console</h1>
       <p class="who" id="who">
-        Signed in as <strong>${me.label}</strong> (<span id="who-role">${me.role}</span>, ${me.plan} plan, key
-        #${me.id})${" · "}${me.usage.day} of ${me.limits.perDay} requests today at
-        sign-in${usage && Number.isFinite(usage.remaining) ? ` · ${usage.remaining} left in this window` : ""}
+        Signed in as <strong>${me.label}</strong> (<span id="who-role">${me.role}</span>, ${me.plan} plan, key #${me.id})${" · "}${me.usage.day} of ${me.limits.perDay} requests today at sign-in${usage && Number.isFinite(usage.remaining) ? ` · ${usage.remaining} left in this window` : ""}
       </p>
       <button onClick=${() => onSignOut()}>Sign out</button>
     </header>
     ${canWrite ? null : html`<p class="notice">This is a customer key: you can look, but changes need a staff or admin key.</p>`}
-    <${Notices}
-      problem=${problem}
-      onRetry=${() => {
-        setProblem(undefined);
-        setGeneration((g) => g + 1);
-      }}
-    />
+    <${Notices} problem=${problem} onRetry=${() => {
+      setProblem(undefined);
+      setGeneration((g) => g + 1);
+    }} />
     <nav aria-label="Sections">
       <ul>
         ${sections.map(
-          ([id, label]) =>
-            html`<li key=${id}>
-              <button
-                class="tab"
-                aria-current=${current === id ? "page" : undefined}
-                aria-controls=${`section-${id}`}
-                onClick=${() => setCurrent(id)}
-              >
-                ${label}
-              </button>
-            </li>`,
+          ([id, label]) => html`<li key=${id}>
+            <button class="tab" aria-current=${current === id ? "page" : undefined} aria-controls=${`section-${id}`} onClick=${() => setCurrent(id)}>${label}</button>
+          </li>`,
         )}
       </ul>
     </nav>
     <main id="main" tabindex="-1" key=${generation}>
-      <div id="section-inventory" hidden=${current !== "inventory"}>
-        <${Inventory} api=${api} bus=${bus} canWrite=${canWrite} />
-      </div>
-      <div id="section-orders" hidden=${current !== "orders"}>
-        <${Orders} api=${api} bus=${bus} canWrite=${canWrite} />
-      </div>
+      <div id="section-inventory" hidden=${current !== "inventory"}><${Inventory} api=${api} bus=${bus} canWrite=${canWrite} /></div>
+      <div id="section-orders" hidden=${current !== "orders"}><${Orders} api=${api} bus=${bus} canWrite=${canWrite} /></div>
       <div id="section-catalog" hidden=${current !== "catalog"}><${Catalog} api=${api} canWrite=${canWrite} /></div>
       <div id="section-live" hidden=${current !== "live"}><${Live} bus=${bus} connection=${connection} /></div>
     </main>
