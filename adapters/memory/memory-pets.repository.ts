@@ -22,21 +22,36 @@ export interface StoredPet {
 }
 
 const copyMark = (m: Mark): Mark => ({ ...m, since: new Date(m.since) });
+/** Stored marks are frozen and never changed: a write's answer shares them (see `writtenOf`). */
+const storedMark = (m: Mark): Mark => Object.freeze(copyMark(m));
 
 /** A copy the caller may change: the record, its marks and fences. */
-const copyOf = ({ pet }: StoredPet): PetRecord => ({
+const copyOf = ({ pet }: StoredPet, marks = pet.marks.map(copyMark)): PetRecord => ({
   ...pet,
-  marks: pet.marks.map(copyMark),
+  marks,
   fences: { ...pet.fences },
   provisionalSince: pet.provisionalSince && new Date(pet.provisionalSince),
 });
+
+/**
+ * A write's answer, which callers only read: it shares the stored (frozen) marks rather than copying them, since a hot
+ * pet carries a mark per order in flight and each order writes it twice.
+ */
+const writtenOf = (stored: StoredPet): PetRecord => copyOf(stored, stored.pet.marks.slice());
 
 const hasMark = (pet: PetRecord, orderId: number, kind: Mark["kind"], nonce?: string): boolean =>
   pet.marks.some((m) => m.orderId === orderId && m.kind === kind && (nonce === undefined || m.nonce === nonce));
 
 const byOrderThenKind = (a: Mark, b: Mark): number =>
   a.orderId - b.orderId || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0);
-const withMark = (pet: PetRecord, mark: Mark): Mark[] => [...pet.marks, copyMark(mark)].sort(byOrderThenKind);
+/** Inserted in order; a new order's mark nearly always goes last. */
+const withMark = (pet: PetRecord, mark: Mark): Mark[] => {
+  const marks = pet.marks.slice();
+  let at = marks.length;
+  while (at > 0 && byOrderThenKind(marks[at - 1]!, mark) > 0) at--;
+  marks.splice(at, 0, storedMark(mark));
+  return marks;
+};
 const withoutMark = (pet: PetRecord, orderId: number, kind: Mark["kind"]): Mark[] =>
   pet.marks.filter((m) => !(m.orderId === orderId && m.kind === kind));
 
@@ -141,7 +156,7 @@ export class MemoryPets implements Pets {
 
   async insert(pet: PetRecord): Promise<void> {
     if (this.#pets.has(pet.id)) throw new Error(`Pet ${pet.id} exists already`);
-    const stored: StoredPet = { pet: copyOf({ pet }) };
+    const stored: StoredPet = { pet: copyOf({ pet }, pet.marks.map(storedMark)) };
     this.#pets.set(pet.id, stored);
     this.#all.set(pet.id, stored);
     this.#reindex(pet.id, undefined, stored);
@@ -310,12 +325,12 @@ export class MemoryPets implements Pets {
     const stored = this.#pets.get(id);
     if (!stored) return { applied: false, pet: undefined };
     const applied = change(stored.pet);
-    if (!applied) return { applied: false, pet: copyOf(stored) };
+    if (!applied) return { applied: false, pet: writtenOf(stored) };
     const before = indexedAs(stored);
     stored.pet = { ...stored.pet, ...applied.pet, revision: stored.pet.revision + 1 };
     this.#events.add(id, applied.events ?? []);
     this.#reindex(id, before, stored);
-    return { applied: true, pet: copyOf(stored) };
+    return { applied: true, pet: writtenOf(stored) };
   }
 
   #remove(id: number, holds: (pet: PetRecord) => boolean): boolean {
