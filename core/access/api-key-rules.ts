@@ -3,7 +3,6 @@ import type { ApiKey, Plan, RateLimits } from "./api-key.ts";
 import type { ApiKeys } from "./api-keys.port.ts";
 import { limitFields } from "../rate-limiting/windows.ts";
 
-/** Custom limits belong to the enterprise plan alone, and it cannot do without them. */
 export const assertLimitsFitPlan = (plan: Plan, limits: RateLimits | undefined): void => {
   if (plan === "enterprise" && !limits) {
     throw new DomainError("validation_failed", `The enterprise plan needs limits: { ${limitFields.join(", ")} }`);

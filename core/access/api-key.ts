@@ -11,18 +11,17 @@ export interface ApiKey {
   label: string;
   role: Role;
   plan: Plan;
-  /** Only for the enterprise plan: its individually agreed quota. */
+  /** Enterprise plan only. */
   limits: RateLimits | undefined;
-  /** SHA-256 of the secret; the secret itself is never stored. */
+  /** The secret itself is never stored. */
   secretHash: string;
   createdAt: Date;
   revokedAt: Date | undefined;
   bannedUntil: Date | undefined;
-  /** When each ban of the last 24 hours started: every further ban within 24 hours lasts twice as long. */
+  /** Starts of the last 24 hours' bans: each doubles the next one's length. */
   recentBans: Date[];
 }
 
-/** What an administrator may change on a key. */
 export type ApiKeySettings = Pick<ApiKey, "label" | "role" | "plan" | "limits">;
 
 export interface ApiKeyDraft {

@@ -3,9 +3,8 @@ import type { PageRequest } from "../shared/page.ts";
 import type { ApiKey, ApiKeySettings } from "./api-key.ts";
 import type { ApiKeys } from "./api-keys.port.ts";
 
-/** How long a validated key (or an unknown hash) is believed without asking the store again. */
 export const KEY_CACHE_MS = 1_000;
-/** Hashes remembered at most: a flood of made-up keys cannot grow the cache past it. */
+/** So a flood of made-up keys cannot grow the cache. */
 const MAX_ENTRIES = 10_000;
 
 interface Entry {
@@ -13,17 +12,14 @@ interface Entry {
   until: number;
 }
 
-/**
- * The per-request look-up (secret hash → active key), remembered for KEY_CACHE_MS: changes made here clear it at once,
- * changes made by other instances show within that bound.
- */
+// Look-ups (unknown hashes too) are remembered for KEY_CACHE_MS: changes made here clear them at once, other
+// instances' changes show within that bound.
 export class CachedApiKeys implements ApiKeys {
   readonly #store: ApiKeys;
   readonly #clock: Clock;
   readonly #entries = new Map<string, Entry>();
   /** Bumped by every change: a look-up that started before one does not remember what it read. */
   #generation = 0;
-  /** Keys handed out from memory, with the generation they were remembered in. */
   readonly #served = new WeakMap<ApiKey, number>();
 
   constructor(store: ApiKeys, clock: Clock) {
@@ -44,7 +40,7 @@ export class CachedApiKeys implements ApiKeys {
     return key;
   }
 
-  /** True when `key` came from memory with no change made here since: it may predate another instance's change. */
+  /** From memory, with no change made here since: it may predate another instance's change. */
   mayBeStale(key: ApiKey): boolean {
     return this.#served.get(key) === this.#generation;
   }
@@ -83,7 +79,7 @@ export class CachedApiKeys implements ApiKeys {
     return this.#changing(() => this.#store.unban(id));
   }
 
-  /** Forgets everything before and after the change, so no read that overlapped it is remembered. */
+  /** Forgets before and after, so no read that overlapped the change is remembered. */
   async #changing<T>(change: () => Promise<T>): Promise<T> {
     this.#forget();
     try {

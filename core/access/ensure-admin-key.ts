@@ -14,10 +14,8 @@ interface Ports {
   clock: Clock;
 }
 
-/**
- * Start-up: makes sure an admin key exists and the admin guard tracks exactly the active admin keys, repairing what a
- * crash left (docs/consistency.md, "API keys and the admin guard").
- */
+// Start-up: an admin key exists, and the guard tracks exactly the active admin keys, whatever a crash left.
+// Crash points: docs/consistency.md#api-keys-and-the-admin-guard
 export class EnsureAdminKey {
   readonly #ports: Ports;
   constructor(ports: Ports) {

@@ -7,11 +7,10 @@ import { limitsOf } from "../rate-limiting/plans.ts";
 import { windowNames, windowsAt, type WindowName } from "../rate-limiting/windows.ts";
 import type { Clock } from "../shared/clock.port.ts";
 
-/** The calling key as its holder may see it: never its secret or its hash. */
+/** Shown to the key's holder: never with its secret or its hash. */
 export interface Me {
   key: ApiKey;
   limits: RateLimits;
-  /** Per window: requests counted in the current one, this one included, and when it resets. */
   usage: Record<WindowName, { count: number; resetsAt: Date }>;
 }
 

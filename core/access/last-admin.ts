@@ -5,7 +5,7 @@ import type { ApiKeys } from "./api-keys.port.ts";
 export const lastAdminKey = (id: number): DomainError =>
   new DomainError("last_admin_key", `API key ${id} is the last active admin key; create another admin key first`);
 
-/** After a key became an admin: tracks it, and lets go again if it stopped being one meanwhile (a racing change). */
+/** Tracks first, then checks the role, so a racing demotion or revocation is never missed. */
 export const trackAdmin = async (apiKeys: ApiKeys, guard: AdminGuard, id: number): Promise<void> => {
   await guard.track(id);
   const key = await apiKeys.ofId(id);

@@ -12,8 +12,8 @@ export type Permission =
   | "orders:read-own"
   | "orders:cancel-own"
   | "orders:any" // read and cancel every key's orders
-  | "orders:complete" // PATCH
-  | "events:read" // the live event stream
+  | "orders:complete"
+  | "events:read"
   | "api-keys:manage"
   | "webhooks:manage";
 
@@ -33,14 +33,13 @@ const staff: readonly Permission[] = [
   "events:read",
 ];
 
-/** PRODUCT.md §2 as data: what each role may do. */
+/** PRODUCT.md §2 as data. */
 export const rolePermissions: Readonly<Record<Role, ReadonlySet<Permission>>> = {
   customer: new Set(customer),
   staff: new Set(staff),
   admin: new Set<Permission>([...staff, "api-keys:manage", "webhooks:manage"]),
 };
 
-/** Who is calling: the API key that was presented. */
 export interface Actor {
   keyId: number;
   role: Role;

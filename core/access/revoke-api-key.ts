@@ -10,9 +10,7 @@ interface Ports {
   clock: Clock;
 }
 
-/**
- * The guard releases the key before it is revoked: a crash in between leaves an uncounted active key, the careful side.
- */
+// Release before revoking: a crash in between leaves an uncounted active key, the careful side.
 export class RevokeApiKey {
   readonly #ports: Ports;
   constructor(ports: Ports) {

@@ -1,6 +1,6 @@
-/** Makes API key secrets and the one-way hashes they are stored and looked up by. */
 export interface Secrets {
-  /** A new random secret with at least 32 bytes of entropy. */
+  /** At least 32 random bytes. */
   generate(): string;
+  /** One-way: keys are stored and found by it. */
   hash(secret: string): string;
 }

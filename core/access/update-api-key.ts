@@ -10,16 +10,14 @@ interface Ports {
   adminGuard: AdminGuard;
 }
 
-/** Reads and conditional writes lost to competing changes before the request gives up. */
+/** Lost races before 409 concurrent_update. */
 export const SETTINGS_ATTEMPTS = 5;
 
 const concurrentUpdate = (id: number): DomainError =>
   new DomainError("concurrent_update", `API key ${id} kept changing while this change was applied; try again`);
 
-/**
- * Compare-and-set on the settings read, retried on a lost race; a demotion releases the admin guard before and after
- * its write (crash points: docs/consistency.md, "API keys and the admin guard").
- */
+// Compare-and-set on the settings read; a demotion releases the guard before and after its write.
+// Crash points: docs/consistency.md#api-keys-and-the-admin-guard
 export class UpdateApiKey {
   readonly #ports: Ports;
   constructor(ports: Ports) {
@@ -45,7 +43,7 @@ export class UpdateApiKey {
     throw concurrentUpdate(id);
   }
 
-  /** False when the key's settings are no longer `current` (or it is gone): nothing changed, the guard is as before. */
+  /** False when the settings are no longer `current`: nothing changed, the guard as before. */
   async #write(current: ApiKey, next: ApiKey): Promise<boolean> {
     const { apiKeys, adminGuard } = this.#ports;
     const demoting = current.role === "admin" && next.role !== "admin";
