@@ -18,7 +18,7 @@ interface Ports {
 export const unknownCategory = (categoryId: number): DomainError =>
   new DomainError("unknown_category", `Category ${categoryId} does not exist`);
 
-// Crash points and retries under a key: docs/consistency.md#multi-step-writes-and-their-crash-points ("create pet").
+// Crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("create pet").
 export class CreatePet {
   readonly #ports: Ports;
   constructor(ports: Ports) {
@@ -73,7 +73,7 @@ export class CreatePet {
   async #undo(id: number, refusal: DomainError): Promise<Pet> {
     const { pets } = this.#ports;
     await pets.removeCreating(id);
-    // Recovery, or the attempt that took over this key, may have finished it meanwhile.
+    // Recovery, or the attempt that took over the key, may have finished it.
     const pet = await pets.ofId(id);
     if (isVisible(pet)) return petOf(pet);
     throw refusal;

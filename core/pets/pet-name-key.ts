@@ -1,7 +1,7 @@
 /** Both stores search and sort names by this key, so pages mean the same on either. */
 export const nameKeyOf = (name: string): string => name.toLowerCase();
 
-/** Code point order, as MongoDB compares strings; JavaScript's `<` compares UTF-16 units, which differs. */
+/** Code point order, as MongoDB compares; JavaScript's `<` compares UTF-16 units. */
 export const compareNameKeys = (a: string, b: string): number => {
   const left = a[Symbol.iterator]();
   const right = b[Symbol.iterator]();

@@ -1,6 +1,6 @@
 import type { Pet } from "./pet.ts";
 
-/** A stock move in flight, keyed by its order so it applies once: docs/consistency.md#marks-and-fences. */
+/** Keyed by its order, so a stock move applies once: docs/consistency.md#marks-and-fences. */
 export interface Mark {
   orderId: number;
   kind: "reserve" | "settle";
@@ -11,7 +11,7 @@ export interface Mark {
 
 export type PendingCause = "sold-out" | "hold";
 
-/** `creating` and `deleting` pets are provisional: invisible to reads, seen by a category deletion's check. */
+/** `creating` and `deleting` pets are invisible to reads, not to a category deletion's check. */
 export interface PetRecord extends Pet {
   stock: number;
   holdCount: number;

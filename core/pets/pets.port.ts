@@ -20,13 +20,13 @@ export interface StatusChange {
   cause: PendingCause | undefined;
 }
 
-/** Decided by core; the store applies it, events included, in the same write. */
+/** Decided by core, applied with its events in the same write. */
 export interface Consequence {
   status?: StatusChange | undefined;
   events: readonly DomainEvent[];
 }
 
-/** Refused, a write answers the pet as it is (undefined: no such pet), so core can explain the refusal. */
+/** Refused: the pet as it is (undefined: none), so core can explain the refusal. */
 export type PetWrite = { applied: true; pet: PetRecord } | { applied: false; pet: PetRecord | undefined };
 
 export interface Reservation {
@@ -89,7 +89,7 @@ export interface Pets {
   undoReservation(
     undo: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack,
   ): Promise<PetWrite>;
-  /** Only without a settle mark of this order and at fence `fence`; leaves a settle mark. */
+  /** Only without this order's settle mark and at `fence`; leaves that mark. */
   applySettlement(settlement: Settlement): Promise<PetWrite>;
   /** Also moves the fence of the order's bucket on. */
   clearSettleMark(clear: { petId: number; orderId: number }): Promise<PetWrite>;

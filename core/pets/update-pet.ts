@@ -83,7 +83,7 @@ export class UpdatePet {
       }
       const finished = await pets.finishMove({ ...ours, ...this.#changes(pet, input) });
       if (finished.applied) return finished.pet;
-      // Recovery undid the move (past the grace period), or another move replaced it: start over.
+      // Undone by recovery, or replaced by another move: start over.
       if (!isVisible(finished.pet) || finished.pet.movingTo !== target) return undefined;
       pet = finished.pet;
     }
