@@ -1,76 +1,93 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
-import type { OrderRecord } from "../../core/orders/order-record.ts";
+import type { OrderRecord, OrderState } from "../../core/orders/order-record.ts";
 import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
-import { OrderedMap } from "./memory-ordered-map.ts";
+import { IdIndex } from "./memory-id-index.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
 
-/**
- * An order as kept: its times in ms, not Dates. Orders are kept for good, and each is then one object instead of
- * three (every one of them passes young collections before it settles).
- */
-type KeptOrder = Omit<OrderRecord, "shipDate" | "createdAt" | "settling"> & {
-  readonly shipDate: number | undefined;
-  readonly createdAt: number;
-  readonly settling?: number | undefined;
+const STATES: readonly OrderState[] = ["open", "complete", "cancelled", "abandoned"];
+const stateCode = (state: OrderState): number => STATES.indexOf(state);
+const OPEN = stateCode("open");
+const COMPLETE = stateCode("complete");
+const CANCELLED = stateCode("cancelled");
+const ABANDONED = stateCode("abandoned");
+
+/** A reservation nonce as place-order makes it: any prefix up to a dot, then a counter in canonical base 36. */
+const COUNTER = /^(?:0|[1-9a-z][0-9a-z]{0,9})$/;
+/** No reservation; one not of the prefix-and-counter form (kept as a string aside). */
+const NO_NONCE = -1;
+const ODD_NONCE = -2;
+/** Distinct nonce prefixes remembered (one per placing instance); any beyond are kept as strings. */
+const MAX_PREFIXES = 1024;
+
+const timeOf = (date: Date | undefined): number => (date === undefined ? Number.NaN : date.getTime());
+const dateOf = (ms: number): Date | undefined => (Number.isNaN(ms) ? undefined : new Date(ms));
+
+/** Grown by doubling, the first `length` entries kept. */
+const grownF64 = (column: Float64Array, capacity: number): Float64Array<ArrayBuffer> => {
+  const grown = new Float64Array(capacity);
+  grown.set(column);
+  return grown;
 };
 
-/** Replaced, never changed, by a write. */
-interface StoredOrder {
-  order: KeptOrder;
-}
-
-const keptOf = (o: OrderRecord): KeptOrder => ({
-  ...o,
-  shipDate: o.shipDate?.getTime(),
-  createdAt: o.createdAt.getTime(),
-  settling: o.settling?.getTime(),
-});
-
-const copyOrder = (o: KeptOrder): OrderRecord => ({
-  ...o,
-  shipDate: o.shipDate === undefined ? undefined : new Date(o.shipDate),
-  createdAt: new Date(o.createdAt),
-  settling: o.settling === undefined ? undefined : new Date(o.settling),
-});
-
-const meets = (o: KeptOrder, c: OrderCondition): boolean =>
-  o.state === c.state && (c.revision === undefined || o.revision === c.revision);
-
 /**
- * Conditional writes check and write in one synchronous step. The orders are also kept in ascending id, overall,
- * by pet and by the key that placed them, updated in the same step, so neither a page (a customer's pages are
- * always by `placedBy`) nor a pet's removal scans or sorts every order.
+ * Orders kept as columns: every field of every order in a typed array, at the order's slot. An order is then no
+ * object at all, and the heap holds a few dozen arrays however many orders there are (each object held for good
+ * is traced by every full collection and keeps old-generation pages alive). The nonce is kept as its prefix's number
+ * and its counter. Indexes map ids to slots in ascending id: all orders, by pet, by placing key, and the ones
+ * settling (recovery's work list), so a page or a pet's removal walks only what it touches.
  */
 export class MemoryOrders implements Orders {
-  readonly #orders = new Map<number, StoredOrder>();
+  #capacity = 0;
+  /** Slots in use or freed so far; freed ones are reused first. */
+  #used = 0;
+  readonly #free: number[] = [];
+  #id = new Float64Array(0);
+  #petId = new Float64Array(0);
+  #placedBy = new Float64Array(0);
+  #quantity = new Float64Array(0);
+  #revision = new Float64Array(0);
+  #createdAt = new Float64Array(0);
+  /** NaN when none. */
+  #shipDate = new Float64Array(0);
+  /** NaN when not settling. */
+  #settlingSince = new Float64Array(0);
+  #state = new Uint8Array(0);
+  /** The nonce's prefix (an index in `#prefixes`), NO_NONCE or ODD_NONCE; its counter alongside. */
+  #noncePrefix = new Int32Array(0);
+  #nonceCounter = new Float64Array(0);
+  readonly #prefixes: string[] = [];
+  readonly #prefixIndex = new Map<string, number>();
+  readonly #oddNonces = new Map<number, string>();
+
+  readonly #all = new IdIndex();
+  readonly #ofPet = new Map<number, IdIndex>();
+  readonly #ofPlacer = new Map<number, IdIndex>();
+  readonly #settling = new IdIndex();
   readonly #events = new MemoryPendingEvents();
-  readonly #all = new OrderedMap<StoredOrder>();
-  readonly #ofPet = new Map<number, OrderedMap<StoredOrder>>();
-  readonly #ofPlacer = new Map<number, OrderedMap<StoredOrder>>();
-  /** Orders whose pet side is not yet settled: recovery's work list. */
-  readonly #settling = new OrderedMap<StoredOrder>();
 
   async ofId(id: number): Promise<OrderRecord | undefined> {
-    const stored = this.#orders.get(id);
-    return stored && copyOrder(stored.order);
+    const slot = this.#all.get(id);
+    return slot < 0 ? undefined : this.#recordAt(slot);
   }
 
   async settlingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]> {
     const found: OrderRecord[] = [];
-    for (const { order } of this.#settling.valuesAfter(page.after)) {
-      if (found.length >= page.limit) break;
-      if (order.settling !== undefined && order.settling <= cutoff.getTime()) found.push(copyOrder(order));
-    }
+    const until = cutoff.getTime();
+    this.#settling.walkUp(page.after, (slot) => {
+      if (found.length >= page.limit) return false;
+      if (this.#settlingSince[slot]! <= until) found.push(this.#recordAt(slot));
+      return true;
+    });
     return found;
   }
 
   async settled(id: number): Promise<void> {
-    const stored = this.#orders.get(id);
-    if (stored?.order.settling === undefined) return;
-    stored.order = { ...stored.order, settling: undefined };
+    const slot = this.#all.get(id);
+    if (slot < 0 || Number.isNaN(this.#settlingSince[slot]!)) return;
+    this.#settlingSince[slot] = Number.NaN;
     this.#settling.delete(id);
-    if (stored.order.state === "cancelled" && !this.#events.has(id)) this.#remove(id);
+    if (this.#state[slot] === CANCELLED && !this.#events.has(id)) this.#remove(id);
   }
 
   async list(query: OrderQuery): Promise<OrderRecord[]> {
@@ -78,52 +95,67 @@ export class MemoryOrders implements Orders {
     const page: OrderRecord[] = [];
     const index =
       petId !== undefined ? this.#ofPet.get(petId) : placedBy !== undefined ? this.#ofPlacer.get(placedBy) : this.#all;
-    const walk = query.sort === "-id" ? index?.valuesBefore(query.after) : index?.valuesAfter(query.after);
-    for (const { order: o } of walk ?? []) {
-      if (page.length >= limit) break;
+    if (!index) return page;
+    const visit = (slot: number): boolean => {
+      if (page.length >= limit) return false;
+      const state = this.#state[slot]!;
       const shown =
-        (complete === undefined
-          ? o.state === "open" || o.state === "complete"
-          : o.state === (complete ? "complete" : "open")) &&
-        (petId === undefined || o.petId === petId) &&
-        (placedBy === undefined || o.placedBy === placedBy);
-      if (shown) page.push(copyOrder(o));
-    }
+        (complete === undefined ? state === OPEN || state === COMPLETE : state === (complete ? COMPLETE : OPEN)) &&
+        (petId === undefined || this.#petId[slot] === petId) &&
+        (placedBy === undefined || this.#placedBy[slot] === placedBy);
+      if (shown) page.push(this.#recordAt(slot));
+      return true;
+    };
+    if (query.sort === "-id") index.walkDown(query.after, visit);
+    else index.walkUp(query.after, visit);
     return page;
   }
 
   async insert(order: OrderRecord, events: readonly DomainEvent[] = []): Promise<boolean> {
-    if (this.#orders.has(order.id)) return false;
-    const stored: StoredOrder = { order: keptOf(order) };
-    if (order.settling !== undefined) this.#settling.set(order.id, stored);
-    this.#orders.set(order.id, stored);
-    this.#all.set(order.id, stored);
-    indexIn(this.#ofPet, order.petId).set(order.id, stored);
-    indexIn(this.#ofPlacer, order.placedBy).set(order.id, stored);
+    if (this.#all.get(order.id) >= 0) return false;
+    const slot = this.#newSlot();
+    this.#id[slot] = order.id;
+    this.#petId[slot] = order.petId;
+    this.#placedBy[slot] = order.placedBy;
+    this.#quantity[slot] = order.quantity;
+    this.#revision[slot] = order.revision;
+    this.#createdAt[slot] = order.createdAt.getTime();
+    this.#shipDate[slot] = timeOf(order.shipDate);
+    this.#settlingSince[slot] = timeOf(order.settling);
+    this.#state[slot] = stateCode(order.state);
+    this.#keepNonce(slot, order.reservation);
+    this.#all.set(order.id, slot);
+    indexIn(this.#ofPet, order.petId).set(order.id, slot);
+    indexIn(this.#ofPlacer, order.placedBy).set(order.id, slot);
+    if (order.settling !== undefined) this.#settling.set(order.id, slot);
     this.#events.add(order.id, events);
     return true;
   }
 
   async write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined> {
-    const stored = this.#orders.get(id);
-    if (!stored || !meets(stored.order, when)) return undefined;
-    stored.order = {
-      ...stored.order,
-      ...(then.state !== undefined && { state: then.state }),
-      ...(then.shipDate !== undefined && { shipDate: then.shipDate === "none" ? undefined : then.shipDate.getTime() }),
-      ...(then.settling !== undefined && { settling: then.settling.getTime() }),
-      revision: stored.order.revision + 1,
-    };
-    if (then.settling !== undefined) this.#settling.set(id, stored);
+    const slot = this.#all.get(id);
+    if (slot < 0) return undefined;
+    if (STATES[this.#state[slot]!] !== when.state) return undefined;
+    if (when.revision !== undefined && this.#revision[slot] !== when.revision) return undefined;
+    if (then.state !== undefined) this.#state[slot] = stateCode(then.state);
+    if (then.shipDate !== undefined)
+      this.#shipDate[slot] = then.shipDate === "none" ? Number.NaN : then.shipDate.getTime();
+    if (then.settling !== undefined) {
+      this.#settlingSince[slot] = then.settling.getTime();
+      this.#settling.set(id, slot);
+    }
+    this.#revision[slot] = this.#revision[slot]! + 1;
     this.#events.add(id, then.events ?? []);
-    return copyOrder(stored.order);
+    return this.#recordAt(slot);
   }
 
   async removeAllOfPet(petId: number): Promise<void> {
-    // Collected first: the indexes change in place, and a walk must not see its map change.
+    // Collected first: the indexes change as orders go, and a walk must not see its index change.
     const removed: number[] = [];
-    for (const { order } of this.#ofPet.get(petId)?.valuesAfter() ?? [])
-      if (order.state !== "abandoned") removed.push(order.id);
+    this.#ofPet.get(petId)?.walkUp(undefined, (slot) => {
+      if (this.#state[slot] !== ABANDONED) removed.push(this.#id[slot]!);
+      return true;
+    });
     for (let i = 0; i < removed.length; i++) this.#remove(removed[i]!);
   }
 
@@ -140,32 +172,103 @@ export class MemoryOrders implements Orders {
   /** Removes these events (`handed` as `oldestEvents` gave them, `ids` by id); a settled cancelled order goes with its last event. */
   acknowledge(handed: readonly StoredEvent[], ids: readonly string[]): void {
     for (const id of this.#events.acknowledge(handed, ids)) {
-      const order = this.#orders.get(id)?.order;
-      if (order?.state === "cancelled" && order.settling === undefined) this.#remove(id);
+      const slot = this.#all.get(id);
+      if (slot >= 0 && this.#state[slot] === CANCELLED && Number.isNaN(this.#settlingSince[slot]!)) this.#remove(id);
     }
   }
 
+  #recordAt(slot: number): OrderRecord {
+    return {
+      id: this.#id[slot]!,
+      petId: this.#petId[slot]!,
+      quantity: this.#quantity[slot]!,
+      shipDate: dateOf(this.#shipDate[slot]!),
+      placedBy: this.#placedBy[slot]!,
+      revision: this.#revision[slot]!,
+      state: STATES[this.#state[slot]!]!,
+      createdAt: new Date(this.#createdAt[slot]!),
+      reservation: this.#nonceAt(slot),
+      settling: dateOf(this.#settlingSince[slot]!),
+    };
+  }
+
+  #keepNonce(slot: number, nonce: string | undefined): void {
+    this.#noncePrefix[slot] = NO_NONCE;
+    if (nonce === undefined) return;
+    const dot = nonce.lastIndexOf(".") + 1;
+    const counter = nonce.slice(dot);
+    const prefix = COUNTER.test(counter) ? this.#prefixOf(nonce.slice(0, dot)) : ODD_NONCE;
+    this.#noncePrefix[slot] = prefix;
+    if (prefix === ODD_NONCE) this.#oddNonces.set(slot, nonce);
+    else this.#nonceCounter[slot] = Number.parseInt(counter, 36);
+  }
+
+  #nonceAt(slot: number): string | undefined {
+    const prefix = this.#noncePrefix[slot]!;
+    if (prefix === NO_NONCE) return undefined;
+    if (prefix === ODD_NONCE) return this.#oddNonces.get(slot);
+    return this.#prefixes[prefix]! + this.#nonceCounter[slot]!.toString(36);
+  }
+
+  /** The prefix's number, ODD_NONCE once there are too many to remember. */
+  #prefixOf(prefix: string): number {
+    let index = this.#prefixIndex.get(prefix);
+    if (index === undefined) {
+      if (this.#prefixes.length >= MAX_PREFIXES) return ODD_NONCE;
+      index = this.#prefixes.push(prefix) - 1;
+      this.#prefixIndex.set(prefix, index);
+    }
+    return index;
+  }
+
+  #newSlot(): number {
+    const reused = this.#free.pop();
+    if (reused !== undefined) return reused;
+    if (this.#used === this.#capacity) this.#grow(Math.max(64, this.#capacity * 2));
+    return this.#used++;
+  }
+
+  #grow(capacity: number): void {
+    this.#id = grownF64(this.#id, capacity);
+    this.#petId = grownF64(this.#petId, capacity);
+    this.#placedBy = grownF64(this.#placedBy, capacity);
+    this.#quantity = grownF64(this.#quantity, capacity);
+    this.#revision = grownF64(this.#revision, capacity);
+    this.#createdAt = grownF64(this.#createdAt, capacity);
+    this.#shipDate = grownF64(this.#shipDate, capacity);
+    this.#settlingSince = grownF64(this.#settlingSince, capacity);
+    this.#nonceCounter = grownF64(this.#nonceCounter, capacity);
+    const state = new Uint8Array(capacity);
+    state.set(this.#state);
+    this.#state = state;
+    const prefix = new Int32Array(capacity);
+    prefix.set(this.#noncePrefix);
+    this.#noncePrefix = prefix;
+    this.#capacity = capacity;
+  }
+
   #remove(id: number): void {
-    const stored = this.#orders.get(id);
-    if (!stored) return;
-    this.#orders.delete(id);
+    const slot = this.#all.get(id);
+    if (slot < 0) return;
     this.#all.delete(id);
     this.#settling.delete(id);
-    unindex(this.#ofPet, stored.order.petId, id);
-    unindex(this.#ofPlacer, stored.order.placedBy, id);
+    unindex(this.#ofPet, this.#petId[slot]!, id);
+    unindex(this.#ofPlacer, this.#placedBy[slot]!, id);
+    this.#oddNonces.delete(slot);
+    this.#free.push(slot);
     this.#events.drop(id);
   }
 }
 
 /** The orders indexed under `key`, made when there are none yet. */
-const indexIn = (index: Map<number, OrderedMap<StoredOrder>>, key: number): OrderedMap<StoredOrder> => {
+const indexIn = (index: Map<number, IdIndex>, key: number): IdIndex => {
   let orders = index.get(key);
-  if (!orders) index.set(key, (orders = new OrderedMap()));
+  if (!orders) index.set(key, (orders = new IdIndex()));
   return orders;
 };
 
 /** Takes the order out of those indexed under `key`; an empty entry goes. */
-const unindex = (index: Map<number, OrderedMap<StoredOrder>>, key: number, id: number): void => {
+const unindex = (index: Map<number, IdIndex>, key: number, id: number): void => {
   const orders = index.get(key);
   orders?.delete(id);
   if (orders?.size === 0) index.delete(key);

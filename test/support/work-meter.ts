@@ -1,3 +1,4 @@
+import { IdIndex } from "../../adapters/memory/memory-id-index.ts";
 import { OrderedMap } from "../../adapters/memory/memory-ordered-map.ts";
 
 /** What built-ins did for the code under test: the copies and walks a per-item cost shows up in. */
@@ -6,7 +7,7 @@ export interface Work {
   dates: number;
   /** Values handed to structuredClone, an array counting its length. */
   cloned: number;
-  /** Elements walked by array and Map iterators (spreads, for-of, Array.from, destructuring) and by the memory adapters' ordered maps. */
+  /** Elements walked by array and Map iterators (spreads, for-of, Array.from, destructuring) and by the memory adapters' ordered maps and id indexes. */
   walked: number;
   /** Elements of arrays sorted. */
   sorted: number;
@@ -16,7 +17,7 @@ export interface Work {
 
 /**
  * Runs `action` with Date, structuredClone, Array.prototype.sort, the array and Map iterators, Map lookups and
- * OrderedMap.valuesAfter counting, and restores them afterwards. Counts, never times: what it reports is the same on any machine.
+ * OrderedMap.valuesAfter and IdIndex walks counting, and restores them afterwards. Counts, never times: what it reports is the same on any machine.
  */
 export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
   const work: Work = { dates: 0, cloned: 0, walked: 0, sorted: 0, lookedUp: 0 };
@@ -24,6 +25,12 @@ export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
   const realClone = globalThis.structuredClone;
   const realSort = Array.prototype.sort;
   const realValuesAfter = OrderedMap.prototype.valuesAfter;
+  const realWalkUp = IdIndex.prototype.walkUp;
+  const realWalkDown = IdIndex.prototype.walkDown;
+  const countedVisit = (visit: (slot: number) => boolean) => (slot: number) => {
+    work.walked += 1;
+    return visit(slot);
+  };
   const realGet = Map.prototype.get;
   const realHas = Map.prototype.has;
   const counted = <T>(iterator: Iterator<T>): IterableIterator<T> => ({
@@ -65,6 +72,12 @@ export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
   OrderedMap.prototype.valuesAfter = function (this: OrderedMap<unknown>, after?: number) {
     return counted(realValuesAfter.call(this, after)) as Generator<never, void, undefined>;
   };
+  IdIndex.prototype.walkUp = function (this: IdIndex, after, visit) {
+    realWalkUp.call(this, after, countedVisit(visit));
+  };
+  IdIndex.prototype.walkDown = function (this: IdIndex, before, visit) {
+    realWalkDown.call(this, before, countedVisit(visit));
+  };
   Map.prototype.get = function (this: Map<unknown, unknown>, key: unknown) {
     work.lookedUp += 1;
     return realGet.call(this, key);
@@ -86,6 +99,8 @@ export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
     globalThis.structuredClone = realClone;
     Array.prototype.sort = realSort;
     OrderedMap.prototype.valuesAfter = realValuesAfter;
+    IdIndex.prototype.walkUp = realWalkUp;
+    IdIndex.prototype.walkDown = realWalkDown;
     Map.prototype.get = realGet;
     Map.prototype.has = realHas;
     iterators.forEach(([proto, key], i) => {
