@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
 import { createCategory, createPet, makeKeys, type Keys } from "../support/http-fixtures.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { categoryBody, expectedCategory, newCategory } from "../support/bodies.ts";
 
 describe("categories", () => {
   let t: TestPetstore;
@@ -18,22 +19,21 @@ describe("categories", () => {
     it("creates a category (trimmed) and answers 201 with Location", async () => {
       const res = await t.client.post("/categories", {
         key: k.staff,
-        body: { name: "  Dogs ", description: "  Loyal  " },
+        body: newCategory({ name: "  Dogs ", description: "  Loyal  " }),
       });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: 1, name: "Dogs", description: "Loyal" });
+      expect(res.body).toEqual(categoryBody({ id: 1, name: "Dogs", description: "Loyal" }));
       expect(res.headers.get("location")).toBe("/categories/1");
       expect((await t.client.get("/categories/1", { key: k.customer })).body).toEqual(res.body);
     });
 
     it("leaves out a description that was not sent, and accepts the longest name and description", async () => {
-      expect((await t.client.post("/categories", { key: k.staff, body: { name: "Cats" } })).body).toEqual({
-        id: 1,
-        name: "Cats",
-      });
+      const cats = await t.client.post("/categories", { key: k.staff, body: newCategory({ name: "Cats" }) });
+      expect(cats.body).toEqual(expectedCategory({ id: 1, name: "Cats" }));
+      expect(cats.body).not.toHaveProperty("description");
       const long = await t.client.post("/categories", {
         key: k.staff,
-        body: { name: "n".repeat(100), description: "d".repeat(500) },
+        body: newCategory({ name: "n".repeat(100), description: "d".repeat(500) }),
       });
       expect(long.status).toBe(201);
       expect(long.body).toMatchObject({ id: 2, name: "n".repeat(100), description: "d".repeat(500) });
@@ -92,7 +92,9 @@ describe("categories", () => {
 
     it("gets one category, and 404 for an id that names nothing", async () => {
       await createCategory(t, "Dogs");
-      expect((await t.client.get("/categories/1", { key: k.customer })).body).toEqual({ id: 1, name: "Dogs" });
+      expect((await t.client.get("/categories/1", { key: k.customer })).body).toEqual(
+        expectedCategory({ id: 1, name: "Dogs" }),
+      );
       expectError(await t.client.get("/categories/2", { key: k.customer }), 404, "not_found");
       expectError(await t.client.get("/categories/9223372036854775807", { key: k.customer }), 404, "not_found");
       expectValidationFailed(await t.client.get("/categories/abc", { key: k.customer }), "path.categoryId");
@@ -116,14 +118,15 @@ describe("categories", () => {
     it("replaces the category: a description not sent is removed", async () => {
       const res = await t.client.put("/categories/1", { key: k.staff, body: { name: " Hounds " } });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: 1, name: "Hounds" });
-      expect((await t.client.get("/categories/1", { key: k.customer })).body).toEqual({ id: 1, name: "Hounds" });
+      expect(res.body).toEqual(expectedCategory({ id: 1, name: "Hounds" }));
+      expect(res.body).not.toHaveProperty("description");
+      expect((await t.client.get("/categories/1", { key: k.customer })).body).toEqual(res.body);
     });
 
     it("lets a category keep its own name in another case", async () => {
       const res = await t.client.put("/categories/1", { key: k.staff, body: { name: "DOGS", description: "Loud" } });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: 1, name: "DOGS", description: "Loud" });
+      expect(res.body).toEqual(expectedCategory({ id: 1, name: "DOGS", description: "Loud" }));
     });
 
     it("answers 409 category_name_taken for another category's name in any case, and changes nothing", async () => {
@@ -178,9 +181,9 @@ describe("categories", () => {
 
     it("frees the name and never reuses the id", async () => {
       await t.client.delete("/categories/2", { key: k.staff });
-      const again = await t.client.post("/categories", { key: k.staff, body: { name: "cats" } });
+      const again = await t.client.post("/categories", { key: k.staff, body: newCategory({ name: "cats" }) });
       expect(again.status).toBe(201);
-      expect(again.body).toEqual({ id: 3, name: "cats" });
+      expect(again.body).toEqual(expectedCategory({ id: 3, name: "cats" }));
     });
   });
 });

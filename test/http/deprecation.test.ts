@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { expectError, expectRateLimitHeaders } from "../support/http-assertions.ts";
 import { createCategory, createPet } from "../support/http-fixtures.ts";
 import { startTestPetstore, type TestPetstore, type TestResponse } from "../support/test-petstore.ts";
-import { petBody } from "../support/bodies.ts";
+import { expectedPet } from "../support/bodies.ts";
 
 const DEPRECATED_2026_09_01 = "@1788220800";
 
@@ -26,7 +26,7 @@ describe("GET /pets/{petId}: deprecation and sunset", () => {
     await start();
     const res = await t.client.get("/pets/1", { key: t.adminKey });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual(petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
+    expect(res.body).toEqual(expectedPet({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
     expect(deprecationHeaders(res)).toEqual({
       deprecation: DEPRECATED_2026_09_01,
       sunset: "Wed, 30 Jun 2027 00:00:00 GMT",
@@ -88,7 +88,7 @@ describe("GET /pets/{petId}: deprecation and sunset", () => {
     await start({ PETSTORE_GET_PET_SUNSET_AT: "2026-12-01" });
     t.clock.set("2026-12-02T00:00:00.000Z");
     const list = await t.client.get("/pets?ids=1", { key: t.adminKey });
-    expect(list.body).toEqual([petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" })]);
+    expect(list.body).toEqual([expectedPet({ id: 1, name: "Rex", categoryId: 1, status: "available" })]);
     const put = await t.client.put("/pets/1", { key: t.adminKey, body: { name: "Max", categoryId: 1 } });
     expect(put.status).toBe(200);
     const del = await t.client.delete("/pets/1", { key: t.adminKey });

@@ -10,6 +10,7 @@ import {
   type Keys,
 } from "../support/http-fixtures.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { expectedOrder, newOrder, orderBody } from "../support/bodies.ts";
 
 describe("orders", () => {
   let t: TestPetstore;
@@ -26,9 +27,9 @@ describe("orders", () => {
   describe("POST /store/orders", () => {
     it("places an open order, answers 201 with Location, and reserves the stock", async () => {
       await stockedPet(t, 5);
-      const res = await t.client.post("/store/orders", { key: k.customer, body: { petId: 1, quantity: 2 } });
+      const res = await t.client.post("/store/orders", { key: k.customer, body: newOrder({ petId: 1, quantity: 2 }) });
       expect(res.status).toBe(201);
-      expect(res.body).toEqual({ id: 1, petId: 1, quantity: 2, complete: false });
+      expect(res.body).toEqual(orderBody({ id: 1, petId: 1, quantity: 2, complete: false }));
       expect(res.headers.get("location")).toBe("/store/orders/1");
       expect((await t.client.get("/store/orders/1", { key: k.customer })).body).toEqual(res.body);
       expect(await stockOf(t, 1)).toBe(3);
@@ -39,7 +40,7 @@ describe("orders", () => {
       await stockedPet(t, 5);
       const res = await t.client.post("/store/orders", {
         key: k.customer,
-        body: { petId: 1, quantity: 1, shipDate: "2026-12-01T10:30:00+02:00" },
+        body: newOrder({ petId: 1, quantity: 1, shipDate: "2026-12-01T10:30:00+02:00" }),
       });
       expect(res.status).toBe(201);
       expect(res.body.shipDate).toMatch(/Z$/);
@@ -167,7 +168,9 @@ describe("orders", () => {
 
     it("answers the full order, without the owner", async () => {
       const res = await t.client.get("/store/orders/3", { key: k.customer });
-      expect(res.body).toEqual({ id: 3, petId: 2, quantity: 1, shipDate: t.clock.now().toISOString(), complete: true });
+      expect(res.body).toEqual(
+        orderBody({ id: 3, petId: 2, quantity: 1, shipDate: t.clock.now().toISOString(), complete: true }),
+      );
     });
 
     it.each(["complete=yes", "complete=", "petId=abc", "petId=1.5", "placedBy=x", "owner=2", "limit=0"])(
@@ -202,7 +205,9 @@ describe("orders", () => {
       t.clock.advance(5_000);
       const res = await t.client.patch("/store/orders/1", { key: k.staff, body: { complete: true } });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: 1, petId: 1, quantity: 2, shipDate: "2026-11-21T12:00:05.000Z", complete: true });
+      expect(res.body).toEqual(
+        expectedOrder({ id: 1, petId: 1, quantity: 2, shipDate: "2026-11-21T12:00:05.000Z", complete: true }),
+      );
       expect((await t.client.get("/store/orders/1", { key: k.customer })).body).toEqual(res.body);
       expect(await stockOf(t, 1)).toBe(8);
     });
@@ -210,7 +215,9 @@ describe("orders", () => {
     it("keeps a shipDate the order already had when completing it", async () => {
       await placeOrder(t, k.customer, { petId: 1, quantity: 1, shipDate: "2027-01-02T03:04:05Z" });
       const res = await t.client.patch("/store/orders/2", { key: k.staff, body: { complete: true } });
-      expect(res.body).toEqual({ id: 2, petId: 1, quantity: 1, shipDate: "2027-01-02T03:04:05.000Z", complete: true });
+      expect(res.body).toEqual(
+        expectedOrder({ id: 2, petId: 1, quantity: 1, shipDate: "2027-01-02T03:04:05.000Z", complete: true }),
+      );
     });
 
     it("sets a shipDate (answered in UTC) and leaves the order open", async () => {
@@ -219,7 +226,9 @@ describe("orders", () => {
         body: { shipDate: "2027-01-01T00:00:00-05:00" },
       });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual({ id: 1, petId: 1, quantity: 2, shipDate: "2027-01-01T05:00:00.000Z", complete: false });
+      expect(res.body).toEqual(
+        expectedOrder({ id: 1, petId: 1, quantity: 2, shipDate: "2027-01-01T05:00:00.000Z", complete: false }),
+      );
     });
 
     it("completes with the shipDate given in the same request", async () => {
@@ -227,7 +236,9 @@ describe("orders", () => {
         key: k.staff,
         body: { complete: true, shipDate: "2027-03-04T05:06:07+01:00" },
       });
-      expect(res.body).toEqual({ id: 1, petId: 1, quantity: 2, shipDate: "2027-03-04T04:06:07.000Z", complete: true });
+      expect(res.body).toEqual(
+        expectedOrder({ id: 1, petId: 1, quantity: 2, shipDate: "2027-03-04T04:06:07.000Z", complete: true }),
+      );
     });
 
     it("answers 409 order_completed for any change to a completed order, which stays as it was", async () => {
@@ -250,13 +261,11 @@ describe("orders", () => {
       ["a bad shipDate", { shipDate: "soon" }, "body.shipDate"],
       ["an unknown property", { quantity: 5 }, "body"],
     ])("answers 400 validation_failed for %s and changes nothing", async (_, body, path) => {
+      const before = (await t.client.get("/store/orders/1", { key: k.staff })).body;
+      expect(before).toEqual(expectedOrder({ id: 1, petId: 1, quantity: 2, complete: false }));
+      expect(before).not.toHaveProperty("shipDate");
       expectValidationFailed(await t.client.patch("/store/orders/1", { key: k.staff, body }), path);
-      expect((await t.client.get("/store/orders/1", { key: k.staff })).body).toEqual({
-        id: 1,
-        petId: 1,
-        quantity: 2,
-        complete: false,
-      });
+      expect((await t.client.get("/store/orders/1", { key: k.staff })).body).toEqual(before);
     });
 
     it("answers 404 for a missing order and 403 to a customer, even for its own order", async () => {

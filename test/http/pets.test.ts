@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
 import { createCategory, createPet, makeKeys, placeOrder, setStock, type Keys } from "../support/http-fixtures.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
-import { petBody } from "../support/bodies.ts";
+import { expectedPet, petBody } from "../support/bodies.ts";
 
 describe("pets", () => {
   let t: TestPetstore;
@@ -34,7 +34,7 @@ describe("pets", () => {
     it("takes an initial status and increasing ids", async () => {
       await createPet(t, { name: "A", categoryId: 1 });
       const res = await t.client.post("/pets", { key: k.staff, body: { name: "B", categoryId: 2, status: "pending" } });
-      expect(res.body).toEqual(petBody({ id: 2, name: "B", categoryId: 2, status: "pending" }));
+      expect(res.body).toEqual(expectedPet({ id: 2, name: "B", categoryId: 2, status: "pending" }));
       expect(res.headers.get("location")).toBe("/pets/2");
     });
 
@@ -101,10 +101,10 @@ describe("pets", () => {
       const res = await t.client.get("/pets", { key: k.customer });
       expect(res.status).toBe(200);
       expect(res.body).toEqual([
-        petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" }),
-        petBody({ id: 2, name: "Tom", categoryId: 2, status: "pending" }),
-        petBody({ id: 3, name: "Bella", categoryId: 1, status: "pending" }),
-        petBody({ id: 4, name: "Luna", categoryId: 2, status: "available" }),
+        expectedPet({ id: 1, name: "Rex", categoryId: 1, status: "available" }),
+        expectedPet({ id: 2, name: "Tom", categoryId: 2, status: "pending" }),
+        expectedPet({ id: 3, name: "Bella", categoryId: 1, status: "pending" }),
+        expectedPet({ id: 4, name: "Luna", categoryId: 2, status: "available" }),
       ]);
       expect(res.headers.get("link")).toBeNull();
     });
@@ -169,7 +169,7 @@ describe("pets", () => {
     it("replaces name and category, keeps the status when none is sent, and answers the full pet", async () => {
       const res = await t.client.put("/pets/1", { key: k.staff, body: { name: " Max ", categoryId: 2 } });
       expect(res.status).toBe(200);
-      expect(res.body).toEqual(petBody({ id: 1, name: "Max", categoryId: 2, status: "available" }));
+      expect(res.body).toEqual(expectedPet({ id: 1, name: "Max", categoryId: 2, status: "available" }));
       expect(await allPets()).toEqual([res.body]);
     });
 
@@ -178,12 +178,12 @@ describe("pets", () => {
         key: k.staff,
         body: { name: "Rex", categoryId: 1, status: "pending" },
       });
-      expect(hold.body).toEqual(petBody({ id: 1, name: "Rex", categoryId: 1, status: "pending" }));
+      expect(hold.body).toEqual(expectedPet({ id: 1, name: "Rex", categoryId: 1, status: "pending" }));
       const release = await t.client.put("/pets/1", {
         key: k.staff,
         body: { name: "Rex", categoryId: 1, status: "available" },
       });
-      expect(release.body).toEqual(petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
+      expect(release.body).toEqual(expectedPet({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
       const same = await t.client.put("/pets/1", {
         key: k.staff,
         body: { name: "Rex", categoryId: 1, status: "available" },
@@ -201,21 +201,25 @@ describe("pets", () => {
     });
 
     it("answers 422 unknown_category and changes nothing", async () => {
+      const before = await allPets();
+      expect(before).toEqual([expectedPet({ id: 1, name: "Rex", categoryId: 1, status: "available" })]);
       expectError(
         await t.client.put("/pets/1", { key: k.staff, body: { name: "Max", categoryId: 99 } }),
         422,
         "unknown_category",
       );
-      expect(await allPets()).toEqual([petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" })]);
+      expect(await allPets()).toEqual(before);
     });
 
     it("answers 400 validation_failed for a bad body and changes nothing", async () => {
+      const before = await allPets();
+      expect(before).toEqual([expectedPet({ id: 1, name: "Rex", categoryId: 1, status: "available" })]);
       expectValidationFailed(await t.client.put("/pets/1", { key: k.staff, body: { name: "Max" } }), "body.categoryId");
       expectValidationFailed(
         await t.client.put("/pets/1", { key: k.staff, body: { name: "Max", categoryId: 1, id: 7 } }),
         "body",
       );
-      expect(await allPets()).toEqual([petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" })]);
+      expect(await allPets()).toEqual(before);
     });
 
     /** Moves pet 1 to `status` the way the service allows. */
@@ -239,9 +243,11 @@ describe("pets", () => {
       ["sold", "pending"],
     ])("answers 409 invalid_transition for %s → %s and keeps the pet as it was", async (from, to) => {
       await bringTo(from);
+      const before = await allPets();
+      expect(before).toEqual([expectedPet({ id: 1, name: "Rex", categoryId: 1, status: from })]);
       const res = await t.client.put("/pets/1", { key: k.staff, body: { name: "Renamed", categoryId: 2, status: to } });
       expectError(res, 409, "invalid_transition");
-      expect(await allPets()).toEqual([petBody({ id: 1, name: "Rex", categoryId: 1, status: from })]);
+      expect(await allPets()).toEqual(before);
     });
   });
 
@@ -258,7 +264,7 @@ describe("pets", () => {
       expectError(await t.client.get("/pets/1", { key: k.staff }), 404, "not_found");
       expectError(await t.client.get("/store/inventory/1", { key: k.staff }), 404, "not_found");
       expect((await t.stores.pets.ofId(1))?.stock).toBeUndefined();
-      expect(await allPets()).toEqual([petBody({ id: 2, name: "Tom", categoryId: 1, status: "available" })]);
+      expect(await allPets()).toEqual([expectedPet({ id: 2, name: "Tom", categoryId: 1, status: "available" })]);
     });
 
     it("answers 404 for a missing or already deleted pet", async () => {

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
-import { petBody } from "../support/bodies.ts";
+import { expectedCategory, expectedOrder, expectedPet } from "../support/bodies.ts";
 
 describe("a walk through the store", () => {
   let t: TestPetstore;
@@ -14,19 +14,19 @@ describe("a walk through the store", () => {
     const customer = await t.newKey("customer");
     const category = await t.client.post("/categories", { key: staff, body: { name: " Dogs ", description: "Good" } });
     expect(category.status).toBe(201);
-    expect(category.body).toEqual({ id: 1, name: "Dogs", description: "Good" });
+    expect(category.body).toEqual(expectedCategory({ id: 1, name: "Dogs", description: "Good" }));
     expect(category.headers.get("location")).toBe("/categories/1");
 
     const pet = await t.client.post("/pets", { key: staff, body: { name: "Rex", categoryId: 1 } });
     expect(pet.status).toBe(201);
-    expect(pet.body).toEqual(petBody({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
+    expect(pet.body).toEqual(expectedPet({ id: 1, name: "Rex", categoryId: 1, status: "available" }));
 
     const stock = await t.client.put("/store/inventory/1", { key: staff, body: { quantity: 2 } });
     expect(stock.body).toEqual({ petId: 1, quantity: 2, status: "available" });
 
     const first = await t.client.post("/store/orders", { key: customer, body: { petId: 1, quantity: 1 } });
     expect(first.status).toBe(201);
-    expect(first.body).toEqual({ id: 1, petId: 1, quantity: 1, complete: false });
+    expect(first.body).toEqual(expectedOrder({ id: 1, petId: 1, quantity: 1, complete: false }));
     const second = await t.client.post("/store/orders", { key: customer, body: { petId: 1, quantity: 1 } });
     expect(second.status).toBe(201);
     expect((await t.client.get("/pets?ids=1", { key: customer })).body[0].status).toBe("pending");

@@ -356,6 +356,33 @@ describe("the public OpenAPI document", () => {
   });
 });
 
+/**
+ * Every field of every resource on the wire, "?" for an optional one: the one place a new field is written down in
+ * the tests. Every answer a test sees is checked against these schemas (test/support/openapi-drift.ts).
+ */
+const wireShapes: [keyof ReturnType<typeof standaloneDocuments>, string, string][] = [
+  ["public", "NewPet", "name categoryId status?"],
+  ["public", "Pet", "id name categoryId status"],
+  ["public", "NewCategory", "name description?"],
+  ["public", "Category", "id name description?"],
+  ["public", "NewOrder", "petId quantity shipDate?"],
+  ["public", "Order", "id? petId? quantity? shipDate? complete?"],
+  ["public", "InventoryItem", "petId quantity status"],
+  ["admin", "NewApiKey", "label role plan limits?"],
+  ["admin", "ApiKey", "id label role plan limits createdAt revoked bannedUntil?"],
+  ["admin", "NewWebhook", "url events description?"],
+  ["admin", "Webhook", "id url events description? createdAt previousSecretExpiresAt?"],
+];
+
+describe("the wire shape of every resource", () => {
+  it.each(wireShapes)("%s %s has exactly the fields %s", (documentKey, name, shape) => {
+    const schema = (standaloneDocuments()[documentKey].components.schemas as Json)[name];
+    const required: string[] = schema.required ?? [];
+    const fields = Object.keys(schema.properties).map((field) => (required.includes(field) ? field : `${field}?`));
+    expect(fields.join(" ")).toBe(shape);
+  });
+});
+
 describe("the operators' OpenAPI document", () => {
   const document = standaloneDocuments().admin;
   it("has the admin operations, the probes and the reference endpoints, and none of the public ones", () => {

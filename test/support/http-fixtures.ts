@@ -1,5 +1,6 @@
 import { afterEach, beforeEach } from "vitest";
 import { startTestPetstore, type TestPetstore, type TestResponse } from "./test-petstore.ts";
+import { newCategory, newOrder, newPet, type PetBody } from "./bodies.ts";
 
 /** Setup through the public API; each helper fails loudly when the service refuses. */
 
@@ -35,13 +36,16 @@ export const makeKeys = async (t: TestPetstore): Promise<Keys> => ({
 
 export const createCategory = async (t: TestPetstore, name = "Dogs", description?: string) =>
   ok(
-    await t.client.post("/categories", { key: t.adminKey, body: { name, ...(description ? { description } : {}) } }),
+    await t.client.post("/categories", {
+      key: t.adminKey,
+      body: newCategory({ name, ...(description && { description }) }),
+    }),
     201,
     "create category",
   );
 
 export const createPet = async (t: TestPetstore, pet: { name?: string; categoryId: number; status?: string }) =>
-  ok(await t.client.post("/pets", { key: t.adminKey, body: { name: "Rex", ...pet } }), 201, "create pet");
+  ok(await t.client.post("/pets", { key: t.adminKey, body: newPet(pet) }), 201, "create pet");
 
 export const setStock = async (t: TestPetstore, petId: number, quantity: number) =>
   ok(await t.client.put(`/store/inventory/${petId}`, { key: t.adminKey, body: { quantity } }), 200, "set stock");
@@ -52,14 +56,14 @@ export const stockedPet = async (t: TestPetstore, stock: number, name = "Rex") =
     (await t.client.get("/categories?limit=1", { key: t.adminKey })).body[0] ?? (await createCategory(t));
   const pet = await createPet(t, { name, categoryId: category.id });
   if (stock > 0) await setStock(t, pet.id, stock);
-  return pet as { id: number; name: string; categoryId: number; status: string };
+  return pet as PetBody;
 };
 
 export const placeOrder = async (
   t: TestPetstore,
   key: string,
   order: { petId: number; quantity: number; shipDate?: string },
-) => ok(await t.client.post("/store/orders", { key, body: order }), 201, "place order");
+) => ok(await t.client.post("/store/orders", { key, body: newOrder(order) }), 201, "place order");
 
 export const petStatus = async (t: TestPetstore, petId: number): Promise<string> =>
   (await t.client.get(`/store/inventory/${petId}`, { key: t.adminKey })).body.status;
