@@ -23,17 +23,33 @@ const MAX_PREFIXES = 1024;
 const timeOf = (date: Date | undefined): number => (date === undefined ? Number.NaN : date.getTime());
 const dateOf = (ms: number): Date | undefined => (Number.isNaN(ms) ? undefined : new Date(ms));
 
-/** Grown by doubling, the first `length` entries kept. */
-const grownF64 = (column: Float64Array, capacity: number): Float64Array<ArrayBuffer> => {
-  const grown = new Float64Array(capacity);
-  grown.set(column);
-  return grown;
-};
+/** Slots per page: a column grows a page at a time, so growing never copies or moves what it holds. */
+const PAGE_BITS = 12;
+const PAGE_SIZE = 1 << PAGE_BITS;
+const IN_PAGE = PAGE_SIZE - 1;
+
+/** One field of every order, by slot. */
+class Column {
+  readonly #pages: Float64Array[] = [];
+
+  at(slot: number): number {
+    return this.#pages[slot >>> PAGE_BITS]![slot & IN_PAGE]!;
+  }
+
+  put(slot: number, value: number): void {
+    this.#pages[slot >>> PAGE_BITS]![slot & IN_PAGE] = value;
+  }
+
+  /** Room for one more page of slots. */
+  addPage(): void {
+    this.#pages.push(new Float64Array(PAGE_SIZE));
+  }
+}
 
 /**
- * Orders kept as columns: every field of every order in a typed array, at the order's slot. An order is then no
- * object at all, and the heap holds a few dozen arrays however many orders there are (each object held for good
- * is traced by every full collection and keeps old-generation pages alive). The nonce is kept as its prefix's number
+ * Orders kept as columns: each field of every order in pages of typed arrays, at the order's slot. An order is then
+ * no object at all: nothing per order for the collector to trace, and no old-generation pages kept alive by a few
+ * long-lived objects among garbage. The nonce is kept as its prefix's number
  * and its counter. Indexes map ids to slots in ascending id: all orders, by pet, by placing key, and the ones
  * settling (recovery's work list), so a page or a pet's removal walks only what it touches.
  */
@@ -42,20 +58,34 @@ export class MemoryOrders implements Orders {
   /** Slots in use or freed so far; freed ones are reused first. */
   #used = 0;
   readonly #free: number[] = [];
-  #id = new Float64Array(0);
-  #petId = new Float64Array(0);
-  #placedBy = new Float64Array(0);
-  #quantity = new Float64Array(0);
-  #revision = new Float64Array(0);
-  #createdAt = new Float64Array(0);
+  readonly #id = new Column();
+  readonly #petId = new Column();
+  readonly #placedBy = new Column();
+  readonly #quantity = new Column();
+  readonly #revision = new Column();
+  readonly #createdAt = new Column();
   /** NaN when none. */
-  #shipDate = new Float64Array(0);
+  readonly #shipDate = new Column();
   /** NaN when not settling. */
-  #settlingSince = new Float64Array(0);
-  #state = new Uint8Array(0);
+  readonly #settlingSince = new Column();
+  /** An index in STATES. */
+  readonly #state = new Column();
   /** The nonce's prefix (an index in `#prefixes`), NO_NONCE or ODD_NONCE; its counter alongside. */
-  #noncePrefix = new Int32Array(0);
-  #nonceCounter = new Float64Array(0);
+  readonly #noncePrefix = new Column();
+  readonly #nonceCounter = new Column();
+  readonly #columns = [
+    this.#id,
+    this.#petId,
+    this.#placedBy,
+    this.#quantity,
+    this.#revision,
+    this.#createdAt,
+    this.#shipDate,
+    this.#settlingSince,
+    this.#state,
+    this.#noncePrefix,
+    this.#nonceCounter,
+  ];
   readonly #prefixes: string[] = [];
   readonly #prefixIndex = new Map<string, number>();
   readonly #oddNonces = new Map<number, string>();
@@ -76,7 +106,7 @@ export class MemoryOrders implements Orders {
     const until = cutoff.getTime();
     this.#settling.walkUp(page.after, (slot) => {
       if (found.length >= page.limit) return false;
-      if (this.#settlingSince[slot]! <= until) found.push(this.#recordAt(slot));
+      if (this.#settlingSince.at(slot) <= until) found.push(this.#recordAt(slot));
       return true;
     });
     return found;
@@ -84,10 +114,10 @@ export class MemoryOrders implements Orders {
 
   async settled(id: number): Promise<void> {
     const slot = this.#all.get(id);
-    if (slot < 0 || Number.isNaN(this.#settlingSince[slot]!)) return;
-    this.#settlingSince[slot] = Number.NaN;
+    if (slot < 0 || Number.isNaN(this.#settlingSince.at(slot))) return;
+    this.#settlingSince.put(slot, Number.NaN);
     this.#settling.delete(id);
-    if (this.#state[slot] === CANCELLED && !this.#events.has(id)) this.#remove(id);
+    if (this.#state.at(slot) === CANCELLED && !this.#events.has(id)) this.#remove(id);
   }
 
   async list(query: OrderQuery): Promise<OrderRecord[]> {
@@ -98,11 +128,11 @@ export class MemoryOrders implements Orders {
     if (!index) return page;
     const visit = (slot: number): boolean => {
       if (page.length >= limit) return false;
-      const state = this.#state[slot]!;
+      const state = this.#state.at(slot);
       const shown =
         (complete === undefined ? state === OPEN || state === COMPLETE : state === (complete ? COMPLETE : OPEN)) &&
-        (petId === undefined || this.#petId[slot] === petId) &&
-        (placedBy === undefined || this.#placedBy[slot] === placedBy);
+        (petId === undefined || this.#petId.at(slot) === petId) &&
+        (placedBy === undefined || this.#placedBy.at(slot) === placedBy);
       if (shown) page.push(this.#recordAt(slot));
       return true;
     };
@@ -114,15 +144,15 @@ export class MemoryOrders implements Orders {
   async insert(order: OrderRecord, events: readonly DomainEvent[] = []): Promise<boolean> {
     if (this.#all.get(order.id) >= 0) return false;
     const slot = this.#newSlot();
-    this.#id[slot] = order.id;
-    this.#petId[slot] = order.petId;
-    this.#placedBy[slot] = order.placedBy;
-    this.#quantity[slot] = order.quantity;
-    this.#revision[slot] = order.revision;
-    this.#createdAt[slot] = order.createdAt.getTime();
-    this.#shipDate[slot] = timeOf(order.shipDate);
-    this.#settlingSince[slot] = timeOf(order.settling);
-    this.#state[slot] = stateCode(order.state);
+    this.#id.put(slot, order.id);
+    this.#petId.put(slot, order.petId);
+    this.#placedBy.put(slot, order.placedBy);
+    this.#quantity.put(slot, order.quantity);
+    this.#revision.put(slot, order.revision);
+    this.#createdAt.put(slot, order.createdAt.getTime());
+    this.#shipDate.put(slot, timeOf(order.shipDate));
+    this.#settlingSince.put(slot, timeOf(order.settling));
+    this.#state.put(slot, stateCode(order.state));
     this.#keepNonce(slot, order.reservation);
     this.#all.set(order.id, slot);
     indexIn(this.#ofPet, order.petId).set(order.id, slot);
@@ -135,16 +165,16 @@ export class MemoryOrders implements Orders {
   async write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined> {
     const slot = this.#all.get(id);
     if (slot < 0) return undefined;
-    if (STATES[this.#state[slot]!] !== when.state) return undefined;
-    if (when.revision !== undefined && this.#revision[slot] !== when.revision) return undefined;
-    if (then.state !== undefined) this.#state[slot] = stateCode(then.state);
+    if (STATES[this.#state.at(slot)] !== when.state) return undefined;
+    if (when.revision !== undefined && this.#revision.at(slot) !== when.revision) return undefined;
+    if (then.state !== undefined) this.#state.put(slot, stateCode(then.state));
     if (then.shipDate !== undefined)
-      this.#shipDate[slot] = then.shipDate === "none" ? Number.NaN : then.shipDate.getTime();
+      this.#shipDate.put(slot, then.shipDate === "none" ? Number.NaN : then.shipDate.getTime());
     if (then.settling !== undefined) {
-      this.#settlingSince[slot] = then.settling.getTime();
+      this.#settlingSince.put(slot, then.settling.getTime());
       this.#settling.set(id, slot);
     }
-    this.#revision[slot] = this.#revision[slot]! + 1;
+    this.#revision.put(slot, this.#revision.at(slot) + 1);
     this.#events.add(id, then.events ?? []);
     return this.#recordAt(slot);
   }
@@ -153,7 +183,7 @@ export class MemoryOrders implements Orders {
     // Collected first: the indexes change as orders go, and a walk must not see its index change.
     const removed: number[] = [];
     this.#ofPet.get(petId)?.walkUp(undefined, (slot) => {
-      if (this.#state[slot] !== ABANDONED) removed.push(this.#id[slot]!);
+      if (this.#state.at(slot) !== ABANDONED) removed.push(this.#id.at(slot));
       return true;
     });
     for (let i = 0; i < removed.length; i++) this.#remove(removed[i]!);
@@ -173,41 +203,42 @@ export class MemoryOrders implements Orders {
   acknowledge(handed: readonly StoredEvent[], ids: readonly string[]): void {
     for (const id of this.#events.acknowledge(handed, ids)) {
       const slot = this.#all.get(id);
-      if (slot >= 0 && this.#state[slot] === CANCELLED && Number.isNaN(this.#settlingSince[slot]!)) this.#remove(id);
+      if (slot >= 0 && this.#state.at(slot) === CANCELLED && Number.isNaN(this.#settlingSince.at(slot)))
+        this.#remove(id);
     }
   }
 
   #recordAt(slot: number): OrderRecord {
     return {
-      id: this.#id[slot]!,
-      petId: this.#petId[slot]!,
-      quantity: this.#quantity[slot]!,
-      shipDate: dateOf(this.#shipDate[slot]!),
-      placedBy: this.#placedBy[slot]!,
-      revision: this.#revision[slot]!,
-      state: STATES[this.#state[slot]!]!,
-      createdAt: new Date(this.#createdAt[slot]!),
+      id: this.#id.at(slot),
+      petId: this.#petId.at(slot),
+      quantity: this.#quantity.at(slot),
+      shipDate: dateOf(this.#shipDate.at(slot)),
+      placedBy: this.#placedBy.at(slot),
+      revision: this.#revision.at(slot),
+      state: STATES[this.#state.at(slot)]!,
+      createdAt: new Date(this.#createdAt.at(slot)),
       reservation: this.#nonceAt(slot),
-      settling: dateOf(this.#settlingSince[slot]!),
+      settling: dateOf(this.#settlingSince.at(slot)),
     };
   }
 
   #keepNonce(slot: number, nonce: string | undefined): void {
-    this.#noncePrefix[slot] = NO_NONCE;
+    this.#noncePrefix.put(slot, NO_NONCE);
     if (nonce === undefined) return;
     const dot = nonce.lastIndexOf(".") + 1;
     const counter = nonce.slice(dot);
     const prefix = COUNTER.test(counter) ? this.#prefixOf(nonce.slice(0, dot)) : ODD_NONCE;
-    this.#noncePrefix[slot] = prefix;
+    this.#noncePrefix.put(slot, prefix);
     if (prefix === ODD_NONCE) this.#oddNonces.set(slot, nonce);
-    else this.#nonceCounter[slot] = Number.parseInt(counter, 36);
+    else this.#nonceCounter.put(slot, Number.parseInt(counter, 36));
   }
 
   #nonceAt(slot: number): string | undefined {
-    const prefix = this.#noncePrefix[slot]!;
+    const prefix = this.#noncePrefix.at(slot);
     if (prefix === NO_NONCE) return undefined;
     if (prefix === ODD_NONCE) return this.#oddNonces.get(slot);
-    return this.#prefixes[prefix]! + this.#nonceCounter[slot]!.toString(36);
+    return this.#prefixes[prefix]! + this.#nonceCounter.at(slot).toString(36);
   }
 
   /** The prefix's number, ODD_NONCE once there are too many to remember. */
@@ -224,27 +255,11 @@ export class MemoryOrders implements Orders {
   #newSlot(): number {
     const reused = this.#free.pop();
     if (reused !== undefined) return reused;
-    if (this.#used === this.#capacity) this.#grow(Math.max(64, this.#capacity * 2));
+    if (this.#used === this.#capacity) {
+      for (const column of this.#columns) column.addPage();
+      this.#capacity += PAGE_SIZE;
+    }
     return this.#used++;
-  }
-
-  #grow(capacity: number): void {
-    this.#id = grownF64(this.#id, capacity);
-    this.#petId = grownF64(this.#petId, capacity);
-    this.#placedBy = grownF64(this.#placedBy, capacity);
-    this.#quantity = grownF64(this.#quantity, capacity);
-    this.#revision = grownF64(this.#revision, capacity);
-    this.#createdAt = grownF64(this.#createdAt, capacity);
-    this.#shipDate = grownF64(this.#shipDate, capacity);
-    this.#settlingSince = grownF64(this.#settlingSince, capacity);
-    this.#nonceCounter = grownF64(this.#nonceCounter, capacity);
-    const state = new Uint8Array(capacity);
-    state.set(this.#state);
-    this.#state = state;
-    const prefix = new Int32Array(capacity);
-    prefix.set(this.#noncePrefix);
-    this.#noncePrefix = prefix;
-    this.#capacity = capacity;
   }
 
   #remove(id: number): void {
@@ -252,8 +267,8 @@ export class MemoryOrders implements Orders {
     if (slot < 0) return;
     this.#all.delete(id);
     this.#settling.delete(id);
-    unindex(this.#ofPet, this.#petId[slot]!, id);
-    unindex(this.#ofPlacer, this.#placedBy[slot]!, id);
+    unindex(this.#ofPet, this.#petId.at(slot), id);
+    unindex(this.#ofPlacer, this.#placedBy.at(slot), id);
     this.#oddNonces.delete(slot);
     this.#free.push(slot);
     this.#events.drop(id);
