@@ -20,7 +20,8 @@ export const MEMORY_EVENT_LOG_LIMIT = 10_000;
  * read never waits. The oldest events go once they are older than the retention time or more than the limit.
  */
 export class MemoryEventLog implements EventLog {
-  #entries: Entry[] = [];
+  /** Those before `#head` are cleared as they go, so the log holds no more than it keeps. */
+  #entries: (Entry | undefined)[] = [];
   /** Index in `#entries` of the oldest kept. */
   #head = 0;
   readonly #ids = new Set<string>();
@@ -52,7 +53,7 @@ export class MemoryEventLog implements EventLog {
     const from = this.#head + Math.max(0, position + 1 - first);
     const events = entries
       .slice(from, from + Math.max(0, limit))
-      .map((e) => ({ ...copyEvent(e.event), position: e.event.position }));
+      .map((e) => ({ ...copyEvent(e!.event), position: e!.event.position }));
     return { events, last: events.at(-1)?.position ?? position };
   }
 
@@ -63,6 +64,7 @@ export class MemoryEventLog implements EventLog {
       (entries.length - this.#head > this.#limit || entries[this.#head]!.appendedAt < now - EVENT_LOG_RETENTION_MS)
     ) {
       this.#ids.delete(entries[this.#head]!.event.id);
+      entries[this.#head] = undefined;
       this.#head++;
     }
     if (this.#head > 1024 && this.#head > entries.length / 2) {
