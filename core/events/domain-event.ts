@@ -1,6 +1,5 @@
 import type { PetStatus } from "../pets/pet.ts";
 
-/** As GET /store/orders/{id} shows it. */
 export interface OrderData {
   id: number;
   petId: number;

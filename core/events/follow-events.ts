@@ -25,7 +25,6 @@ export class FollowEvents {
       low = high;
       high *= 2;
     }
-    // Here anyAfter(low) (or low is 0) and not anyAfter(high).
     while (high - low > 1) {
       const middle = Math.floor((low + high) / 2);
       if (await anyAfter(middle)) low = middle;
