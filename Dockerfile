@@ -29,4 +29,4 @@ EXPOSE 8080
 HEALTHCHECK --interval=10s --timeout=3s --start-period=10s --retries=3 \
   CMD ["node", "-e", "const h=process.env.HOST||'';const host=h===''||h==='0.0.0.0'||h==='::'?'127.0.0.1':h.includes(':')?`[${h}]`:h;fetch(`http://${host}:${process.env.PORT||8080}/healthz`,{signal:AbortSignal.timeout(2500)}).then((r)=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=32", "bootstrap/main.ts"]
+CMD ["node", "--max-semi-space-size=16", "bootstrap/main.ts"]

@@ -16,11 +16,11 @@ export const pinSelf = (core: number): boolean =>
 
 /**
  * The node flags the service runs with, here as under `npm start`, `npm run dev` and the image's CMD
- * (test/bootstrap/node-flags.test.ts holds them equal): young-generation semi-spaces of at most 32 MiB. Left to
- * itself, Node 24 on a machine with 24 GiB lets a busy service's young generation grow to 64 MiB semi-spaces, which
- * stay committed after a full GC: 200,000 client addresses then left 270 MiB of RSS instead of 215.
+ * (test/bootstrap/node-flags.test.ts holds them equal): young-generation semi-spaces of at most 16 MiB. Left to
+ * itself, Node 24 on a large machine lets a busy service's young generation grow to 64 MiB semi-spaces, which stay
+ * committed after a full GC; what each size cost in RSS and CPU is in docs/performance.md.
  */
-export const SERVICE_NODE_ARGS = ["--max-semi-space-size=32"];
+export const SERVICE_NODE_ARGS = ["--max-semi-space-size=16"];
 
 export interface ChildServer {
   url: string;

@@ -17,7 +17,7 @@ const flagsOf = (command: string): string[] => {
 
 describe("the service's node flags", () => {
   it("are the benchmark's, under npm start and npm run dev", () => {
-    expect(SERVICE_NODE_ARGS).toEqual(["--max-semi-space-size=32"]);
+    expect(SERVICE_NODE_ARGS).toEqual(["--max-semi-space-size=16"]);
     expect(flagsOf(scripts.start!)).toEqual(SERVICE_NODE_ARGS);
     expect(flagsOf(scripts.dev!)).toEqual(SERVICE_NODE_ARGS);
   });
