@@ -93,7 +93,7 @@ describe("the public OpenAPI document", () => {
     expect(Object.keys(document.paths).some((p) => p.startsWith("/admin"))).toBe(false);
   });
 
-  it("names its schemas as the seed does, with int64 ids, the PetStatus enum and an Order without required fields", () => {
+  it("names its schemas as the seed does, with int64 ids and the PetStatus enum (their fields: wireShapes below)", () => {
     const schemas = document.components.schemas as Json;
     for (const name of [
       "PetStatus",
@@ -110,9 +110,6 @@ describe("the public OpenAPI document", () => {
       expect(schemas, name).toHaveProperty(name);
     }
     expect(schemas.PetStatus).toMatchObject({ type: "string", enum: ["available", "pending", "sold"] });
-    expect(schemas.Order.required).toBeUndefined();
-    expect(schemas.NewPet.required).toEqual(["name", "categoryId"]);
-    expect(schemas.Pet.required).toEqual(["id", "name", "categoryId", "status"]);
     expect(schemas.Error.required).toEqual(["code", "message", "status"]);
     for (const [schema, field] of [
       ["Pet", "id"],
