@@ -19,7 +19,6 @@ import { noteKeyId, requestIdOf } from "./request-context.ts";
 import { emptyResponse, jsonResponse, textResponse, type Answer } from "./response.ts";
 import { Reply, type Access, type Parsed, type Route, type RouteInput, type RouteServices } from "./route.ts";
 import { NoQuery } from "./schemas.ts";
-import { plainParserOf, type PlainParser, type RawParams } from "./plain-input.ts";
 import { parseInto, type InputPart } from "./validation.ts";
 
 export interface PipelineDeps {
@@ -35,6 +34,9 @@ export interface PipelineDeps {
 
 /** A route, compiled once: the schemas it needs are resolved here, not per request. */
 export type Operation = (event: H3Event) => Promise<Answer>;
+
+/** Query parameters as the pipeline hands them to zod: one string per name, an array for a repeated name. */
+type RawParams = Record<string, string | string[]>;
 
 /**
  * The query as an object: one string per name, an array for a repeated name. Every name, `__proto__` included, is an
@@ -140,9 +142,6 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
   const operation = (route: Route, services: RouteServices): Operation => {
     const input: RouteInput = route.input ?? {};
     const querySchema = input.query ?? NoQuery;
-    const plainQuery = plainParserOf(querySchema);
-    const plainPath = input.path && plainParserOf(input.path);
-    const plainBody = input.body && plainParserOf(input.body);
     const writes = route.method !== "GET";
     const headerShape = headerShapeOf(route);
     const headerNames = Object.keys(headerShape);
@@ -152,16 +151,11 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     /** Path, query and headers are read at once; only a route that takes a body waits, for the body. */
     const parse = (event: H3Event): Parsed<RouteInput> | Promise<Parsed<RouteInput>> => {
       const details: ProblemDetail[] = [];
-      /** The plain parser's reading when it has one, else zod's (which explains a refusal). */
-      const read = (schema: z.ZodType, plain: PlainParser | undefined, raw: unknown, where: InputPart) =>
-        plain?.(raw) ?? (parseInto(schema, raw, where, details) as Record<string, unknown> | undefined);
-      const path = (input.path ? read(input.path, plainPath, event.context.params ?? {}, "path") : {}) as Record<
-        string,
-        unknown
-      >;
+      const read = (schema: z.ZodType, raw: unknown, where: InputPart) =>
+        parseInto(schema, raw, where, details) as Record<string, unknown> | undefined;
+      const path = (input.path ? read(input.path, event.context.params ?? {}, "path") : {}) as Record<string, unknown>;
       // Most requests have no query: a route without query parameters then parses nothing.
-      const query =
-        !input.query && event.url.search === "" ? {} : read(querySchema, plainQuery, queryOf(event), "query");
+      const query = !input.query && event.url.search === "" ? {} : read(querySchema, queryOf(event), "query");
       const headers = headerSchema
         ? parseInto(
             headerSchema,
@@ -180,7 +174,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
       };
       const bodySchema = input.body;
       return bodySchema
-        ? readBody(event, details).then((raw) => parsed(read(bodySchema, plainBody, raw, "body")))
+        ? readBody(event, details).then((raw) => parsed(read(bodySchema, raw, "body")))
         : parsed(undefined);
     };
 
@@ -266,12 +260,9 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
   const pathCheck = (route: Route | undefined): ((event: H3Event) => void) => {
     const schema = route?.input?.path;
     if (!schema) return () => undefined;
-    const plain = plainParserOf(schema);
     return (event) => {
-      const params = event.context.params ?? {};
-      if (plain?.(params)) return;
       const details: ProblemDetail[] = [];
-      parseInto(schema, params, "path", details);
+      parseInto(schema, event.context.params ?? {}, "path", details);
       if (details.length) throw invalid(details);
     };
   };

@@ -11,19 +11,6 @@ import { petSorts } from "../../core/pets/pets.port.ts";
 import { orderSorts } from "../../core/orders/orders.port.ts";
 import { webhookEventTypes } from "../../core/webhooks/webhook-event.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
-import {
-  plainAsciiText,
-  plainAsciiVerbatim,
-  plainBooleanText,
-  plainEnum,
-  plainInt64Text,
-  plainInteger,
-  plainLimitText,
-  plainListText,
-  plainly,
-  zodOnly,
-  type PlainReaders,
-} from "./plain-input.ts";
 
 /** The order states a listing may ask for (cancelled orders are never listed). */
 const orderStates = ["open", "complete"] as const;
@@ -40,7 +27,6 @@ export const int64 = z
   .refine(Number.isInteger, "Expected an integer")
   .refine((n) => n >= -(2 ** 63) && n <= 2 ** 63, "Expected an int64 (between -2^63 and 2^63-1)")
   .meta({ type: "integer", format: "int64" });
-const plainInt64 = plainInteger(-(2 ** 63), 2 ** 63);
 
 const int64Text = z
   .string()
@@ -122,16 +108,13 @@ export const dateTime = z
   .refine((d) => !Number.isNaN(d.getTime()), "Expected a real date-time")
   .meta({ type: "string", format: "date-time" });
 
-export const PetBody = plainly(
-  z
-    .strictObject({
-      name: name.meta({ description: "The animal's name" }),
-      categoryId: int64.meta({ description: "Identifier of the category the animal belongs to" }),
-      status: PetStatus.optional(),
-    })
-    .meta({ id: "NewPet" }),
-  { name: plainAsciiText(1, 100), categoryId: plainInt64, status: plainEnum(petStatuses) },
-);
+export const PetBody = z
+  .strictObject({
+    name: name.meta({ description: "The animal's name" }),
+    categoryId: int64.meta({ description: "Identifier of the category the animal belongs to" }),
+    status: PetStatus.optional(),
+  })
+  .meta({ id: "NewPet" });
 
 export const PetView = z
   .object({
@@ -159,16 +142,13 @@ export const CategoryView = z
   })
   .meta({ id: "Category" });
 
-export const OrderBody = plainly(
-  z
-    .strictObject({
-      petId: int64.meta({ description: "Identifier of the animal in the order" }),
-      quantity: z.number().int().min(1).max(1000).meta({ description: "Number of units ordered", format: "int32" }),
-      shipDate: dateTime.optional().meta({ description: "Expected ship date, RFC 3339 with an offset" }),
-    })
-    .meta({ id: "NewOrder" }),
-  { petId: plainInt64, quantity: plainInteger(1, 1000), shipDate: zodOnly },
-);
+export const OrderBody = z
+  .strictObject({
+    petId: int64.meta({ description: "Identifier of the animal in the order" }),
+    quantity: z.number().int().min(1).max(1000).meta({ description: "Number of units ordered", format: "int32" }),
+    shipDate: dateTime.optional().meta({ description: "Expected ship date, RFC 3339 with an offset" }),
+  })
+  .meta({ id: "NewOrder" });
 
 export const OrderChangesBody = z
   .strictObject({
@@ -289,103 +269,75 @@ const limit = z
   });
 const after = int64String.optional().meta({ description: "Return only items with an id greater than this" });
 const paging = { limit, after };
-const plainPaging = { limit: plainLimitText(PAGE_SIZE.max), after: plainInt64Text };
-const plainStatuses = plainListText(plainEnum(petStatuses), 3);
 
 const PetSortParam = z.enum(petSorts).optional().meta({
   description:
     "Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`.",
 });
 
-export const PetListQuery = plainly(
-  z.strictObject({
-    ...paging,
-    sort: PetSortParam,
-    afterName: z
-      .string()
-      .min(1)
-      .max(400)
-      .refine(...wellFormed)
-      .optional()
-      .meta({
-        description:
-          "With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both)",
-      }),
-    name: text(1, 100).optional().meta({ description: "Only pets whose name starts with this text, ignoring case" }),
-    status: commaList(PetStatus, 3)
-      .optional()
-      .meta({ description: listDescription("Only pets with one of these statuses", "status", "available&pending") }),
-    categoryId: int64String.optional().meta({ description: "Only pets of this category" }),
-    ids: commaList(int64String, 100)
-      .optional()
-      .meta({
-        description: `${listDescription("Only these pets, at most 100 ids", "ids", "1&2")}: the successor of GET /pets/{petId}`,
-      }),
-  }),
-  {
-    ...plainPaging,
-    sort: plainEnum(petSorts),
-    afterName: plainAsciiVerbatim(1, 400),
-    name: plainAsciiText(1, 100),
-    status: plainStatuses,
-    categoryId: plainInt64Text,
-    ids: plainListText(plainInt64Text, 100),
-  },
-);
-
-export const PageQuery = plainly(z.strictObject(paging), plainPaging);
-
-export const OrderListQuery = plainly(
-  z.strictObject({
-    ...paging,
-    complete: z
-      .enum(["true", "false"])
-      .transform((s) => s === "true")
-      .optional()
-      .meta({ description: "Only completed (true) or open (false) orders" }),
-    state: z
-      .enum(orderStates)
-      .optional()
-      .meta({ description: "Only `open` or only `complete` orders (the same as `complete=false` or `complete=true`)" }),
-    petId: int64String.optional().meta({ description: "Only orders for this pet" }),
-    placedBy: int64String.optional().meta({
+export const PetListQuery = z.strictObject({
+  ...paging,
+  sort: PetSortParam,
+  afterName: z
+    .string()
+    .min(1)
+    .max(400)
+    .refine(...wellFormed)
+    .optional()
+    .meta({
       description:
-        "Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key",
+        "With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both)",
     }),
-    sort: z
-      .enum(orderSorts)
-      .optional()
-      .meta({ description: "`id` (ascending, the default) or `-id` (newest first); `after` follows that order" }),
-  }),
-  {
-    ...plainPaging,
-    complete: plainBooleanText,
-    state: plainEnum(orderStates),
-    petId: plainInt64Text,
-    placedBy: plainInt64Text,
-    sort: plainEnum(orderSorts),
-  },
-);
+  name: text(1, 100).optional().meta({ description: "Only pets whose name starts with this text, ignoring case" }),
+  status: commaList(PetStatus, 3)
+    .optional()
+    .meta({ description: listDescription("Only pets with one of these statuses", "status", "available&pending") }),
+  categoryId: int64String.optional().meta({ description: "Only pets of this category" }),
+  ids: commaList(int64String, 100)
+    .optional()
+    .meta({
+      description: `${listDescription("Only these pets, at most 100 ids", "ids", "1&2")}: the successor of GET /pets/{petId}`,
+    }),
+});
 
-export const InventoryListQuery = plainly(
-  z.strictObject({
-    ...paging,
-    status: commaList(PetStatus, 3)
-      .optional()
-      .meta({
-        description: listDescription("Only items whose pet has one of these statuses", "status", "available&pending"),
-      }),
+export const PageQuery = z.strictObject(paging);
+
+export const OrderListQuery = z.strictObject({
+  ...paging,
+  complete: z
+    .enum(["true", "false"])
+    .transform((s) => s === "true")
+    .optional()
+    .meta({ description: "Only completed (true) or open (false) orders" }),
+  state: z
+    .enum(orderStates)
+    .optional()
+    .meta({ description: "Only `open` or only `complete` orders (the same as `complete=false` or `complete=true`)" }),
+  petId: int64String.optional().meta({ description: "Only orders for this pet" }),
+  placedBy: int64String.optional().meta({
+    description:
+      "Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key",
   }),
-  { ...plainPaging, status: plainStatuses },
-);
+  sort: z
+    .enum(orderSorts)
+    .optional()
+    .meta({ description: "`id` (ascending, the default) or `-id` (newest first); `after` follows that order" }),
+});
+
+export const InventoryListQuery = z.strictObject({
+  ...paging,
+  status: commaList(PetStatus, 3)
+    .optional()
+    .meta({
+      description: listDescription("Only items whose pet has one of these statuses", "status", "available&pending"),
+    }),
+});
 
 /** What a route without a query declaration accepts: no parameters at all. */
 export const NoQuery = z.strictObject({});
 
-const idParam = <K extends string>(name: K, description: string) => {
-  const schema = z.strictObject({ [name]: int64PathId.meta({ description }) } as Record<K, typeof int64PathId>);
-  return plainly(schema, { [name]: plainInt64Text } as PlainReaders<typeof schema>);
-};
+const idParam = <K extends string>(name: K, description: string) =>
+  z.strictObject({ [name]: int64PathId.meta({ description }) } as Record<K, typeof int64PathId>);
 
 export const PetIdParam = idParam("petId", "Identifier of the pet");
 export const CategoryIdParam = idParam("categoryId", "Identifier of the category");
