@@ -35,12 +35,8 @@ export interface DeadlockRetry {
 }
 
 /**
- * Eight runs, the waits below 40, 80, ... 2,560 ms (at most 5 s in all, 2.5 s expected). Measured on the test engine
- * (10 concurrent inserts of one unique name, 100 races): about one race in ten ends in a cycle that re-forms while
- * its victims run again at once, because the winner's insert waits on each new attempt's uncommitted entry; three
- * runs without a pause left all nine losers deadlocked (a 27 s race at PostgreSQL's default 1 s detection). Growing
- * random pauses let the winner commit; the losers' next run then meets the committed name: 9 of 9 refused as
- * duplicates, the worst race 1.6 s with the test image's 20 ms detection.
+ * Eight runs, the waits below 40, 80, ... 2,560 ms: immediate re-runs re-form the deadlock cycle, growing random
+ * pauses let the winner commit (docs/operations.md#the-test-engine-ferretdb-v2-on-postgresql--documentdb).
  */
 export const DEADLOCK_RETRY: DeadlockRetry = { attempts: 8, baseDelayMs: 20 };
 

@@ -7,7 +7,7 @@ const nothing: ReadonlySet<string> = new Set();
  * Takes over a database written before `eventsSince` (MongoOutbox): every document with events and no field gets
  * it, by the same conditional write as an acknowledgement (a document changed meanwhile is left to the relay, which
  * finds it anyway: a missing field sorts first, and settles it). Cancelled orders whose events were all taken (an
- * acknowledgement that died before removing the tombstone) are removed, as each acknowledgement used to. Idempotent;
+ * acknowledgement that died before removing the tombstone) are removed. Idempotent;
  * on a migrated database it costs two empty queries and one delete of nothing.
  */
 export const migrateOutboxKeys = async (db: Db): Promise<void> => {
