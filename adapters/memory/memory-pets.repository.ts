@@ -10,6 +10,13 @@ import type {
   Settlement,
   StockSetting,
   UnitsBack,
+  ReservationKept,
+  ReservationUndone,
+  SettleMarkCleared,
+  MoveStart,
+  MoveFinish,
+  MoveUndone,
+  DeletingStart,
 } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { compareNameKeys, nameKeyOf } from "../../core/pets/pet-name-key.ts";
@@ -177,23 +184,13 @@ export class MemoryPets implements Pets {
     });
   }
 
-  async keepReservation({
-    petId,
-    orderId,
-    nonce,
-  }: {
-    petId: number;
-    orderId: number;
-    nonce: string;
-  }): Promise<PetWrite> {
+  async keepReservation({ petId, orderId, nonce }: ReservationKept): Promise<PetWrite> {
     return this.#write(petId, (pet) =>
       hasMark(pet, orderId, "reserve", nonce) ? { pet: { marks: withoutMark(pet, orderId, "reserve") } } : undefined,
     );
   }
 
-  async undoReservation(
-    u: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack,
-  ): Promise<PetWrite> {
+  async undoReservation(u: ReservationUndone): Promise<PetWrite> {
     return this.#write(u.petId, (pet) =>
       hasMark(pet, u.orderId, "reserve", u.nonce)
         ? unitsBack(pet, u.units, u, { marks: withoutMark(pet, u.orderId, "reserve") })
@@ -214,7 +211,7 @@ export class MemoryPets implements Pets {
     });
   }
 
-  async clearSettleMark({ petId, orderId }: { petId: number; orderId: number }): Promise<PetWrite> {
+  async clearSettleMark({ petId, orderId }: SettleMarkCleared): Promise<PetWrite> {
     return this.#write(petId, (pet) => {
       if (!hasMark(pet, orderId, "settle")) return undefined;
       const bucket = fenceBucket(orderId);
@@ -247,17 +244,7 @@ export class MemoryPets implements Pets {
     );
   }
 
-  async beginMove({
-    petId,
-    to,
-    since,
-    expectedRevision,
-  }: {
-    petId: number;
-    to: number;
-    since: Date;
-    expectedRevision: number;
-  }): Promise<PetWrite> {
+  async beginMove({ petId, to, since, expectedRevision }: MoveStart): Promise<PetWrite> {
     return this.#write(petId, (pet) =>
       visible(pet) && pet.revision === expectedRevision
         ? { pet: { movingTo: to, provisionalSince: new Date(since) } }
@@ -265,7 +252,7 @@ export class MemoryPets implements Pets {
     );
   }
 
-  async finishMove(m: Omit<Edit, "expectedRevision"> & { to: number; since: Date }): Promise<PetWrite> {
+  async finishMove(m: MoveFinish): Promise<PetWrite> {
     return this.#write(m.petId, (pet) => {
       if (
         pet.movingTo !== m.to ||
@@ -279,7 +266,7 @@ export class MemoryPets implements Pets {
     });
   }
 
-  async undoMove({ petId, to, since }: { petId: number; to: number; since: Date }): Promise<PetWrite> {
+  async undoMove({ petId, to, since }: MoveUndone): Promise<PetWrite> {
     return this.#write(petId, (pet) =>
       pet.movingTo === to && sameDate(pet.provisionalSince, since)
         ? { pet: { movingTo: undefined, provisionalSince: undefined } }
@@ -293,15 +280,7 @@ export class MemoryPets implements Pets {
     );
   }
 
-  async beginDeleting({
-    petId,
-    since,
-    expectedRevision,
-  }: {
-    petId: number;
-    since: Date;
-    expectedRevision?: number | undefined;
-  }): Promise<PetWrite> {
+  async beginDeleting({ petId, since, expectedRevision }: DeletingStart): Promise<PetWrite> {
     return this.#write(petId, (pet) =>
       visible(pet) && pet.holdCount === 0 && revisionHolds(pet, expectedRevision)
         ? { pet: { lifecycle: "deleting", provisionalSince: new Date(since) } }

@@ -12,6 +12,13 @@ import type {
   Settlement,
   StockSetting,
   UnitsBack,
+  ReservationKept,
+  ReservationUndone,
+  SettleMarkCleared,
+  MoveStart,
+  MoveFinish,
+  MoveUndone,
+  DeletingStart,
 } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { nameKeyOf } from "../../core/pets/pet-name-key.ts";
@@ -301,13 +308,11 @@ export class MongoPets implements Pets {
     return this.#write(r.petId, r.lastUnitsFirst ? alternatives.reverse() : alternatives);
   }
 
-  keepReservation({ petId, orderId, nonce }: { petId: number; orderId: number; nonce: string }): Promise<PetWrite> {
+  keepReservation({ petId, orderId, nonce }: ReservationKept): Promise<PetWrite> {
     return this.#write(petId, [[{ [`${markPath(orderId, "reserve")}.n`]: nonce }, removeMark(orderId, "reserve")]]);
   }
 
-  undoReservation(
-    u: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack,
-  ): Promise<PetWrite> {
+  undoReservation(u: ReservationUndone): Promise<PetWrite> {
     const path = markPath(u.orderId, "reserve");
     const facts = u.nonce === undefined ? { [path]: { $exists: true } } : { [`${path}.n`]: u.nonce };
     return this.#write(u.petId, unitsBack(facts, u.units, u, removeMark(u.orderId, "reserve")));
@@ -327,7 +332,7 @@ export class MongoPets implements Pets {
     ]);
   }
 
-  clearSettleMark({ petId, orderId }: { petId: number; orderId: number }): Promise<PetWrite> {
+  clearSettleMark({ petId, orderId }: SettleMarkCleared): Promise<PetWrite> {
     const path = markPath(orderId, "settle");
     return this.#write(petId, [
       [
@@ -353,29 +358,19 @@ export class MongoPets implements Pets {
     return this.#write(e.petId, [[facts, merged(named(e.name), consequence(e))]]);
   }
 
-  beginMove({
-    petId,
-    to,
-    since,
-    expectedRevision,
-  }: {
-    petId: number;
-    to: number;
-    since: Date;
-    expectedRevision: number;
-  }): Promise<PetWrite> {
+  beginMove({ petId, to, since, expectedRevision }: MoveStart): Promise<PetWrite> {
     return this.#write(petId, [
       [{ ...visibleNow, revision: expectedRevision }, { set: { movingTo: to, provisionalSince: since } }],
     ]);
   }
 
-  finishMove(m: Omit<Edit, "expectedRevision"> & { to: number; since: Date }): Promise<PetWrite> {
+  finishMove(m: MoveFinish): Promise<PetWrite> {
     const facts = { movingTo: m.to, provisionalSince: m.since, ...visibleNow, status: m.checkedStatus };
     const landed: Change = { set: { categoryId: m.to }, unset: ["movingTo", "provisionalSince"] };
     return this.#write(m.petId, [[facts, merged(named(m.name), consequence(m), landed)]]);
   }
 
-  undoMove({ petId, to, since }: { petId: number; to: number; since: Date }): Promise<PetWrite> {
+  undoMove({ petId, to, since }: MoveUndone): Promise<PetWrite> {
     return this.#write(petId, [
       [{ movingTo: to, provisionalSince: since }, { unset: ["movingTo", "provisionalSince"] }],
     ]);
@@ -385,15 +380,7 @@ export class MongoPets implements Pets {
     return this.#write(petId, [[{ lifecycle: "creating" }, { unset: ["lifecycle", "provisionalSince"] }]]);
   }
 
-  beginDeleting({
-    petId,
-    since,
-    expectedRevision,
-  }: {
-    petId: number;
-    since: Date;
-    expectedRevision?: number | undefined;
-  }): Promise<PetWrite> {
+  beginDeleting({ petId, since, expectedRevision }: DeletingStart): Promise<PetWrite> {
     const facts = { ...visibleNow, holdCount: 0, ...ofRevision(expectedRevision) };
     return this.#write(petId, [[facts, { set: { lifecycle: "deleting", provisionalSince: since } }]]);
   }

@@ -76,6 +76,19 @@ export interface Edit {
 }
 
 /** Each write is one conditional single-document write (docs/decisions/pet-port-named-writes.md). */
+export type ReservationKept = { petId: number; orderId: number; nonce: string };
+export type ReservationUndone = {
+  petId: number;
+  orderId: number;
+  nonce: string | undefined;
+  units: number;
+} & UnitsBack;
+export type SettleMarkCleared = { petId: number; orderId: number };
+export type MoveStart = { petId: number; to: number; since: Date; expectedRevision: number };
+export type MoveFinish = Omit<Edit, "expectedRevision"> & { to: number; since: Date };
+export type MoveUndone = { petId: number; to: number; since: Date };
+export type DeletingStart = { petId: number; since: Date; expectedRevision?: number | undefined };
+
 export interface Pets {
   /** Provisional pets too. */
   ofId(id: number): Promise<PetRecord | undefined>;
@@ -85,23 +98,21 @@ export interface Pets {
 
   /** Only a visible, available pet with `units` in stock and without this order's reserve mark. */
   reserve(reservation: Reservation): Promise<PetWrite>;
-  keepReservation(keep: { petId: number; orderId: number; nonce: string }): Promise<PetWrite>;
-  undoReservation(
-    undo: { petId: number; orderId: number; nonce: string | undefined; units: number } & UnitsBack,
-  ): Promise<PetWrite>;
+  keepReservation(keep: ReservationKept): Promise<PetWrite>;
+  undoReservation(undo: ReservationUndone): Promise<PetWrite>;
   /** Only without this order's settle mark and at `fence`; leaves that mark. */
   applySettlement(settlement: Settlement): Promise<PetWrite>;
   /** Also moves the fence of the order's bucket on. */
-  clearSettleMark(clear: { petId: number; orderId: number }): Promise<PetWrite>;
+  clearSettleMark(clear: SettleMarkCleared): Promise<PetWrite>;
   setStock(setting: StockSetting): Promise<PetWrite>;
   /** Only while the pet still has `checkedStatus`. */
   edit(edit: Edit): Promise<PetWrite>;
-  beginMove(move: { petId: number; to: number; since: Date; expectedRevision: number }): Promise<PetWrite>;
-  finishMove(move: Omit<Edit, "expectedRevision"> & { to: number; since: Date }): Promise<PetWrite>;
-  undoMove(move: { petId: number; to: number; since: Date }): Promise<PetWrite>;
+  beginMove(move: MoveStart): Promise<PetWrite>;
+  finishMove(move: MoveFinish): Promise<PetWrite>;
+  undoMove(move: MoveUndone): Promise<PetWrite>;
   finishCreating(petId: number): Promise<PetWrite>;
   /** Only while no order holds units of the pet. */
-  beginDeleting(deleting: { petId: number; since: Date; expectedRevision?: number | undefined }): Promise<PetWrite>;
+  beginDeleting(deleting: DeletingStart): Promise<PetWrite>;
   // True when this call removed the pet.
   removeCreating(petId: number, since?: Date): Promise<boolean>;
   removeDeleting(petId: number): Promise<boolean>;
