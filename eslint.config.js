@@ -31,7 +31,10 @@ export default tseslint.config(
     plugins: { local: { rules: { "imports-first": importsFirst } } },
     rules: {
       "local/imports-first": "error",
-      "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
+      "@typescript-eslint/no-unused-vars": [
+        "error",
+        { argsIgnorePattern: "^_", varsIgnorePattern: "^_", ignoreRestSiblings: true },
+      ],
       "@typescript-eslint/consistent-type-imports": "error",
       eqeqeq: ["error", "always"],
       "no-console": "error",

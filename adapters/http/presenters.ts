@@ -4,6 +4,7 @@ import type { Category } from "../../core/categories/category.ts";
 import type { InventoryItem } from "../../core/inventory/inventory-item.ts";
 import type { Order } from "../../core/orders/order.ts";
 import type { Pet } from "../../core/pets/pet.ts";
+import type { OnlyKeysOf } from "../../core/shared/only-keys-of.ts";
 import { limitsOf } from "../../core/rate-limiting/plans.ts";
 import type { DeliveryAttempt } from "../../core/webhooks/delivery-attempt.ts";
 import type { WebhookSubscription } from "../../core/webhooks/webhook-subscription.ts";
@@ -17,16 +18,15 @@ import type {
   WebhookView,
 } from "./schemas.ts";
 
-/** Domain objects → wire shapes, field by field: internal fields (order owner, key hashes, revisions) stop here. */
+/** Domain objects → wire shapes: internal fields (order owner, key hashes, revisions) stop here. */
 
 type View<S extends z.ZodType> = z.input<S>;
 
-export const presentPet = (p: Pet): View<typeof PetView> => ({
-  id: p.id,
-  name: p.name,
-  categoryId: p.categoryId,
-  status: p.status,
-});
+/** Every field of the pet but its revision (which travels as the ETag). */
+export const presentPet = (p: Pet): View<typeof PetView> => {
+  const { revision, ...view } = p;
+  return view satisfies OnlyKeysOf<View<typeof PetView>, typeof view>;
+};
 
 export const presentCategory = (c: Category): View<typeof CategoryView> =>
   c.description === undefined ? { id: c.id, name: c.name } : { id: c.id, name: c.name, description: c.description };

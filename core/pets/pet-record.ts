@@ -1,3 +1,4 @@
+import type { OnlyKeysOf } from "../shared/only-keys-of.ts";
 import type { Pet } from "./pet.ts";
 
 /** Keyed by its order, so a stock move applies once: docs/consistency.md#marks-and-fences. */
@@ -41,10 +42,9 @@ export const markOf = (pet: PetRecord | undefined, orderId: number, kind: Mark["
 export const isVisible = <P extends ListedPet>(pet: P | undefined): pet is P =>
   pet !== undefined && pet.lifecycle === undefined;
 
-export const petOf = (record: Pet): Pet => ({
-  id: record.id,
-  name: record.name,
-  categoryId: record.categoryId,
-  status: record.status,
-  revision: record.revision,
-});
+/** The pet a use case answers: the record without its store-only fields, every other field carried as it is. */
+export const petOf = (record: PetRecord): Pet => {
+  const { stock, holdCount, heldUnits, pendingCause, marks, fences, lifecycle, movingTo, provisionalSince, ...pet } =
+    record;
+  return pet satisfies OnlyKeysOf<Pet, typeof pet>;
+};

@@ -2,7 +2,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
 import { createCategory, createPet, makeKeys, placeOrder, setStock, type Keys } from "../support/http-fixtures.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
-import { expectedPet, petBody } from "../support/bodies.ts";
+import { expectedPet, newPet, petBody } from "../support/bodies.ts";
+import { PetView } from "../../adapters/http/schemas.ts";
 
 describe("pets", () => {
   let t: TestPetstore;
@@ -294,6 +295,30 @@ describe("pets", () => {
       const order = await placeOrder(t, k.customer, { petId: 1, quantity: 2 });
       await t.client.patch(`/store/orders/${order.id}`, { key: k.staff, body: { complete: true } });
       expect((await t.client.delete("/pets/1", { key: k.staff })).status).toBe(204);
+    });
+  });
+
+  describe("store-only fields", () => {
+    const onWire = (key: string) => Object.hasOwn(PetView.shape, key);
+
+    it("stay out of every pet answer: POST, GET, the list and PUT carry only the wire's fields", async () => {
+      const created = await t.client.post("/pets", { key: k.staff, body: newPet({ categoryId: 1 }) });
+      await setStock(t, 1, 5);
+      await placeOrder(t, k.customer, { petId: 1, quantity: 2 });
+      const put = await t.client.put("/pets/1", { key: k.staff, body: newPet({ categoryId: 2, status: "pending" }) });
+      // The stored record does have fields the wire must not show, set to something by now.
+      const record = (await t.stores.pets.ofId(1))!;
+      expect(Object.keys(record).filter((key) => !onWire(key))).toEqual(
+        expect.arrayContaining(["revision", "stock", "holdCount", "heldUnits", "pendingCause", "marks", "lifecycle"]),
+      );
+      const answers = [
+        created.body,
+        (await t.client.get("/pets/1", { key: k.customer })).body,
+        ...(await allPets()),
+        put.body,
+      ];
+      expect(answers).toHaveLength(4);
+      for (const answer of answers) expect(Object.keys(answer).filter((key) => !onWire(key))).toEqual([]);
     });
   });
 
