@@ -35,8 +35,8 @@ export class CreatePet {
     if (!(await categoryAcceptsPets(categories, input.categoryId))) throw unknownCategory(input.categoryId);
     const now = clock.now();
     const creating: PetRecord = {
-      ...input,
       id: await ids.next("pets"),
+      ...input,
       status: input.status ?? "available",
       revision: 1,
       stock: 0,
