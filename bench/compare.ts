@@ -37,6 +37,8 @@ const git = (...args: string[]) =>
 const commit = git("rev-parse", "--verify", `${ref}^{commit}`);
 const other = join(mkdtempSync(join(tmpdir(), "petstore-compare-")), "tree");
 git("worktree", "add", "--detach", other, commit);
+// Named on stderr: a caller tells this run's worktree from another run's, and anyone can clean up after a killed run.
+process.stderr.write(`bench:compare worktree: ${other}\n`);
 symlinkSync(join(here, "node_modules"), join(other, "node_modules"));
 
 const place = pinning();

@@ -1,4 +1,5 @@
 import { execFile, execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 
@@ -65,19 +66,27 @@ describe("npm run bench -- --smoke", () => {
   }, 120_000);
 });
 
-/** `npm run bench:compare -- HEAD`: two builds in alternating rounds, and the temporary worktree gone after. */
+/** `npm run bench:compare -- HEAD`: two builds in alternating rounds, and its own temporary worktree gone after. */
 describe("npm run bench:compare", () => {
+  // Only this run's worktree: another bench:compare in the same repository may have one of its own meanwhile.
   it("prints each side's CPU and this tree ÷ the ref for the scenario, then removes the ref's worktree", async () => {
-    const worktrees = () =>
-      execFileSync("git", ["worktree", "list"], { encoding: "utf8" })
-        .split("\n")
-        .filter((l) => l.includes("petstore-compare-"));
-    const { stdout } = await promisify(execFile)(process.execPath, ["bench/compare.ts", "HEAD", "GET /pets/1"], {
-      timeout: 110_000,
-      env: { ...process.env, BENCH_ROUNDS: "1", BENCH_SECONDS: "0.25" },
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ["bench/compare.ts", "HEAD", "GET /pets/1"],
+      {
+        timeout: 110_000,
+        env: { ...process.env, BENCH_ROUNDS: "1", BENCH_SECONDS: "0.25" },
+      },
+    );
 
     expect(stdout).toMatch(/^GET \/pets\/1\s+\d+\s+\d+\s+\d+\.\d\d \(\d+\.\d\d–\d+\.\d\d\)\s+0$/m);
-    expect(worktrees()).toEqual([]);
+    const worktree = /^bench:compare worktree: (.+)$/m.exec(stderr)?.[1];
+    expect(worktree, stderr).toMatch(/petstore-compare-/);
+    const listed = execFileSync("git", ["worktree", "list", "--porcelain"], { encoding: "utf8" })
+      .split("\n")
+      .filter((line) => line.startsWith("worktree "))
+      .map((line) => line.slice("worktree ".length));
+    expect(listed).not.toContain(worktree);
+    expect(existsSync(worktree!)).toBe(false);
   }, 120_000);
 });
