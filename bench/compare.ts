@@ -4,7 +4,7 @@
  * temporary git worktree that shares this tree's node_modules; autocannon drives them in alternating rounds (order
  * swapped every round), and the table gives each side's median CPU per request and the median of this tree's ÷
  * <ref>'s per round, with its min–max. The ref `HEAD` with a clean tree compares two identical builds: what such a
- * run gives (on our 2-core VM, 0.92 to 1.09 for 12 rounds) is the noise any other comparison must beat.
+ * run gives (docs/performance.md) is the noise any other comparison must beat.
  * BENCH_ROUNDS (default 12), BENCH_SECONDS (2) and BENCH_CONNECTIONS (50) as for `npm run bench`.
  */
 import { execFileSync } from "node:child_process";

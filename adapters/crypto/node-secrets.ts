@@ -12,10 +12,10 @@ const MEMO_ENTRIES = 1_000;
  * Secrets are 32 random bytes, so a plain SHA-256 is enough to store them: nothing to brute-force, and a
  * look-up by hash compares no secret byte by byte (no timing to measure).
  *
- * A busy key is hashed about once a second, not on every request (SHA-256 was about a tenth of a keyed read's CPU in
- * the server: `npm run bench:compare`, 40 rounds, 0.89): the hashes of the secrets presented in the current and the
- * previous second are remembered, in memory only. A secret stays in this process's memory at most two seconds after
- * it was last presented, as a request's own header string may until it is collected; nothing is written anywhere.
+ * A busy key is hashed about once a second, not on every request (SHA-256 is a sizeable part of a keyed read's CPU:
+ * docs/performance.md): the hashes of the secrets presented in the current and the previous second are remembered,
+ * in memory only. A secret stays in this process's memory at most two seconds after it was last presented, as a
+ * request's own header string may until it is collected; nothing is written anywhere.
  * The memo is a Map keyed by the secret: it compares a secret's characters only on a clash of V8's seeded 32-bit
  * string hashes, so a caller cannot time its way towards one.
  */

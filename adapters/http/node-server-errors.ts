@@ -189,7 +189,8 @@ export const guardNodeServer = (server: Server, handler: RequestListener, log: E
   // An HTTP/1.1 client aborts a request by closing its connection: one listener per connection, not one per request,
   // looks at the response node has in flight on it when it closes (node's `_httpMessage`, null between responses).
   // Nothing per request: holding each connection's latest response until the next one (a WeakMap did) kept every
-  // finished response alive through a young-generation GC or two, and cost the 200k-address load 50 MiB of RSS.
+  // finished response alive through a young-generation GC or two, which the many-addresses load showed in RSS
+  // (docs/performance.md).
   server.on("connection", (socket: Duplex) => {
     socket.once("close", () => {
       const res = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage;

@@ -13,8 +13,8 @@ const copyJson = <T>(value: T): T => {
 };
 
 /**
- * What structuredClone would make of an event, several times faster (it is on every write that records one and on
- * every event handed out).
+ * What structuredClone would make of an event, at a fraction of its cost (it is on every write that records one and
+ * on every event handed out).
  */
 export const copyEvent = (event: DomainEvent): DomainEvent =>
   ({
@@ -51,11 +51,10 @@ interface Owned {
  * events; nothing is copied but what goes in and what is handed out.
  *
  * Events are not kept by id. A relay acknowledges what it was handed, and the outbox gives those back as they are
- * stored (`acknowledge`'s first argument), so no id is hashed on the way. Hashing each id into a map was the
- * dearest step of recording an event (ids were pieced-together strings then, copied flat to be hashed): without it
- * a placed order cost about 2 µs less server CPU under the benchmark (41 against 43 µs, alternating runs). Only ids
- * acknowledged otherwise (a caller's own list, a relay that was not the last one handed a batch) need an index by
- * id: it is built the first time, kept up to date while events are pending, and let go of when none are.
+ * stored (`acknowledge`'s first argument), so no id is hashed on the way: hashing each id into a map was the dearest
+ * step of recording an event (docs/performance.md#where-the-speed-code-came-from). Only ids acknowledged otherwise
+ * (a caller's own list, a relay that was not the last one handed a batch) need an index by id: it is built the first
+ * time, kept up to date while events are pending, and let go of when none are.
  */
 export class MemoryPendingEvents {
   /** Each document's pending events: the one itself (an order's usual one), more in an Owned. */
@@ -194,10 +193,8 @@ export class MemoryPendingEvents {
     while (this.#head < queue.length && !queue[this.#head]!.pending) this.#head++;
     const kept = queue.length - this.#head;
     if (this.#pending === 0) {
-      // Drained (after nearly every relay run): new maps rather than the emptied ones. Long-lived maps sit in V8's
-      // old generation, and one there that grows and shrinks by a relay run's worth of events every turn makes its
-      // new tables there too. Measured under the benchmark's orders (--trace-gc-nvp): bytes surviving each young
-      // collection 1.46 → 0.97 MB, its pause 4.5 → 2.9 ms.
+      // Drained (after nearly every relay run): new maps rather than the emptied ones, so a map that grows and shrinks
+      // every turn stays young instead of making its new tables in V8's old generation (docs/performance.md).
       this.#byOwner = new Map();
       this.#byId = undefined;
       this.#queue = [];

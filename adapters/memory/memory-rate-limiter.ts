@@ -4,7 +4,7 @@ import type { WindowCounts, Windows, WindowSpec } from "../../core/rate-limiting
 /**
  * One subject's counters within one day window: the day's count, and its current and previous minute windows (a
  * request that read the clock just before a minute boundary may arrive just after it). Eight small integers in one
- * flat object (88 bytes on 64-bit V8, no boxed numbers): with its Map entry and name, what a tracked address costs.
+ * flat object (no boxed numbers): with its Map entry and name, what a tracked address costs.
  * A minute is named by how many ms before the day's end it resets (it lies in that day), -1 for none: that fits a
  * small integer where a timestamp would not.
  */

@@ -35,7 +35,7 @@ interface RateWindowDocument {
 const EXPIRED_WINDOW_GRACE_MS = 10 * 60_000;
 /** An attempt that neither counted nor struck met a document being created or deleted: the next one sees it. */
 const ATTEMPTS = 3;
-/** Windows remembered per instance, full ones and existing day documents each (≈ 100 bytes a window). */
+/** Windows remembered per instance, full ones and existing day documents each: a bound on the memo's memory. */
 const WINDOWS_REMEMBERED = 10_000;
 
 export const createRateWindowIndexes = async (db: Db): Promise<void> => {

@@ -39,8 +39,8 @@ export const JSON_TYPE = "application/json; charset=utf-8";
 
 /**
  * Files read and compressed (br, gzip) once per process: at start-up by `precompressReferenceAssets`
- * (bootstrap/main.ts), else on first use, so the ~1.7 MB that most test runs never ask for costs them nothing.
- * They are the package's own files, the same for every app.
+ * (bootstrap/main.ts), else on first use, so the files most test runs never ask for cost them nothing. They are
+ * the package's own files, the same for every app.
  */
 const fileCache = new Map<string, CompressedAsset>();
 const compressedFile = (path: string, type: string, cacheControl: string): CompressedAsset => {
