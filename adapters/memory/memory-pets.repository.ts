@@ -3,6 +3,7 @@ import { fenceBucket, fenceOf, type Mark, type PetRecord } from "../../core/pets
 import type {
   Consequence,
   Edit,
+  PetFields,
   PetQuery,
   Pets,
   PetWrite,
@@ -88,7 +89,29 @@ const unitsBack = (pet: PetRecord, units: number, back: UnitsBack, change: Parti
     soldOut(pet) ? back.fromSoldOut : back.otherwise,
   );
 
-const edited = (e: Omit<Edit, "expectedRevision" | "petId">): Applied => withConsequence({ name: e.name }, e);
+/** A record's fields an edit keeps: all but those PUT sets (PetFields). */
+const keptByEdit = {
+  id: true,
+  categoryId: true,
+  status: true,
+  revision: true,
+  stock: true,
+  holdCount: true,
+  heldUnits: true,
+  pendingCause: true,
+  marks: true,
+  fences: true,
+  lifecycle: true,
+  movingTo: true,
+  provisionalSince: true,
+} satisfies Record<Exclude<keyof PetRecord, keyof PetFields>, true>;
+
+/** `fields` in place of the pet's own: an optional field of the pet they leave out becomes undefined. */
+const edited = (pet: PetRecord, e: Omit<Edit, "expectedRevision" | "petId">): Applied => {
+  const gone: Partial<Record<keyof PetRecord, undefined>> = {};
+  for (const key of Object.keys(pet) as (keyof PetRecord)[]) if (!Object.hasOwn(keptByEdit, key)) gone[key] = undefined;
+  return withConsequence({ ...gone, ...e.fields }, e);
+};
 const isProvisional = ({ pet }: StoredPet): boolean => pet.lifecycle !== undefined || pet.movingTo !== undefined;
 const isMarked = ({ pet }: StoredPet): boolean => pet.marks.length > 0;
 
@@ -240,7 +263,9 @@ export class MemoryPets implements Pets {
 
   async edit(e: Edit): Promise<PetWrite> {
     return this.#write(e.petId, (pet) =>
-      visible(pet) && pet.status === e.checkedStatus && revisionHolds(pet, e.expectedRevision) ? edited(e) : undefined,
+      visible(pet) && pet.status === e.checkedStatus && revisionHolds(pet, e.expectedRevision)
+        ? edited(pet, e)
+        : undefined,
     );
   }
 
@@ -261,7 +286,7 @@ export class MemoryPets implements Pets {
         pet.status !== m.checkedStatus
       )
         return undefined;
-      const { pet: change, events } = edited(m);
+      const { pet: change, events } = edited(pet, m);
       return { pet: { ...change, categoryId: m.to, movingTo: undefined, provisionalSince: undefined }, events };
     });
   }

@@ -5,6 +5,7 @@ import { fenceBucket, type Mark, type PendingCause, type PetRecord } from "../..
 import type {
   Consequence,
   Edit,
+  PetFields,
   PetQuery,
   Pets,
   PetWrite,
@@ -68,11 +69,19 @@ const markDocument = (m: Mark): MarkDocument => ({
   ...(m.nonce !== undefined && { n: m.nonce }),
 });
 
-/** Every field of a pet in one place: a new field is mapped here and in `toRecord`. */
+/** The fields PUT sets, as stored (by an insert and by an edit): a new pet field is mapped here and in `toRecord`. */
+const fieldsDocument = (fields: PetFields) => ({
+  name: fields.name,
+  nameKey: nameKeyOf(fields.name),
+});
+
+type OptionalKeys<T> = Exclude<{ [K in keyof T]: undefined extends T[K] ? K : never }[keyof T], undefined>;
+/** The optional fields PUT may leave out, which an edit then unsets: a compile error here until each is listed. */
+const optionalFields: Record<OptionalKeys<PetFields>, true> = {};
+
 const toDocument = (pet: PetRecord): PetDocument => ({
   _id: pet.id,
-  name: pet.name,
-  nameKey: nameKeyOf(pet.name),
+  ...fieldsDocument(pet),
   categoryId: pet.categoryId,
   status: pet.status,
   ...(pet.pendingCause !== undefined && { pendingCause: pet.pendingCause }),
@@ -167,7 +176,10 @@ const removeMark = (orderId: number, kind: Mark["kind"]): Change => ({
   inc: { markCount: -1 },
 });
 const held = (orders: number, units: number): Change => ({ inc: { holdCount: orders, heldUnits: units } });
-const named = (name: string): Change => ({ set: { name, nameKey: nameKeyOf(name) } });
+const edited = (fields: PetFields): Change => ({
+  set: fieldsDocument(fields),
+  unset: (Object.keys(optionalFields) as OptionalKeys<PetFields>[]).filter((key) => fields[key] === undefined),
+});
 
 const visibleNow = { lifecycle: { $exists: false } } as const;
 const soldOut = { pendingCause: "sold-out" } as const;
@@ -355,7 +367,7 @@ export class MongoPets implements Pets {
 
   edit(e: Edit): Promise<PetWrite> {
     const facts = { ...visibleNow, status: e.checkedStatus, ...ofRevision(e.expectedRevision) };
-    return this.#write(e.petId, [[facts, merged(named(e.name), consequence(e))]]);
+    return this.#write(e.petId, [[facts, merged(edited(e.fields), consequence(e))]]);
   }
 
   beginMove({ petId, to, since, expectedRevision }: MoveStart): Promise<PetWrite> {
@@ -367,7 +379,7 @@ export class MongoPets implements Pets {
   finishMove(m: MoveFinish): Promise<PetWrite> {
     const facts = { movingTo: m.to, provisionalSince: m.since, ...visibleNow, status: m.checkedStatus };
     const landed: Change = { set: { categoryId: m.to }, unset: ["movingTo", "provisionalSince"] };
-    return this.#write(m.petId, [[facts, merged(named(m.name), consequence(m), landed)]]);
+    return this.#write(m.petId, [[facts, merged(edited(m.fields), consequence(m), landed)]]);
   }
 
   undoMove({ petId, to, since }: MoveUndone): Promise<PetWrite> {

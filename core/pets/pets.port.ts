@@ -1,6 +1,6 @@
 import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
-import type { PetStatus } from "./pet.ts";
+import type { NewPet, PetStatus } from "./pet.ts";
 import type { PendingCause, PetRecord } from "./pet-record.ts";
 
 export const petSorts = ["id", "-id", "name"] as const;
@@ -66,9 +66,12 @@ export interface StockSetting {
   restock?: { fromSold: Consequence; fromSoldOut: Consequence } | undefined;
 }
 
+/** What PUT sets besides the category and the status: an optional field it leaves out is removed. */
+export type PetFields = Omit<NewPet, "categoryId" | "status">;
+
 export interface Edit {
   petId: number;
-  name: string;
+  fields: PetFields;
   checkedStatus: PetStatus;
   expectedRevision?: number | undefined;
   status?: StatusChange | undefined;

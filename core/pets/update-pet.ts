@@ -91,6 +91,7 @@ export class UpdatePet {
 
   /** Staff setting pending is a hold, even on a sold-out pet; leaving pending ends either cause. */
   #changes(current: ListedPet, input: NewPet) {
+    const { categoryId: _categoryId, status: _status, ...fields } = input;
     const status: PetStatus = input.status ?? current.status;
     const events =
       status === current.status
@@ -108,6 +109,6 @@ export class UpdatePet {
         : status === "pending"
           ? undefined
           : { to: status, cause: undefined };
-    return { name: input.name, checkedStatus: current.status, status: change, events };
+    return { fields, checkedStatus: current.status, status: change, events };
   }
 }

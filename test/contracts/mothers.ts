@@ -32,7 +32,7 @@ export const aPet = (overrides: Partial<PetRecord> = {}): PetRecord => ({
 export const recordEvents = async (pets: Pets, petId: number, events: readonly DomainEvent[]): Promise<PetWrite> => {
   const pet = await pets.ofId(petId);
   if (!pet) throw new Error(`no pet ${petId}`);
-  return pets.edit({ petId, name: pet.name, checkedStatus: pet.status, events });
+  return pets.edit({ petId, fields: { name: pet.name }, checkedStatus: pet.status, events });
 };
 
 /** Removes a visible pet no order holds units of, as a deletion does. */

@@ -180,7 +180,7 @@ export const petsContract = (harness: ContractHarness): void => {
 
       it("keeps the name key with a rename: the pet is found by its new name only", async () => {
         await pets().insert(aPet({ id: 1, name: "Rex" }));
-        await pets().edit({ petId: 1, name: "Bella", checkedStatus: "available", events: [] });
+        await pets().edit({ petId: 1, fields: { name: "Bella" }, checkedStatus: "available", events: [] });
 
         expect(idsOf(await pets().list({ ...everything, namePrefix: "rex" }))).toEqual([]);
         expect(idsOf(await pets().list({ ...everything, namePrefix: "bel" }))).toEqual([1]);
@@ -230,7 +230,7 @@ export const petsContract = (harness: ContractHarness): void => {
       });
       const edit = (overrides: Partial<Edit> = {}): Edit => ({
         petId: 1,
-        name: "Max",
+        fields: { name: "Max" },
         checkedStatus: "available",
         ...none,
         ...overrides,
@@ -701,7 +701,12 @@ export const petsContract = (harness: ContractHarness): void => {
         expect(
           (
             await pets().edit(
-              edit({ name: "Bo", checkedStatus: "pending", status: { to: "pending", cause: "hold" }, ...none }),
+              edit({
+                fields: { name: "Bo" },
+                checkedStatus: "pending",
+                status: { to: "pending", cause: "hold" },
+                ...none,
+              }),
             )
           ).pet,
         ).toEqual(aPet({ id: 1, name: "Bo", status: "pending", pendingCause: "hold", revision: 3 }));
@@ -709,6 +714,23 @@ export const petsContract = (harness: ContractHarness): void => {
           aPet({ id: 1, name: "Max", revision: 4 }),
         );
         expect(await eventIds()).toEqual(["evt_e1"]);
+      });
+
+      it("an edit and a finished move replace the fields PUT sets: an optional one they leave out is gone", async () => {
+        // A field the entity may gain one day; a store that keeps it must drop it when an edit leaves it out.
+        const gained = { nickname: "Rexy" } as Partial<PetRecord>;
+        const nicknameOf = (pet: PetRecord | undefined) => (pet as { nickname?: string } | undefined)?.nickname;
+        await pets().insert(aPet({ id: 1, ...gained }));
+        await pets().insert(aPet({ id: 2, ...gained }));
+
+        const edited = await pets().edit(edit());
+        expect(edited.applied).toBe(true);
+        expect(nicknameOf(edited.pet)).toBeUndefined();
+        expect((await pets().beginMove({ petId: 2, to: 5, since, expectedRevision: 1 })).applied).toBe(true);
+        const moved = await pets().finishMove({ ...edit({ petId: 2 }), to: 5, since });
+        expect(moved.applied).toBe(true);
+        expect(nicknameOf(moved.pet)).toBeUndefined();
+        expect((await pets().list({ ids: [1, 2], limit: 2 })).map(nicknameOf)).toEqual([undefined, undefined]);
       });
 
       it("a move begins, lands with its edit in the new category, or is undone; each counts in the category check", async () => {
@@ -769,7 +791,9 @@ export const petsContract = (harness: ContractHarness): void => {
         await pets().insert(aPet({ id: 1 }));
 
         const results = await Promise.all(
-          Array.from({ length: 10 }, (_, i) => pets().edit(edit({ name: `Rex ${i}`, expectedRevision: 1 }))),
+          Array.from({ length: 10 }, (_, i) =>
+            pets().edit(edit({ fields: { name: `Rex ${i}` }, expectedRevision: 1 })),
+          ),
         );
 
         expect(results.filter((r) => r.applied)).toHaveLength(1);

@@ -165,7 +165,7 @@ describe("PlaceOrder", () => {
         (world, petId) =>
           world.pets.edit({
             petId,
-            name: "Rex",
+            fields: { name: "Rex" },
             checkedStatus: "available",
             status: { to: "pending", cause: "hold" },
             events: [],

@@ -22,12 +22,12 @@ describe("the memory outbox's watchers (the webhook worker's wake-up)", () => {
     const calls: string[] = [];
     stores.outbox.watch!(() => calls.push("woken"));
     await stores.pets.insert(aPet({ id: 1 }));
-    await stores.pets.edit({ petId: 1, name: "Rex", checkedStatus: "available", events: [] });
+    await stores.pets.edit({ petId: 1, fields: { name: "Rex" }, checkedStatus: "available", events: [] });
     expect(calls).toEqual([]);
 
     await stores.pets.edit({
       petId: 1,
-      name: "Rex",
+      fields: { name: "Rex" },
       checkedStatus: "available",
       events: [stockEvent("evt_a"), stockEvent("evt_b")],
     });
@@ -41,7 +41,7 @@ describe("the memory outbox's watchers (the webhook worker's wake-up)", () => {
     expect(calls).toHaveLength(3);
     // A refused conditional write records nothing.
     await stores.orders.write(1, { state: "open" }, { state: "cancelled", events: [orderEvent("evt_e")] });
-    await stores.pets.edit({ petId: 1, name: "Rex", checkedStatus: "sold", events: [stockEvent("evt_f")] });
+    await stores.pets.edit({ petId: 1, fields: { name: "Rex" }, checkedStatus: "sold", events: [stockEvent("evt_f")] });
     expect(calls).toHaveLength(3);
   });
 

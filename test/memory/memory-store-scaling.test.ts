@@ -143,7 +143,12 @@ describe("memory store: per-request work independent of the store's size", () =>
       1,
       Array.from({ length: MANY }, (_, i) => anEvent(i)),
     );
-    const appending = { petId: 1, name: "Rex", checkedStatus: "available", events: [anEvent(MANY)] } as const;
+    const appending = {
+      petId: 1,
+      fields: { name: "Rex" },
+      checkedStatus: "available",
+      events: [anEvent(MANY)],
+    } as const;
 
     const appended = await workOf(() => stores.pets.edit(appending));
 
