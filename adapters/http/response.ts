@@ -49,6 +49,16 @@ export const bytesResponse = (bytes: Uint8Array<ArrayBuffer>, headers: Record<st
   body: bytes,
 });
 
+/** Whichever comes first; the other listener goes too, so a long stream to a slow reader does not collect them. */
+const drainedOrClosed = (res: ServerResponse): Promise<void> =>
+  new Promise((resolve) => {
+    const done = () => {
+      res.off("drain", done).off("close", done);
+      resolve();
+    };
+    res.once("drain", done).once("close", done);
+  });
+
 /**
  * Writes a streamed answer at once (not queued: it has no end to wait for), each chunk as it comes, waiting for
  * the socket to drain; a client that goes away cancels the stream.
@@ -66,7 +76,7 @@ const streamTo = async (
     for (;;) {
       const { done, value } = await reader.read();
       if (done || res.destroyed) break;
-      if (!res.write(value)) await new Promise((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (!res.write(value)) await drainedOrClosed(res);
     }
     res.end();
   } catch {

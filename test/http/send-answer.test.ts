@@ -81,3 +81,51 @@ describe("sendAnswer on node:http", () => {
     expect(outcomes).toEqual(["bad refused: ERR_INVALID_CHAR", "good sent"]);
   });
 });
+
+describe("a streamed answer on node:http", () => {
+  it("waits for a slow reader without leaving a listener behind each time the socket was full", async () => {
+    const chunk = new Uint8Array(256 * 1024);
+    let full: () => void = () => {};
+    const socketFull = new Promise<void>((resolve) => (full = resolve));
+    let listenersBefore = -1;
+    let listenersAfter = -1;
+    let drains = 0;
+    server = createServer((_req, res) => {
+      listenersBefore = res.listenerCount("close");
+      res.on("drain", () => drains++);
+      let left = 128;
+      const body = new ReadableStream<Uint8Array<ArrayBuffer>>({
+        pull(controller) {
+          if (res.writableNeedDrain) full();
+          if (left-- > 0) controller.enqueue(chunk);
+          else {
+            // Never full (socket buffers above 32 MiB): the reader starts anyway, and `drains` says what happened.
+            full();
+            controller.close();
+          }
+        },
+      });
+      void send({ status: 200, headers: { "content-type": "application/octet-stream" }, body }, res).then(() => {
+        listenersAfter = res.listenerCount("close");
+      });
+    });
+    await new Promise<void>((listening) => server!.listen(0, "127.0.0.1", listening));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const received = await new Promise<number>((resolve, reject) => {
+      request(url, { agent: false }, (res) => {
+        // Nothing is read until the server found the socket full: the stream has to wait for it to drain.
+        res.pause();
+        let size = 0;
+        res.on("data", (data: Buffer) => (size += data.byteLength));
+        res.on("end", () => resolve(size));
+        void socketFull.then(() => res.resume());
+      })
+        .on("error", reject)
+        .end();
+    });
+    expect(received).toBe(128 * chunk.byteLength);
+    expect(drains).toBeGreaterThan(0);
+    // The stream's own cancel listener, and nothing per wait.
+    expect(listenersAfter).toBe(listenersBefore + 1);
+  });
+});
