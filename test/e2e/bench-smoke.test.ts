@@ -90,3 +90,27 @@ describe("npm run bench:compare", () => {
     expect(existsSync(worktree!)).toBe(false);
   }, 120_000);
 });
+
+/** `npm run bench:trees`: bare h3 and each named tree, twice here (two processes of this checkout, one at 32 MiB). */
+describe("npm run bench:trees", () => {
+  it("prints bare h3 and a row per side, with its CPU by thread and bare h3's CPU ÷ its own", async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ["bench/trees.ts", "GET /pets/1", "here=.", "here32=.|--max-semi-space-size=32"],
+      { timeout: 110_000, env: { ...process.env, BENCH_ROUNDS: "1", BENCH_SECONDS: "0.25" } },
+    );
+
+    const row = String.raw`\s+\d+\.\d\s+(?:\d+\.\d|-)\s+(?:\d+\.\d|-)\s+\d+\.\d\d$`;
+    expect(stdout).toMatch(/^GET \/pets\/1: 1 alternating rounds/m);
+    expect(stdout).toMatch(new RegExp(`^bare h3${row}`, "m"));
+    expect(stdout).toMatch(new RegExp(`^here${row}`, "m"));
+    expect(stdout).toMatch(new RegExp(`^here32${row}`, "m"));
+  }, 120_000);
+
+  it("refuses an unknown scenario or no tree, and says how it is called", async () => {
+    const refused = await promisify(execFile)(process.execPath, ["bench/trees.ts", "GET /nowhere", "here=."]).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(refused).toMatchObject({ code: 2, stderr: expect.stringMatching(/^usage: npm run bench:trees/) });
+  });
+});
