@@ -1,16 +1,6 @@
-import type { DomainEvent } from "../../core/events/domain-event.ts";
-import {
-  EVENT_LOG_RETENTION_MS,
-  type EventLog,
-  type EventLogPage,
-  type LoggedEvent,
-} from "../../core/events/event-log.port.ts";
-import { copyEvent } from "./memory-pending-events.ts";
-
-interface Entry {
-  event: LoggedEvent;
-  appendedAt: number;
-}
+import type { DomainEvent, EventType } from "../../core/events/domain-event.ts";
+import { EVENT_LOG_RETENTION_MS, type EventLog, type EventLogPage } from "../../core/events/event-log.port.ts";
+import { copyJson } from "./memory-pending-events.ts";
 
 /** The memory store's log keeps at most this many events, besides the retention time: it lives in the heap. */
 export const MEMORY_EVENT_LOG_LIMIT = 10_000;
@@ -18,14 +8,19 @@ export const MEMORY_EVENT_LOG_LIMIT = 10_000;
 /**
  * Positions are handed out and written in one synchronous step, so they are visible in order and without gaps: a
  * read never waits. The oldest events go once they are older than the retention time or more than the limit.
+ * Kept as columns (an event's data is its only object here): every placed order appends two events, and objects
+ * that outlive a young collection are what the garbage collector pays for (docs/performance.md).
  */
 export class MemoryEventLog implements EventLog {
-  /** Those before `#head` are cleared as they go, so the log holds no more than it keeps. */
-  #entries: (Entry | undefined)[] = [];
-  /** Index in `#entries` of the oldest kept. */
+  /** Index `i` is position `#base + i`; those before `#head` are cleared as they go. */
+  #ids: (string | undefined)[] = [];
+  #types: (EventType | undefined)[] = [];
+  #data: unknown[] = [];
+  #occurredAt: number[] = [];
+  #appendedAt: number[] = [];
+  #base = 1;
   #head = 0;
-  readonly #ids = new Set<string>();
-  #lastPosition = 0;
+  readonly #known = new Set<string>();
   readonly #limit: number;
   readonly #now: () => number;
 
@@ -37,38 +32,54 @@ export class MemoryEventLog implements EventLog {
   async append(events: readonly DomainEvent[]): Promise<void> {
     const appendedAt = this.#now();
     for (const event of events) {
-      if (this.#ids.has(event.id)) continue;
-      this.#ids.add(event.id);
-      this.#entries.push({ event: { ...copyEvent(event), position: ++this.#lastPosition }, appendedAt });
+      if (this.#known.has(event.id)) continue;
+      this.#known.add(event.id);
+      this.#ids.push(event.id);
+      this.#types.push(event.type);
+      this.#data.push(copyJson(event.data));
+      this.#occurredAt.push(event.occurredAt.getTime());
+      this.#appendedAt.push(appendedAt);
     }
     this.#trim(appendedAt);
   }
 
   async readAfter(position: number, limit: number): Promise<EventLogPage> {
     this.#trim(this.#now());
-    const entries = this.#entries;
-    if (this.#head === entries.length) return { events: [], last: position };
-    // Positions are consecutive from the oldest kept on.
-    const first = entries[this.#head]!.event.position;
-    const from = this.#head + Math.max(0, position + 1 - first);
-    const events = entries
-      .slice(from, from + Math.max(0, limit))
-      .map((e) => ({ ...copyEvent(e!.event), position: e!.event.position }));
+    const from = Math.max(this.#head, position + 1 - this.#base);
+    const to = Math.min(this.#ids.length, from + Math.max(0, limit));
+    const events = [];
+    for (let i = from; i < to; i++) {
+      events.push({
+        id: this.#ids[i]!,
+        type: this.#types[i]!,
+        occurredAt: new Date(this.#occurredAt[i]!),
+        data: copyJson(this.#data[i]),
+        position: this.#base + i,
+      } as EventLogPage["events"][number]);
+    }
     return { events, last: events.at(-1)?.position ?? position };
   }
 
   #trim(now: number): void {
-    const entries = this.#entries;
+    const length = this.#ids.length;
     while (
-      this.#head < entries.length &&
-      (entries.length - this.#head > this.#limit || entries[this.#head]!.appendedAt < now - EVENT_LOG_RETENTION_MS)
+      this.#head < length &&
+      (length - this.#head > this.#limit || this.#appendedAt[this.#head]! < now - EVENT_LOG_RETENTION_MS)
     ) {
-      this.#ids.delete(entries[this.#head]!.event.id);
-      entries[this.#head] = undefined;
+      this.#known.delete(this.#ids[this.#head]!);
+      this.#ids[this.#head] = undefined;
+      this.#types[this.#head] = undefined;
+      this.#data[this.#head] = undefined;
       this.#head++;
     }
-    if (this.#head > 1024 && this.#head > entries.length / 2) {
-      this.#entries = entries.slice(this.#head);
+    if (this.#head > 1024 && this.#head > length / 2) {
+      const head = this.#head;
+      this.#ids = this.#ids.slice(head);
+      this.#types = this.#types.slice(head);
+      this.#data = this.#data.slice(head);
+      this.#occurredAt = this.#occurredAt.slice(head);
+      this.#appendedAt = this.#appendedAt.slice(head);
+      this.#base += head;
       this.#head = 0;
     }
   }

@@ -1,7 +1,7 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 
 /** A deep copy of plain JSON data; an event's payload is nothing else. The spread copies the flat fields at once. */
-const copyJson = <T>(value: T): T => {
+export const copyJson = <T>(value: T): T => {
   if (typeof value !== "object" || value === null) return value;
   if (Array.isArray(value)) return value.map(copyJson) as T;
   const copy = { ...value } as Record<string, unknown>;
