@@ -65,9 +65,12 @@ try {
       { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
       { prefix: place.server, nodeArgs: side.args },
     );
-    started.push({ label: side.label, server, key: "", nextRound: async () => {}, cpu: [], main: [], v8: [] });
-    const prepared = await prepareService(server.url, adminKey);
-    Object.assign(started.at(-1)!, { key: prepared.keys[scenario.as], nextRound: prepared.nextRound });
+    const prepared = await prepareService(server.url, adminKey).catch(async (error: unknown) => {
+      await server.stop();
+      throw error;
+    });
+    const { nextRound } = prepared;
+    started.push({ label: side.label, server, key: prepared.keys[scenario.as], nextRound, cpu: [], main: [], v8: [] });
   }
   if (place.available) pinSelf(1);
   for (const side of started) await drive(side.server, scenario, side.key, 1, connections);

@@ -78,7 +78,6 @@ export interface Edit {
   events: readonly DomainEvent[];
 }
 
-/** Each write is one conditional single-document write (docs/decisions/pet-port-named-writes.md). */
 export type ReservationKept = { petId: number; orderId: number; nonce: string };
 export type ReservationUndone = {
   petId: number;
@@ -92,6 +91,7 @@ export type MoveFinish = Omit<Edit, "expectedRevision"> & { to: number; since: D
 export type MoveUndone = { petId: number; to: number; since: Date };
 export type DeletingStart = { petId: number; since: Date; expectedRevision?: number | undefined };
 
+/** Each write is one conditional single-document write (docs/decisions/pet-port-named-writes.md). */
 export interface Pets {
   /** Provisional pets too. */
   ofId(id: number): Promise<PetRecord | undefined>;
