@@ -20,7 +20,8 @@ export class MemoryEventLog implements EventLog {
   #appendedAt: number[] = [];
   #base = 1;
   #head = 0;
-  readonly #known = new Set<string>();
+  /** The greatest id ever appended: a greater one is new without a lookup. */
+  #greatest = "";
   readonly #limit: number;
   readonly #now: () => number;
 
@@ -32,8 +33,8 @@ export class MemoryEventLog implements EventLog {
   async append(events: readonly DomainEvent[]): Promise<void> {
     const appendedAt = this.#now();
     for (const event of events) {
-      if (this.#known.has(event.id)) continue;
-      this.#known.add(event.id);
+      if (event.id > this.#greatest) this.#greatest = event.id;
+      else if (this.#keeps(event.id)) continue;
       this.#ids.push(event.id);
       this.#types.push(event.type);
       this.#data.push(copyJson(event.data));
@@ -60,13 +61,21 @@ export class MemoryEventLog implements EventLog {
     return { events, last: events.at(-1)?.position ?? position };
   }
 
+  /**
+   * Ids come in increasing order but for a retried batch or a write that lost a race to the relay, so the rare id that
+   * does not is looked for among those kept, the newest first (a retried batch is among the newest).
+   */
+  #keeps(id: string): boolean {
+    for (let i = this.#ids.length - 1; i >= this.#head; i--) if (this.#ids[i] === id) return true;
+    return false;
+  }
+
   #trim(now: number): void {
     const length = this.#ids.length;
     while (
       this.#head < length &&
       (length - this.#head > this.#limit || this.#appendedAt[this.#head]! < now - EVENT_LOG_RETENTION_MS)
     ) {
-      this.#known.delete(this.#ids[this.#head]!);
       this.#ids[this.#head] = undefined;
       this.#types[this.#head] = undefined;
       this.#data[this.#head] = undefined;

@@ -88,6 +88,8 @@ export class MemoryOrders implements Orders {
   ];
   readonly #prefixes: string[] = [];
   readonly #prefixIndex = new Map<string, number>();
+  #lastPrefix: string | undefined;
+  #lastPrefixIndex = ODD_NONCE;
   readonly #oddNonces = new Map<number, string>();
 
   readonly #all = new IdIndex();
@@ -243,12 +245,16 @@ export class MemoryOrders implements Orders {
 
   /** The prefix's number, ODD_NONCE once there are too many to remember. */
   #prefixOf(prefix: string): number {
+    // Nonces of one process share their prefix: the last one found is compared before any lookup.
+    if (prefix === this.#lastPrefix) return this.#lastPrefixIndex;
     let index = this.#prefixIndex.get(prefix);
     if (index === undefined) {
       if (this.#prefixes.length >= MAX_PREFIXES) return ODD_NONCE;
       index = this.#prefixes.push(prefix) - 1;
       this.#prefixIndex.set(prefix, index);
     }
+    this.#lastPrefix = prefix;
+    this.#lastPrefixIndex = index;
     return index;
   }
 

@@ -21,14 +21,24 @@ export interface WindowSpec {
 export type Windows = Record<WindowName, WindowSpec>;
 export type WindowCounts = Record<WindowName, number>;
 
-export const windowsAt = (now: Date, limits: RateLimits): Windows =>
-  Object.fromEntries(
-    windowNames.map((name) => {
-      const { ms, limitField, keyPrefix } = rateWindows[name];
-      const start = Math.floor(now.getTime() / ms) * ms;
-      return [name, { key: `${keyPrefix}${start / ms}`, limit: limits[limitField], resetsAt: new Date(start + ms) }];
-    }),
-  ) as Windows;
+/** Each window's key changes once per window, not per request: the last one made is kept, by window. */
+const lastKeys = windowNames.map(() => ({ start: Number.NaN, key: "" }));
+
+export const windowsAt = (now: Date, limits: RateLimits): Windows => {
+  const windows = {} as Windows;
+  for (let i = 0; i < windowNames.length; i++) {
+    const name = windowNames[i]!;
+    const { ms, limitField, keyPrefix } = rateWindows[name];
+    const start = Math.floor(now.getTime() / ms) * ms;
+    const last = lastKeys[i]!;
+    if (last.start !== start) {
+      last.start = start;
+      last.key = `${keyPrefix}${start / ms}`;
+    }
+    windows[name] = { key: last.key, limit: limits[limitField], resetsAt: new Date(start + ms) };
+  }
+  return windows;
+};
 
 export const sameLimits = (a: RateLimits | undefined, b: RateLimits | undefined): boolean =>
   a === b || (a !== undefined && b !== undefined && limitFields.every((field) => a[field] === b[field]));
