@@ -37,16 +37,13 @@ const tooLarge = () =>
     headers: { connection: "close" },
   });
 
-const bodyTexts = new WeakMap<H3Event, Promise<string>>();
-
-/** The raw body as text, read once per request (the idempotency fingerprint and the JSON parser share it). */
+/**
+ * The raw body as text, read once per request (the idempotency fingerprint and the JSON parser share it); kept in the
+ * request's context, which goes with the request (a WeakMap entry per request is dear for the garbage collector).
+ */
 export const readBodyText = (event: H3Event): Promise<string> => {
-  let text = bodyTexts.get(event);
-  if (!text) {
-    text = readLimited(event).then(decodeUtf8);
-    bodyTexts.set(event, text);
-  }
-  return text;
+  const context = event.context as { bodyText?: Promise<string> };
+  return (context.bodyText ??= readLimited(event).then(decodeUtf8));
 };
 
 // The client closed the connection mid-body (or the parser gave up on it): nobody is left to answer, and it is no
