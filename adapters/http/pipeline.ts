@@ -127,14 +127,17 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     }
     const { actor, refusal, quota } = admission;
     if (actor) noteKeyId(event, actor.keyId);
-    const response = await answer(event, () => {
+    let response: Answer;
+    try {
       if (refusal) {
         onRefusal?.(refusal.code);
         throw refusal;
       }
       if (keyed && access !== "any-key" && actor) authorize(actor, access);
-      return handler(actor);
-    });
+      response = await handler(actor);
+    } catch (error) {
+      response = errorResponse(error, report, requestIdOf(event));
+    }
     return withQuota(response, quota);
   };
 
@@ -214,11 +217,11 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     const run = async (event: H3Event, actor: Actor | undefined): Promise<Answer> => {
       const reading = parse(event);
       const parsed = reading instanceof Promise ? await reading : reading;
-      const act = async (input: Parsed<RouteInput>) => serialise(await handle(input, actor, services), event);
       const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
-      return key !== undefined && actor
-        ? idempotently(runIdempotently, report, event, actor, key, (attempt) => act({ ...parsed, attempt }))
-        : act(parsed);
+      if (key === undefined || !actor) return serialise(await handle(parsed, actor, services), event);
+      return idempotently(runIdempotently, report, event, actor, key, async (attempt) =>
+        serialise(await handle({ ...parsed, attempt }, actor, services), event),
+      );
     };
     const { deprecated } = route;
     if (!deprecated) return (event) => admitted(event, route.access, (actor) => run(event, actor));

@@ -65,7 +65,7 @@ export class PlaceOrder {
       expectedStock = seen?.stock;
     }
     const id = earlier ?? (await ids.next("orders"));
-    await attempt?.note({ orderId: id });
+    if (attempt) await attempt.note({ orderId: id });
     const nonce = this.#noncePrefix + (this.#attempts++).toString(36);
     const { outcome, pet } = await reserveSeeing(pets, clock, input.petId, id, input.quantity, nonce, expectedStock);
     this.#hints.saw(input.petId, pet);
