@@ -51,7 +51,7 @@ export class AdmitRequest {
     const now = clock.now();
     if (request.keyRequired && request.secret) {
       const key = await apiKeys.activeOfSecretHash(secrets.hash(request.secret));
-      if (key) return this.#admitKey(key, now);
+      if (key) return await this.#admitKey(key, now);
     }
     const { quota, refusal } = await this.#consume(`address:${request.address}`, planLimits.free, now);
     if (refusal || !request.keyRequired) return { actor: undefined, quota, refusal };
