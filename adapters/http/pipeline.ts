@@ -105,7 +105,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     access: Access,
     handler: (actor: Actor | undefined) => Promise<Answer> | Answer,
   ): Promise<Answer> => {
-    if (access === "unlimited") return answer(event, () => handler(undefined));
+    if (access === "unlimited") return await answer(event, () => handler(undefined));
     const keyed = access !== "public";
     let admission: Admission;
     try {
@@ -219,7 +219,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
       const parsed = reading instanceof Promise ? await reading : reading;
       const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
       if (key === undefined || !actor) return serialise(await handle(parsed, actor, services), event);
-      return idempotently(runIdempotently, report, event, actor, key, async (attempt) =>
+      return await idempotently(runIdempotently, report, event, actor, key, async (attempt) =>
         serialise(await handle({ ...parsed, attempt }, actor, services), event),
       );
     };

@@ -12,6 +12,6 @@ export class UnbanApiKey {
   async execute(id: number): Promise<ApiKey> {
     await existingApiKey(this.#apiKeys, id);
     if (!(await this.#apiKeys.unban(id))) throw notFound("API key", id);
-    return existingApiKey(this.#apiKeys, id);
+    return await existingApiKey(this.#apiKeys, id);
   }
 }

@@ -31,7 +31,7 @@ export class CancelOrder {
       { state: "open", revision: expectedRevision },
       { state: "cancelled", settling: at, events: [cancelled] },
     );
-    if (!written) return explainMissedWrite(orders, id, expectedRevision);
+    if (!written) return await explainMissedWrite(orders, id, expectedRevision);
     await settleOrder(this.#ports, written, fence);
   }
 }

@@ -36,7 +36,7 @@ export class UpdateOrder {
       { state: "open", revision: expectedRevision },
       { ...(complete && { state: "complete" as const, settling: clock.now() }), shipDate: shipDate ?? "none", events },
     );
-    if (!updated) return explainMissedWrite(orders, id, expectedRevision);
+    if (!updated) return await explainMissedWrite(orders, id, expectedRevision);
     if (complete) await settleOrder(this.#ports, updated, fence);
     return orderOf(updated);
   }

@@ -30,7 +30,7 @@ export class CreatePet {
     const petId = notedId(attempt, "petId");
     const noted = petId === undefined ? undefined : await pets.ofId(petId);
     if (noted && noted.lifecycle === undefined) return petOf(noted);
-    if (noted?.lifecycle === "creating") return this.#finish(noted.id, noted.categoryId, attempt);
+    if (noted?.lifecycle === "creating") return await this.#finish(noted.id, noted.categoryId, attempt);
     // Refuses early, spending no id; the check after the insert decides.
     if (!(await categoryAcceptsPets(categories, input.categoryId))) throw unknownCategory(input.categoryId);
     const now = clock.now();
@@ -52,13 +52,13 @@ export class CreatePet {
     };
     await attempt?.note({ petId: creating.id });
     await pets.insert(creating);
-    return this.#finish(creating.id, input.categoryId, attempt);
+    return await this.#finish(creating.id, input.categoryId, attempt);
   }
 
   async #finish(id: number, categoryId: number, attempt: IdempotentAttempt | undefined): Promise<Pet> {
     const { pets, categories } = this.#ports;
-    if (!(await categoryAcceptsPets(categories, categoryId))) return this.#undo(id, unknownCategory(categoryId));
-    if (attempt && !(await attempt.confirm({ petId: id }))) return this.#undo(id, lockLost());
+    if (!(await categoryAcceptsPets(categories, categoryId))) return await this.#undo(id, unknownCategory(categoryId));
+    if (attempt && !(await attempt.confirm({ petId: id }))) return await this.#undo(id, lockLost());
     const created = await finishCreating(pets, id);
     if (!created)
       throw new DomainError(

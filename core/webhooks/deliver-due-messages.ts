@@ -50,7 +50,7 @@ export class DeliverDueMessages {
       return subscriptions.get(id)!;
     };
     const outcomes = await Promise.all(
-      claimed.map(async (message) => this.#deliver(message, await subscriptionOf(message.subscriptionId))),
+      claimed.map(async (message) => await this.#deliver(message, await subscriptionOf(message.subscriptionId))),
     );
     // Two writes per run, not per message.
     const attempts = outcomes.flatMap((o) => (o.attempt ? [o.attempt] : []));

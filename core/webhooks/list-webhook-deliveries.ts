@@ -18,6 +18,6 @@ export class ListWebhookDeliveries {
 
   async execute(subscriptionId: number): Promise<DeliveryAttempt[]> {
     await new GetWebhookSubscription(this.#ports.webhooks).execute(subscriptionId);
-    return this.#ports.deliveryAttempts.recent(subscriptionId, RECENT_ATTEMPTS);
+    return await this.#ports.deliveryAttempts.recent(subscriptionId, RECENT_ATTEMPTS);
   }
 }
