@@ -80,7 +80,8 @@ const readNodeBody = (req: Readable): Promise<Uint8Array> =>
     };
     const onEnd = () => settle(() => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)));
     const onCut = () => settle(() => reject(cutShort(size)));
-    req.on("data", onData).once("end", onEnd).once("error", onCut).once("close", onCut);
+    // Each is taken off when the first of them settles the body (`on`, not `once`: no wrapper per listener).
+    req.on("data", onData).on("end", onEnd).on("error", onCut).on("close", onCut);
   });
 
 const readWebBody = async (request: Request): Promise<Uint8Array> => {

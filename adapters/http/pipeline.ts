@@ -60,16 +60,6 @@ const invalid = (details: ProblemDetail[]): HttpProblem => {
   return new HttpProblem("validation_failed", `The request${where} is not valid`, { details });
 };
 
-/** The body's JSON value; a body that cannot be read (415, 413, invalid JSON) yields to problems already found. */
-const readBody = async (event: H3Event, details: ProblemDetail[]): Promise<unknown> => {
-  try {
-    return await readJsonBody(event);
-  } catch (error) {
-    if (details.length) throw invalid(details);
-    throw error;
-  }
-};
-
 /** When the quota cannot be read: the free plan's limit, nothing remaining, reset when the client may retry. */
 const unknownQuota = (now: Date, retryAfterSeconds = 60): Quota => ({
   window: windowNames[0]!,
@@ -176,9 +166,14 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
         return { path, query, headers, body, expectedRevision } as Parsed<RouteInput>;
       };
       const bodySchema = input.body;
-      return bodySchema
-        ? readBody(event, details).then((raw) => parsed(read(bodySchema, raw, "body")))
-        : parsed(undefined);
+      if (!bodySchema) return parsed(undefined);
+      // A body that cannot be read (415, 413, invalid JSON) yields to the problems already found.
+      return readJsonBody(event).then(
+        (raw) => parsed(read(bodySchema, raw, "body")),
+        (error: unknown) => {
+          throw details.length ? invalid(details) : error;
+        },
+      );
     };
 
     const serialise = (result: unknown, event: H3Event): Answer => {
