@@ -19,7 +19,7 @@ import { noteKeyId, requestIdOf } from "./request-context.ts";
 import { emptyResponse, jsonResponse, textResponse, type Answer } from "./response.ts";
 import { Reply, type Access, type Parsed, type Route, type RouteInput, type RouteServices } from "./route.ts";
 import { NoQuery } from "./schemas.ts";
-import { parseInto, type InputPart } from "./validation.ts";
+import { parseInto, rememberingParser, type InputPart } from "./validation.ts";
 
 export interface PipelineDeps {
   admit: AdmitRequest;
@@ -135,6 +135,8 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
   const operation = (route: Route, services: RouteServices): Operation => {
     const input: RouteInput = route.input ?? {};
     const querySchema = input.query ?? NoQuery;
+    const readQuery = rememberingParser(querySchema, "query");
+    const readPath = input.path && rememberingParser(input.path, "path");
     const writes = route.method !== "GET";
     const headerShape = headerShapeOf(route);
     const headerNames = Object.keys(headerShape);
@@ -146,9 +148,14 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
       const details: ProblemDetail[] = [];
       const read = (schema: z.ZodType, raw: unknown, where: InputPart) =>
         parseInto(schema, raw, where, details) as Record<string, unknown> | undefined;
-      const path = (input.path ? read(input.path, event.context.params ?? {}, "path") : {}) as Record<string, unknown>;
+      // Within one route a path's text decides its parameters.
+      const path = (readPath ? readPath(event.url.pathname, () => event.context.params ?? {}, details) : {}) as Record<
+        string,
+        unknown
+      >;
       // Most requests have no query: a route without query parameters then parses nothing.
-      const query = !input.query && event.url.search === "" ? {} : read(querySchema, queryOf(event), "query");
+      const search = event.url.search;
+      const query = !input.query && search === "" ? {} : readQuery(search, () => queryOf(event), details);
       const headers = headerSchema
         ? parseInto(
             headerSchema,
