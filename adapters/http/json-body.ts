@@ -151,11 +151,15 @@ export const firstInvalidUtf8Offset = (bytes: Uint8Array): number => {
   return -1;
 };
 
-/** The body's JSON value: 415 unless JSON in UTF-8, 413 over 64 KiB, 400 invalid_json, 400 for inexact numbers. The schema is the pipeline's. */
-export const readJsonBody = async (event: H3Event): Promise<unknown> => {
+/** The body's text, once it is known to be JSON in UTF-8 (415 otherwise) of at most 64 KiB (413). */
+export const readJsonText = async (event: H3Event): Promise<string> => {
   const mediaType = mediaTypeProblem(event.req.headers.get("content-type"));
   if (mediaType) throw mediaType;
-  const text = await readBodyText(event);
+  return await readBodyText(event);
+};
+
+/** The JSON value of a body's text: 400 invalid_json, or 400 for inexact numbers. The schema is the pipeline's. */
+export const jsonValueOf = (text: string): unknown => {
   let value: unknown;
   try {
     value = parseJsonExactly(text);

@@ -12,14 +12,14 @@ import { expectedRevisionOf, matchesNoneMatch } from "./conditional.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { idempotently } from "./idempotency.ts";
 import { headerShapeOf } from "./request-headers.ts";
-import { readJsonBody } from "./json-body.ts";
+import { jsonValueOf, readJsonText } from "./json-body.ts";
 import { HttpProblem, type ProblemDetail } from "./problem.ts";
 import { setRateLimitHeaders } from "./rate-limit-headers.ts";
 import { noteKeyId, requestIdOf } from "./request-context.ts";
 import { emptyResponse, jsonResponse, textResponse, type Answer } from "./response.ts";
 import { Reply, type Access, type Parsed, type Route, type RouteInput, type RouteServices } from "./route.ts";
 import { NoQuery } from "./schemas.ts";
-import { parseInto, rememberingParser, type InputPart } from "./validation.ts";
+import { parseInto, rememberingParser } from "./validation.ts";
 
 export interface PipelineDeps {
   admit: AdmitRequest;
@@ -53,6 +53,8 @@ const queryOf = (event: H3Event): RawParams => {
   }
   return query;
 };
+
+const paramsOf = (event: H3Event): Record<string, string> => event.context.params ?? {};
 
 const invalid = (details: ProblemDetail[]): HttpProblem => {
   const parts = new Set(details.map((d) => d.path.split(".")[0]));
@@ -137,6 +139,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     const querySchema = input.query ?? NoQuery;
     const readQuery = rememberingParser(querySchema, "query");
     const readPath = input.path && rememberingParser(input.path, "path");
+    const readBody = input.body && rememberingParser(input.body, "body");
     const writes = route.method !== "GET";
     const headerShape = headerShapeOf(route);
     const headerNames = Object.keys(headerShape);
@@ -146,16 +149,11 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     /** Path, query and headers are read at once; only a route that takes a body waits, for the body. */
     const parse = (event: H3Event): Parsed<RouteInput> | Promise<Parsed<RouteInput>> => {
       const details: ProblemDetail[] = [];
-      const read = (schema: z.ZodType, raw: unknown, where: InputPart) =>
-        parseInto(schema, raw, where, details) as Record<string, unknown> | undefined;
       // Within one route a path's text decides its parameters.
-      const path = (readPath ? readPath(event.url.pathname, () => event.context.params ?? {}, details) : {}) as Record<
-        string,
-        unknown
-      >;
+      const path = (readPath ? readPath(event.url.pathname, paramsOf, event, details) : {}) as Record<string, unknown>;
       // Most requests have no query: a route without query parameters then parses nothing.
       const search = event.url.search;
-      const query = !input.query && search === "" ? {} : readQuery(search, () => queryOf(event), details);
+      const query = !input.query && search === "" ? {} : readQuery(search, queryOf, event, details);
       const headers = headerSchema
         ? parseInto(
             headerSchema,
@@ -172,15 +170,13 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
             : undefined;
         return { path, query, headers, body, expectedRevision } as Parsed<RouteInput>;
       };
-      const bodySchema = input.body;
-      if (!bodySchema) return parsed(undefined);
+      if (!readBody) return parsed(undefined);
       // A body that cannot be read (415, 413, invalid JSON) yields to the problems already found.
-      return readJsonBody(event).then(
-        (raw) => parsed(read(bodySchema, raw, "body")),
-        (error: unknown) => {
+      return readJsonText(event)
+        .then((text) => readBody(text, jsonValueOf, text, details))
+        .then(parsed, (error: unknown) => {
           throw details.length ? invalid(details) : error;
-        },
-      );
+        });
     };
 
     const serialise = (result: unknown, event: H3Event): Answer => {

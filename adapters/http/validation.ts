@@ -46,10 +46,15 @@ const MEMO_TEXT = 256;
  */
 export const rememberingParser = <S extends z.ZodType>(schema: S, where: InputPart) => {
   let memo = new Map<string, z.output<S>>();
-  return (text: string, input: () => unknown, details: ProblemDetail[]): z.output<S> | undefined => {
+  return <A>(
+    text: string,
+    inputOf: (from: A) => unknown,
+    from: A,
+    details: ProblemDetail[],
+  ): z.output<S> | undefined => {
     const known = memo.get(text);
     if (known !== undefined) return known;
-    const parsed = parseInto(schema, input(), where, details);
+    const parsed = parseInto(schema, inputOf(from), where, details);
     if (parsed !== undefined && text.length <= MEMO_TEXT) {
       if (memo.size >= MEMO_ENTRIES) memo = new Map();
       memo.set(text, deepFreeze(parsed));
