@@ -35,14 +35,14 @@ const deepFreeze = <T>(value: T): T => {
   return value;
 };
 
-/** Texts (paths, query strings) remembered per route, and their longest: past that many the memo starts over. */
+/** Texts remembered per part of a route, and their longest: past that many the memo starts over. */
 const MEMO_ENTRIES = 256;
 const MEMO_TEXT = 256;
 
 /**
- * `parseInto` for one part of one route, remembering what each text (a path, a query string) parsed to: clients send
- * the same few again and again, and zod is a tenth of a keyed read's CPU in the server (docs/performance.md). Only
- * successes are kept; they are shared between requests, so frozen.
+ * `parseInto` for one part of one route, remembering what each text (a path, a query string, a JSON body) parsed to:
+ * clients send the same few again and again, and zod is a tenth of a keyed read's CPU in the server
+ * (docs/performance.md). Only successes are kept; they are shared between requests, so frozen.
  */
 export const rememberingParser = <S extends z.ZodType>(schema: S, where: InputPart) => {
   let memo = new Map<string, z.output<S>>();
