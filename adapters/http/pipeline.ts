@@ -119,17 +119,14 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     }
     const { actor, refusal, quota } = admission;
     if (actor) noteKeyId(event, actor.keyId);
-    let response: Answer;
-    try {
+    const response = await answer(event, () => {
       if (refusal) {
         onRefusal?.(refusal.code);
         throw refusal;
       }
       if (keyed && access !== "any-key" && actor) authorize(actor, access);
-      response = await handler(actor);
-    } catch (error) {
-      response = errorResponse(error, report, requestIdOf(event));
-    }
+      return handler(actor);
+    });
     return withQuota(response, quota);
   };
 

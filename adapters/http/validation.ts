@@ -41,8 +41,8 @@ const MEMO_TEXT = 256;
 
 /**
  * `parseInto` for one part of one route, remembering what each text (a path, a query string, a JSON body) parsed to:
- * clients send the same few again and again, and zod is a tenth of a keyed read's CPU in the server
- * (docs/performance.md). Only successes are kept; they are shared between requests, so frozen.
+ * clients send the same few again and again, and zod is dear in the server (docs/performance.md). Only successes are
+ * kept; they are shared between requests, so frozen.
  */
 export const rememberingParser = <S extends z.ZodType>(schema: S, where: InputPart) => {
   let memo = new Map<string, z.output<S>>();
