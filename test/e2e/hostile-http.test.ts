@@ -228,6 +228,41 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
     expect(JSON.parse(answer.body)).toMatchObject({ status: 400 });
   });
 
+  it("reads a body that arrives after the request was handed over (Expect: 100-continue, then two pieces)", async () => {
+    const socket = connect({ host: "127.0.0.1", port });
+    let received = "";
+    const continued = new Promise<void>((resolve) =>
+      socket.on("data", (chunk: Buffer) => {
+        received += chunk.toString("latin1");
+        if (received.includes("100 Continue")) resolve();
+      }),
+    );
+    const closed = once(socket, "close");
+    const body = '{"name":"Late birds"}';
+    socket.write(
+      `POST /categories HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\n` +
+        `Content-Length: ${body.length}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n`,
+    );
+    // Node hands the request to the service before it says 100 Continue: the body is not there yet.
+    await continued;
+    socket.write(body.slice(0, 9));
+    await new Promise((resolve) => setImmediate(resolve));
+    socket.write(body.slice(9));
+    await closed;
+    const answer = received.slice(received.indexOf("\r\n\r\n") + 4);
+    expect(answer).toMatch(/^HTTP\/1\.1 201 /);
+    expect(JSON.parse(answer.slice(answer.indexOf("\r\n\r\n") + 4))).toMatchObject({ name: "Late birds" });
+  });
+
+  it("a chunked body over 64 KiB sent at once: 413 payload_too_large", async () => {
+    const head = `POST /categories HTTP/1.1\r\nHost: x\r\nX-API-Key: ${ADMIN_KEY}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n`;
+    const body = JSON.stringify({ name: "x".repeat(70_000) });
+    const answer = await rawExchange(port, `${head}${body.length.toString(16)}\r\n${body}\r\n0\r\n\r\n`);
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toMatchObject({ code: "payload_too_large", status: 413 });
+    expect(answer.closed).toBe(true);
+  });
+
   it("logs an aborted upload at debug, without a stack, and never at error level", async () => {
     // The logger writes lines within its delay: once a request of ours is logged, every line before it is too.
     const barrier = `barrier-${Date.now()}`;
