@@ -27,12 +27,16 @@ const frozen = (response: RecordedResponse): Readonly<RecordedResponse> =>
  * Idempotency records in process memory, at most `perScope` per scope: claiming a new key in a full scope forgets
  * the scope's oldest claimed key that is not in progress (a retry with a forgotten key acts afresh). Keys still in
  * progress are never forgotten, so a scope may briefly hold more while that many of its requests are in flight.
+ * Expired records go from the front of the least recently claimed scopes, so forgetting them costs what it forgets.
  */
 export class MemoryIdempotencyRecords implements IdempotencyRecords {
-  /** Per scope, in claim order (a Map keeps insertion order): the oldest first. */
+  /**
+   * Scopes, the least recently claimed in first (a Map keeps insertion order); per scope, records in claim order.
+   * Every record is kept as long (the retention), so in both orders the first to expire come first (were it not so,
+   * an expired record would wait behind a kept one, still treated as expired by every claim).
+   */
   readonly #scopes = new Map<string, Map<string, Entry>>();
   readonly #perScope: number;
-  #lastSweep = 0;
   #lastToken = 0;
 
   constructor(options: { perScope?: number } = {}) {
@@ -50,11 +54,10 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
       );
     }
     this.#sweep(now);
-    let entries = this.#scopes.get(claim.scope);
-    if (!entries) {
-      entries = new Map();
-      this.#scopes.set(claim.scope, entries);
-    }
+    const entries = this.#scopes.get(claim.scope) ?? new Map<string, Entry>();
+    forgetExpired(entries, now);
+    this.#scopes.delete(claim.scope);
+    this.#scopes.set(claim.scope, entries);
     // A lost or released attempt's note goes on with its record for a retry of the same request; an expired record's
     // is forgotten with it, and another request (the key reused with another body) learns nothing of it.
     const previous =
@@ -103,13 +106,14 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
     return entry && entry.token === token && !entry.response ? entry : undefined;
   }
 
-  /** Forgets expired records, at most once a minute. */
+  /**
+   * Forgets expired records, stopping at the first one kept: a scope with a record kept was claimed after every scope
+   * before it (its own later expired records go when it is next claimed, or once all of them have expired).
+   */
   #sweep(now: number): void {
-    if (now - this.#lastSweep < 60_000) return;
-    this.#lastSweep = now;
     for (const [scope, entries] of this.#scopes) {
-      for (const [key, entry] of entries) if (entry.expiresAt <= now) entries.delete(key);
-      if (entries.size === 0) this.#scopes.delete(scope);
+      if (!forgetExpired(entries, now)) return;
+      this.#scopes.delete(scope);
     }
   }
 }
@@ -117,6 +121,15 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
 /** Expired, or never completed and its lease ran out. */
 const isStale = (entry: Entry, now: number): boolean =>
   entry.expiresAt <= now || (!entry.response && entry.leaseUntil <= now);
+
+/** Forgets a scope's expired records, the first claimed first; true when none is left. */
+const forgetExpired = (entries: Map<string, Entry>, now: number): boolean => {
+  for (const [key, entry] of entries) {
+    if (entry.expiresAt > now) return false;
+    entries.delete(key);
+  }
+  return true;
+};
 
 /** The oldest record that is not in progress; none when every record is. */
 const forgetOldest = (entries: Map<string, Entry>, now: number): void => {

@@ -3,6 +3,7 @@ import { MemoryIdempotencyRecords } from "../../adapters/memory/memory-idempoten
 import { MemoryRateLimiter } from "../../adapters/memory/memory-rate-limiter.ts";
 import type { IdempotencyClaim, RecordedResponse } from "../../core/idempotency/idempotency-records.port.ts";
 import type { Windows } from "../../core/rate-limiting/windows.ts";
+import { workOf } from "../support/work-meter.ts";
 
 const start = Date.parse("2026-11-21T00:00:00.000Z");
 const MINUTE = 60_000;
@@ -147,5 +148,53 @@ describe("MemoryIdempotencyRecords: a cap per scope", () => {
       claim.response.headers.location = "/elsewhere";
     }).toThrow(TypeError);
     expect(await records.claim(aClaim("a"))).toMatchObject({ response: aResponse });
+  });
+});
+
+describe("MemoryIdempotencyRecords: expired records forgotten at the cost of what expires", () => {
+  const KEYS = 5_000;
+  const PER_KEY = 10;
+  /** A claim `ms` after `now`, kept a day from then. */
+  const claimAt = (key: string, scope: string, ms: number): IdempotencyClaim =>
+    aClaim(key, {
+      scope,
+      now: new Date(now.getTime() + ms),
+      leaseUntil: new Date(now.getTime() + ms + MINUTE),
+      expiresAt: new Date(now.getTime() + ms + DAY),
+    });
+  const filled = async (): Promise<MemoryIdempotencyRecords> => {
+    const records = new MemoryIdempotencyRecords();
+    for (let k = 0; k < KEYS; k++) {
+      for (let i = 0; i < PER_KEY; i++) {
+        const claim = await records.claim(claimAt(`k${i}`, `key:${k}`, 0));
+        if (claim.outcome !== "claimed") throw new Error(`expected to claim, got ${claim.outcome}`);
+        await records.complete(`key:${k}`, `k${i}`, claim.token, aResponse);
+      }
+    }
+    return records;
+  };
+
+  it("walks a few records, not the 50,000 that 5,000 API keys hold, to find that none has expired", async () => {
+    const records = await filled();
+    for (const ms of [2 * MINUTE, 2 * 60 * MINUTE, DAY - MINUTE]) {
+      const work = await workOf(() => records.claim(claimAt("new", "key:other", ms)));
+      expect(work.walked).toBeLessThan(50);
+    }
+    expect(await records.claim(claimAt("k3", "key:42", DAY - MINUTE))).toMatchObject({ outcome: "completed" });
+  });
+
+  it("forgets them once expired, and keeps a key's records claimed since", async () => {
+    const records = await filled();
+    // key:7 claims again half a day later: its records from then on outlive the others.
+    const later = await records.claim(claimAt("later", "key:7", DAY / 2));
+    if (later.outcome !== "claimed") throw new Error(`expected to claim, got ${later.outcome}`);
+    await records.complete("key:7", "later", later.token, aResponse);
+
+    const work = await workOf(() => records.claim(claimAt("new", "key:other", DAY + MINUTE)));
+    expect(work.walked).toBeGreaterThanOrEqual(KEYS * PER_KEY);
+    expect(await records.claim(claimAt("k3", "key:42", DAY + MINUTE))).toMatchObject({ outcome: "claimed" });
+    expect(await records.claim(claimAt("later", "key:7", DAY + MINUTE))).toMatchObject({ outcome: "completed" });
+    // Forgotten once: the next claim walks only what is left at the front.
+    expect((await workOf(() => records.claim(claimAt("newer", "key:other", DAY + MINUTE)))).walked).toBeLessThan(50);
   });
 });
