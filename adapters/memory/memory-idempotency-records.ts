@@ -37,6 +37,9 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
    */
   readonly #scopes = new Map<string, Map<string, Entry>>();
   readonly #perScope: number;
+  /** The scope claimed last, already at the end: claimed again, it is not moved. */
+  #lastScope: string | undefined;
+  #lastSweep = Number.NEGATIVE_INFINITY;
   #lastToken = 0;
 
   constructor(options: { perScope?: number } = {}) {
@@ -54,10 +57,13 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
       );
     }
     this.#sweep(now);
-    const entries = this.#scopes.get(claim.scope) ?? new Map<string, Entry>();
-    forgetExpired(entries, now);
-    this.#scopes.delete(claim.scope);
-    this.#scopes.set(claim.scope, entries);
+    let entries = this.#scopes.get(claim.scope);
+    if (entries === undefined || claim.scope !== this.#lastScope) {
+      entries ??= new Map();
+      this.#scopes.delete(claim.scope);
+      this.#scopes.set(claim.scope, entries);
+      this.#lastScope = claim.scope;
+    }
     // A lost or released attempt's note goes on with its record for a retry of the same request; an expired record's
     // is forgotten with it, and another request (the key reused with another body) learns nothing of it.
     const previous =
@@ -107,10 +113,12 @@ export class MemoryIdempotencyRecords implements IdempotencyRecords {
   }
 
   /**
-   * Forgets expired records, stopping at the first one kept: a scope with a record kept was claimed after every scope
-   * before it (its own later expired records go when it is next claimed, or once all of them have expired).
+   * Forgets expired records, at most once a minute, stopping at the first one kept: a scope with a record kept was
+   * claimed after every scope before it (its own later expired ones wait, within its cap, until it is at the front).
    */
   #sweep(now: number): void {
+    if (now - this.#lastSweep < 60_000) return;
+    this.#lastSweep = now;
     for (const [scope, entries] of this.#scopes) {
       if (!forgetExpired(entries, now)) return;
       this.#scopes.delete(scope);

@@ -183,6 +183,16 @@ describe("MemoryIdempotencyRecords: expired records forgotten at the cost of wha
     expect(await records.claim(claimAt("k3", "key:42", DAY - MINUTE))).toMatchObject({ outcome: "completed" });
   });
 
+  it("keeps a key's records after its last one was released and it claims again", async () => {
+    const records = new MemoryIdempotencyRecords();
+    const first = await records.claim(aClaim("a"));
+    if (first.outcome !== "claimed") throw new Error(`expected to claim, got ${first.outcome}`);
+    await records.release("key:1", "a", first.token);
+    await completed(records, "b");
+
+    expect(await records.claim(aClaim("b"))).toMatchObject({ outcome: "completed" });
+  });
+
   it("forgets them once expired, and keeps a key's records claimed since", async () => {
     const records = await filled();
     // key:7 claims again half a day later: its records from then on outlive the others.
