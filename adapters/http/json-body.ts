@@ -65,14 +65,8 @@ const readLimited = (event: H3Event): Promise<Uint8Array> => {
   return node ? readNodeBody(node) : readWebBody(event.req);
 };
 
-const readNodeBody = (req: Readable & { complete: boolean }): Promise<Uint8Array> => {
-  // A small body usually comes with its headers, so node has parsed all of it by now: taken at once, without
-  // switching the stream to flowing mode and four listeners (docs/performance.md, "Speed code").
-  if (req.complete && req.readableLength <= BODY_LIMIT_BYTES) {
-    const whole = req.read() as Buffer | null;
-    return Promise.resolve(whole ?? new Uint8Array());
-  }
-  return new Promise((resolve, reject) => {
+const readNodeBody = (req: Readable): Promise<Uint8Array> =>
+  new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const settle = (outcome: () => void) => {
@@ -89,7 +83,6 @@ const readNodeBody = (req: Readable & { complete: boolean }): Promise<Uint8Array
     // Each is taken off when the first of them settles the body (`on`, not `once`: no wrapper per listener).
     req.on("data", onData).on("end", onEnd).on("error", onCut).on("close", onCut);
   });
-};
 
 const readWebBody = async (request: Request): Promise<Uint8Array> => {
   if (!request.body) return new Uint8Array();
