@@ -17,6 +17,18 @@ export const stampEvent = <T extends EventType>(occurredAt: Date, type: T, data:
   return { id, type, occurredAt, data } as DomainEvent;
 };
 
+const ID_LENGTH = "evt_".length + 12 + 6 + instance.length;
+const STAMPED = /^evt_[0-9a-f]{18}/;
+
+/** The time and sequence of an id this process stamped; undefined for any other id. */
+export const stampOf = (id: string): { ms: number; sequence: number } | undefined => {
+  if (id.length !== ID_LENGTH || !STAMPED.test(id) || !id.endsWith(instance)) return undefined;
+  return { ms: Number.parseInt(id.slice(4, 16), 16), sequence: Number.parseInt(id.slice(16, 22), 16) };
+};
+
+/** The id this process stamped at `ms` with `sequence`. */
+export const stampedId = (ms: number, sequence: number): string => `evt_${hex(ms, 12)}${hex(sequence, 6)}${instance}`;
+
 export const orderData = (
   order: { id: number; petId: number; quantity: number; shipDate: Date | undefined },
   complete: boolean,
