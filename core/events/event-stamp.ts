@@ -11,10 +11,11 @@ const msHex = (ms: number): string => (ms === lastMs ? lastMsHex : ((lastMs = ms
 const instance = crypto.randomUUID().replaceAll("-", "").slice(16);
 
 /** `evt_`, the time (ms, 12 hex digits), the sequence (6) and the instance (16): ids sort by time, then by recording order. */
+export const stampedId = (ms: number, n: number): string => `evt_${msHex(ms)}${hex(n, 6)}${instance}`;
+
 export const stampEvent = <T extends EventType>(occurredAt: Date, type: T, data: EventPayloads[T]): DomainEvent => {
   sequence = (sequence + 1) % 0x1000000;
-  const id = `evt_${msHex(occurredAt.getTime())}${hex(sequence, 6)}${instance}`;
-  return { id, type, occurredAt, data } as DomainEvent;
+  return { id: stampedId(occurredAt.getTime(), sequence), type, occurredAt, data } as DomainEvent;
 };
 
 const ID_LENGTH = "evt_".length + 12 + 6 + instance.length;
@@ -25,9 +26,6 @@ export const stampOf = (id: string): { ms: number; sequence: number } | undefine
   if (id.length !== ID_LENGTH || !STAMPED.test(id) || !id.endsWith(instance)) return undefined;
   return { ms: Number.parseInt(id.slice(4, 16), 16), sequence: Number.parseInt(id.slice(16, 22), 16) };
 };
-
-/** The id this process stamped at `ms` with `sequence`. */
-export const stampedId = (ms: number, sequence: number): string => `evt_${hex(ms, 12)}${hex(sequence, 6)}${instance}`;
 
 export const orderData = (
   order: { id: number; petId: number; quantity: number; shipDate: Date | undefined },
