@@ -10,6 +10,16 @@
  */
 import fc from "fast-check";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { z } from "zod";
+import {
+  ApiKeyBody,
+  ApiKeyChangesBody,
+  CategoryBody,
+  InventoryBody,
+  OrderBody,
+  OrderChangesBody,
+  PetBody,
+} from "../../adapters/http/schemas.ts";
 import type { TestResponse } from "../support/test-petstore.ts";
 import {
   expectOneOf,
@@ -54,6 +64,8 @@ interface BodyOperation {
   /** Under /admin: the staff key gets 403. */
   admin: boolean;
   fields: Record<string, Field>;
+  /** The route's schema, to check that `fields` still names every property it takes. */
+  schema: z.ZodObject;
   /** A body it accepts, as JSON texts per field. */
   valid: Record<string, string>;
 }
@@ -72,15 +84,44 @@ const NewCategory = { name: req(name), description: opt({ kind: "description" })
 
 /** Every operation that takes a body (the victim key's id is filled in once the petstore runs). */
 const bodyOperations = (victimId: number): BodyOperation[] => [
-  { method: "POST", path: "/pets", admin: false, fields: NewPet, valid: { name: '"Tom"', categoryId: "1" } },
-  { method: "PUT", path: "/pets/1", admin: false, fields: NewPet, valid: { name: '"Rex"', categoryId: "1" } },
-  { method: "POST", path: "/categories", admin: false, fields: NewCategory, valid: { name: '"Birds"' } },
-  { method: "PUT", path: "/categories/1", admin: false, fields: NewCategory, valid: { name: '"Dogs"' } },
+  {
+    method: "POST",
+    path: "/pets",
+    admin: false,
+    fields: NewPet,
+    schema: PetBody,
+    valid: { name: '"Tom"', categoryId: "1" },
+  },
+  {
+    method: "PUT",
+    path: "/pets/1",
+    admin: false,
+    fields: NewPet,
+    schema: PetBody,
+    valid: { name: '"Rex"', categoryId: "1" },
+  },
+  {
+    method: "POST",
+    path: "/categories",
+    admin: false,
+    fields: NewCategory,
+    schema: CategoryBody,
+    valid: { name: '"Birds"' },
+  },
+  {
+    method: "PUT",
+    path: "/categories/1",
+    admin: false,
+    fields: NewCategory,
+    schema: CategoryBody,
+    valid: { name: '"Dogs"' },
+  },
   {
     method: "POST",
     path: "/store/orders",
     admin: false,
     fields: { petId: req(int64), quantity: req({ kind: "int", min: 1, max: 1000 }), shipDate: opt(dateTime) },
+    schema: OrderBody,
     valid: { petId: "1", quantity: "1" },
   },
   {
@@ -88,6 +129,7 @@ const bodyOperations = (victimId: number): BodyOperation[] => [
     path: "/store/orders/1",
     admin: false,
     fields: { complete: opt({ kind: "true" }), shipDate: opt(dateTime) },
+    schema: OrderChangesBody,
     valid: { shipDate: '"2027-01-01T00:00:00Z"' },
   },
   {
@@ -95,6 +137,7 @@ const bodyOperations = (victimId: number): BodyOperation[] => [
     path: "/store/inventory/1",
     admin: false,
     fields: { quantity: req({ kind: "int", min: 0, max: 1_000_000 }) },
+    schema: InventoryBody,
     valid: { quantity: "5" },
   },
   {
@@ -102,6 +145,7 @@ const bodyOperations = (victimId: number): BodyOperation[] => [
     path: "/admin/api-keys",
     admin: true,
     fields: { label: req(name), role: req(roles), plan: req(plans), limits: opt({ kind: "limits" }) },
+    schema: ApiKeyBody,
     valid: { label: '"new key"', role: '"customer"', plan: '"free"' },
   },
   {
@@ -109,6 +153,7 @@ const bodyOperations = (victimId: number): BodyOperation[] => [
     path: `/admin/api-keys/${victimId}`,
     admin: true,
     fields: { label: opt(name), role: opt(roles), plan: opt(plans), limits: opt({ kind: "limits" }) },
+    schema: ApiKeyChangesBody,
     valid: { label: '"renamed"' },
   },
 ];
@@ -572,6 +617,13 @@ describe("hostile request bodies (property-based)", () => {
         });
       },
     );
+
+  it("the model knows every property of every body: a field added to a schema must be modelled here", () => {
+    for (const operation of bodyOperations(0))
+      expect(Object.keys(operation.fields).sort(), `${operation.method} ${operation.path}`).toEqual(
+        Object.keys(operation.schema.shape).sort(),
+      );
+  });
 
   it("malformed JSON text (truncated, trailing garbage, BOM, NaN/Infinity, control characters, bad UTF-8) is 400 invalid_json exactly when JSON.parse refuses it", async () => {
     await fc.assert(bodyProperty(malformedBytes), { numRuns: RUNS });
