@@ -103,7 +103,7 @@ export class MemoryEventLog implements EventLog {
         const { id, petId, quantity, shipDate, complete } = event.data;
         const ms = shipDate === undefined ? Number.NaN : Date.parse(shipDate);
         if (keyCount(event.data) !== (shipDate === undefined ? 4 : 5)) return false;
-        if (shipDate !== undefined && !(ms === ms && new Date(ms).toISOString() === shipDate)) return false;
+        if (shipDate !== undefined && (Number.isNaN(ms) || new Date(ms).toISOString() !== shipDate)) return false;
         if (!numbers(id, petId, quantity) || typeof complete !== "boolean") return false;
         this.#a[slot] = id;
         this.#b[slot] = petId;
@@ -159,7 +159,7 @@ export class MemoryEventLog implements EventLog {
         id: a,
         petId: b,
         quantity: c,
-        ...(shipDate === shipDate && { shipDate: new Date(shipDate).toISOString() }),
+        ...(!Number.isNaN(shipDate) && { shipDate: new Date(shipDate).toISOString() }),
         complete: (flags & COMPLETE) !== 0,
       } satisfies OrderData;
     }
