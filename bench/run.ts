@@ -8,6 +8,7 @@
  * answered). The ratio is baseline CPU ÷ service CPU in the same round: 1 means the service costs no more than
  * bare h3. Two pairs of processes (BENCH_PAIRS) take turns and their rounds are pooled: one process of the same
  * code can cost several percent more than another for its whole life, which one pair would read as a verdict.
+ * Every other pair starts, and opens each round with, the other side.
  * Then RSS after hostile loads on the memory store (bench/memory-probe.ts) and, with --mongo, store round
  * trips per operation (bench/mongo-round-trips.ts).
  *   --smoke  one short round per scenario and small memory loads (~5 s): checks that everything runs, measures nothing.
@@ -124,21 +125,28 @@ const pairs: Pair[] = [];
 const stopAll = () => Promise.all(pairs.flatMap((p) => [p.service.stop(), p.baseline.stop()]));
 try {
   for (let i = 0; i < pairCount; i++) {
-    const service = await startChildServer(
-      here("./service-server.ts"),
-      await freeLoopbackPort(),
-      { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
-      { prefix: place.server, nodeArgs: SERVICE_NODE_ARGS },
-    );
-    const baseline = await startChildServer(
-      here("./baseline-server.ts"),
-      await freeLoopbackPort(),
-      { BENCH_SEEDED_PETS: String(SEEDED_PETS) },
-      { prefix: place.server },
-    ).catch(async (error: unknown) => {
-      await service.stop();
+    const startService = async () =>
+      startChildServer(
+        here("./service-server.ts"),
+        await freeLoopbackPort(),
+        { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
+        { prefix: place.server, nodeArgs: SERVICE_NODE_ARGS },
+      );
+    const startBaseline = async () =>
+      startChildServer(
+        here("./baseline-server.ts"),
+        await freeLoopbackPort(),
+        { BENCH_SEEDED_PETS: String(SEEDED_PETS) },
+        { prefix: place.server },
+      );
+    // Every other pair starts its baseline first, so neither side is always the first process of its pair.
+    const [first, second] = i % 2 === 0 ? [startService, startBaseline] : [startBaseline, startService];
+    const one = await first();
+    const other = await second().catch(async (error: unknown) => {
+      await one.stop();
       throw error;
     });
+    const [service, baseline] = i % 2 === 0 ? [one, other] : [other, one];
     pairs.push({ service, baseline });
   }
 } catch (error) {
@@ -162,10 +170,10 @@ try {
   for (const scenario of scenarios) {
     for (let round = 0; round < rounds; round++) {
       const slot = results.get(scenario.name)!;
-      const order = round % 2 === 0 ? (["baseline", "service"] as const) : (["service", "baseline"] as const);
       for (const [i, pair] of pairs.entries()) {
         const { keys, nextRound } = prepared[i]!;
         await nextRound();
+        const order = (round + i) % 2 === 0 ? (["baseline", "service"] as const) : (["service", "baseline"] as const);
         for (const which of order)
           slot[which].push(await drive(pair[which], scenario, keys[scenario.as], seconds, connections));
       }
@@ -225,6 +233,24 @@ try {
     });
   }
   out(table(rows));
+  // Slot k of a scenario's rounds is pair k % pairs' (the rounds loop over the pairs).
+  const byPair = (rs: Round[], i: number) => rs.filter((_, k) => k % pairs.length === i);
+  out("\nratio by pair of processes (the median of its rounds): how far one process's luck moves the verdict");
+  out(
+    table([
+      ["scenario", ...pairs.map((_, i) => `pair ${i + 1}`)],
+      ...scenarios.map((scenario) => {
+        const { service: s, baseline: b } = results.get(scenario.name)!;
+        return [
+          scenario.name,
+          ...pairs.map((_, i) => {
+            const [ss, bs] = [byPair(s, i), byPair(b, i)];
+            return fixed(median(ss.map((r, k) => bs[k]!.cpuMicrosPerRequest / r.cpuMicrosPerRequest)), 2);
+          }),
+        ];
+      }),
+    ]),
+  );
 } finally {
   await stopAll();
 }
