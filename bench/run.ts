@@ -8,7 +8,7 @@
  * answered). The ratio is baseline CPU ÷ service CPU in the same round: 1 means the service costs no more than
  * bare h3. Two pairs of processes (BENCH_PAIRS) take turns and their rounds are pooled: one process of the same
  * code can cost several percent more than another for its whole life, which one pair would read as a verdict.
- * Every other pair starts, and opens each round with, the other side.
+ * Every other pair starts its baseline first and, in each round, drives its sides in the opposite order.
  * Then RSS after hostile loads on the memory store (bench/memory-probe.ts) and, with --mongo, store round
  * trips per operation (bench/mongo-round-trips.ts).
  *   --smoke  one short round per scenario and small memory loads (~5 s): checks that everything runs, measures nothing.
