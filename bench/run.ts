@@ -109,7 +109,7 @@ const addressesOverHttp = async (count: number): Promise<Probe & { answered401: 
 };
 
 /** Per scenario: the median CPU ratio, the service's median p99 as a multiple of the baseline's, and failed requests. */
-const summaries = new Map<string, { ratio: number; p99Times: number; failures: number }>();
+const summaries = new Map<string, { ratios: number[]; ratio: number; p99Times: number; failures: number }>();
 /** Issue 13's targets, judged on this run's figures; a scenario with failed requests (a refusal is cheap) is not judged. */
 const verdicts: string[][] = [["target", "this run", "verdict"]];
 const judge = (target: string, figure: string, met: boolean, failures = 0) =>
@@ -222,6 +222,7 @@ try {
       String([...s, ...b].reduce((n, r) => n + r.failures, 0)),
     ]);
     summaries.set(scenario.name, {
+      ratios,
       ratio: median(ratios),
       p99Times:
         m(s, (r) => r.p99) /
@@ -233,21 +234,15 @@ try {
     });
   }
   out(table(rows));
-  // Slot k of a scenario's rounds is pair k % pairs' (the rounds loop over the pairs).
-  const byPair = (rs: Round[], i: number) => rs.filter((_, k) => k % pairs.length === i);
   out("\nratio by pair of processes (the median of its rounds): how far one process's luck moves the verdict");
   out(
     table([
       ["scenario", ...pairs.map((_, i) => `pair ${i + 1}`)],
       ...scenarios.map((scenario) => {
-        const { service: s, baseline: b } = results.get(scenario.name)!;
-        return [
-          scenario.name,
-          ...pairs.map((_, i) => {
-            const [ss, bs] = [byPair(s, i), byPair(b, i)];
-            return fixed(median(ss.map((r, k) => bs[k]!.cpuMicrosPerRequest / r.cpuMicrosPerRequest)), 2);
-          }),
-        ];
+        const { ratios } = summaries.get(scenario.name)!;
+        // Round k of a scenario is pair k % pairs' (each round loops over the pairs).
+        const ofPair = (i: number) => ratios.filter((_, k) => k % pairs.length === i);
+        return [scenario.name, ...pairs.map((_, i) => fixed(median(ofPair(i)), 2))];
       }),
     ]),
   );

@@ -25,6 +25,11 @@ describe("npm run bench -- --smoke", () => {
       expect(cells.at(-1), `failed requests in ${row}`).toBe("0");
       expect(Number(cells[5]), `service CPU µs in ${row}`).toBeGreaterThan(0);
     }
+    // Each pair's own ratio, a column a pair, a row a scenario.
+    const byPair = lines.indexOf(lines.find((line) => line.startsWith("ratio by pair of processes"))!);
+    expect(byPair, stdout).toBeGreaterThan(0);
+    expect(lines[byPair + 1]!.trim().split(/\s{2,}/), stdout).toEqual(["scenario", "pair 1", "pair 2"]);
+    expect(lines[byPair + 3], stdout).toMatch(/^GET \/pets\?ids=1\s+\d+\.\d\d\s+\d+\.\d\d$/);
     expect(
       lines.some((line) => /^5,000 distinct Idempotency-Keys, one API key\s+\d+ MiB\s+\d+ MiB\s+-?\d+$/.test(line)),
       stdout,
