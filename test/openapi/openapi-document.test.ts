@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { errorCodesOf, type OpenApiDocument } from "../../adapters/http/openapi/document.ts";
+import { API_VERSION, errorCodesOf, type OpenApiDocument } from "../../adapters/http/openapi/document.ts";
 import { standaloneDocuments } from "../../adapters/http/openapi/standalone.ts";
 import { statusOfCode } from "../../adapters/http/problem.ts";
 import { route, type Route } from "../../adapters/http/route.ts";
@@ -77,9 +77,9 @@ const schemasIn = (node: unknown, inSchema = false, found: Json[] = []): Json[] 
 describe("the public OpenAPI document", () => {
   const document = standaloneDocuments().public;
 
-  it("is OpenAPI 3.0.3, version 1.0.0, titled Petstore, with exactly the tags Pets and Store", () => {
+  it("is OpenAPI 3.0.3, at the release's version, titled Petstore, with exactly the tags Pets and Store", () => {
     expect(document.openapi).toBe("3.0.3");
-    expect(document.info).toMatchObject({ title: "Petstore", version: "1.0.0" });
+    expect(document.info).toMatchObject({ title: "Petstore", version: API_VERSION });
     expect((document.tags as Json[]).map((t) => t.name)).toEqual(["Pets", "Store"]);
     for (const { op } of operationsOf(document, true)) expect(["Pets", "Store"]).toContain(op.tags[0]);
   });

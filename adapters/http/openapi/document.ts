@@ -43,7 +43,7 @@ interface HeaderObject {
   example?: unknown;
 }
 
-export const API_VERSION = "1.0.0";
+export const API_VERSION = "1.1.0";
 
 const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 
