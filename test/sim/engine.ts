@@ -1,0 +1,397 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { DomainEvent } from "../../core/events/domain-event.ts";
+import type { OrderRecord } from "../../core/orders/order-record.ts";
+import type { PetWrite } from "../../core/pets/pets.port.ts";
+import type { Stores } from "../../core/stores.ts";
+import { ManualClock } from "../support/manual-clock.ts";
+import { Random } from "./random.ts";
+
+/** A failure the simulation injected (what a driver error or a lost connection looks like to core). */
+export class InjectedFault extends Error {
+  constructor(kind: string, where: string) {
+    super(`injected ${kind} at ${where}`);
+    this.name = "InjectedFault";
+  }
+}
+
+/** What the seed decides at one store call. */
+export type Decision =
+  | "run"
+  | "throw-before"
+  | "throw-after"
+  | "twice"
+  | "crash-before"
+  | "crash-after"
+  | "stall-before"
+  | "stall-after"
+  | "jump";
+
+/** How often each decision is taken, per store call (the rest run plainly): drawn per seed, so some seeds are calm. */
+export type FaultRates = Record<Exclude<Decision, "run">, number>;
+
+/** Who is calling: set by the workload around each request, read at every store call. */
+export interface CallContext {
+  actor: string;
+  /** One per request: which writes it made is how "answered 503 but placed" is found. */
+  attempt: number;
+}
+
+export const context = new AsyncLocalStorage<CallContext>();
+
+/** One process of the service: its own use cases and caches over the shared store; it dies at a crash. */
+export interface Instance {
+  name: string;
+  generation: number;
+  alive: boolean;
+  /** Resolves when it crashes; never otherwise. */
+  crashed: Promise<"crashed">;
+  stores: Stores;
+}
+
+interface Call {
+  seq: number;
+  instance: Instance;
+  actor: string;
+  where: string;
+  invoke: () => Promise<unknown>;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
+  releaseAt?: number;
+  /** Set once a stalled-after call has applied: the answer it will get. */
+  outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
+}
+
+interface Sleeper {
+  seq: number;
+  instance: { alive: boolean };
+  wakeAt: number;
+  resolve: () => void;
+}
+
+/** What the engine reports to the checks about every store call that reached the store. */
+export interface Observations {
+  /** Per pet: the net units staff gave it (sum of every applied stock setting's change). */
+  given: Map<number, number>;
+  /** Every event seen pending on a document, by id: each must reach the event log once. */
+  pendingSeen: Map<string, DomainEvent>;
+  /** Order inserts that applied, by the attempt that made them. */
+  insertedBy: Map<number, number[]>;
+  /** Highest id handed out, per kind. */
+  maxId: Map<string, number>;
+}
+
+/** The store under test, as the engine needs it: raw ports, and a way to see pending events without disturbing relays. */
+export interface StoreUnderTest {
+  raw: Stores;
+  /** Every event pending on a pet or order document (side-effect free). */
+  pendingEvents(): Promise<DomainEvent[]>;
+  /** A new instance's view of the store: a real restart's start-up code (migrations) runs on it, ungated. */
+  startUp?(): Promise<void>;
+}
+
+const never = new Promise<never>(() => {});
+const WRITES_OBSERVED = new Set(["pets", "orders"]);
+export const GRACE_MS = 30_000;
+
+export interface EngineOptions {
+  seed: number;
+  rates: FaultRates;
+  maxCrashes: number;
+  maxSteps: number;
+  verbose: boolean;
+}
+
+/**
+ * The scheduler: every store call of a simulated instance parks at a gate; one at a time, the seed picks a parked
+ * call and what happens to it. Between two picks every actor is parked, asleep, or dead, so the run is a function
+ * of the seed alone.
+ */
+export class Engine {
+  readonly clock = new ManualClock("2026-11-21T12:00:00.000Z");
+  readonly random: Random;
+  readonly trace: string[] = [];
+  readonly observed: Observations = {
+    given: new Map(),
+    pendingSeen: new Map(),
+    insertedBy: new Map(),
+    maxId: new Map(),
+  };
+  readonly #store: StoreUnderTest;
+  readonly #options: EngineOptions;
+  #ready: Call[] = [];
+  #stalled: Call[] = [];
+  #sleepers: Sleeper[] = [];
+  #seq = 0;
+  #crashes = 0;
+  /** Outside a schedule (set-up, final recovery, checks) calls go straight to the store, still observed. */
+  #direct = true;
+  steps = 0;
+  stepsLimitHit = false;
+
+  constructor(store: StoreUnderTest, options: EngineOptions) {
+    this.#store = store;
+    this.#options = options;
+    this.random = new Random(options.seed);
+  }
+
+  get crashes(): number {
+    return this.#crashes;
+  }
+
+  note(line: string): void {
+    this.trace.push(`${this.steps} ${line}`);
+  }
+
+  /** A new instance (generation) over the shared store, whose ports park at the gates. */
+  instance(name: string, generation: number): Instance {
+    let died: (value: "crashed") => void = () => {};
+    const crashed = new Promise<"crashed">((resolve) => {
+      died = resolve;
+    });
+    const instance: Instance = { name, generation, alive: true, crashed, stores: undefined as unknown as Stores };
+    (instance as Instance & { die(): void }).die = () => died("crashed");
+    const raw = this.#store.raw as unknown as Record<string, unknown>;
+    const stores: Record<string, unknown> = { ...raw };
+    for (const [port, target] of Object.entries(raw)) {
+      if (typeof target !== "object" || target === null) continue;
+      stores[port] = new Proxy(target, {
+        get: (t, property, receiver) => {
+          const value = Reflect.get(t, property, receiver) as unknown;
+          if (typeof value !== "function") return value;
+          return (...args: unknown[]) =>
+            this.#call(instance, port, String(property), args, () =>
+              (value as (...a: unknown[]) => Promise<unknown>).apply(t, args),
+            );
+        },
+      });
+    }
+    instance.stores = stores as unknown as Stores;
+    return instance;
+  }
+
+  /** Resolves after `ms` of simulated time (never, if the instance dies first). */
+  sleep(instance: { alive: boolean }, ms: number): Promise<void> {
+    if (!instance.alive) return never;
+    return new Promise((resolve) => {
+      this.#sleepers.push({ seq: this.#seq++, instance, wakeAt: this.clock.now().getTime() + ms, resolve });
+    });
+  }
+
+  #call(instance: Instance, port: string, method: string, args: unknown[], invoke: () => Promise<unknown>) {
+    const where = `${port}.${method}`;
+    const caller = context.getStore();
+    if (this.#direct) return this.#observed(port, method, args, invoke, caller?.attempt);
+    if (!instance.alive) return never;
+    const actor = caller?.actor ?? "?";
+    return new Promise((resolve, reject) => {
+      this.#ready.push({
+        seq: this.#seq++,
+        instance,
+        actor,
+        where,
+        invoke: () => this.#observed(port, method, args, invoke, caller?.attempt),
+        resolve,
+        reject,
+      });
+    });
+  }
+
+  /** Runs a call against the store, recording what the checks need (stock given, events, inserts, ids). */
+  async #observed(
+    port: string,
+    method: string,
+    args: unknown[],
+    invoke: () => Promise<unknown>,
+    attempt: number | undefined,
+  ): Promise<unknown> {
+    const raw = this.#store.raw;
+    const stockBefore =
+      port === "pets" && method === "setStock"
+        ? (await raw.pets.ofId((args[0] as { petId: number }).petId))?.stock
+        : undefined;
+    let result: unknown;
+    let failed: unknown;
+    try {
+      result = await invoke();
+    } catch (error) {
+      failed = error ?? new Error("undefined rejection");
+    }
+    if (failed === undefined) {
+      if (port === "pets" && method === "setStock") {
+        const write = result as PetWrite;
+        if (write.applied && stockBefore !== undefined) {
+          const petId = write.pet.id;
+          this.observed.given.set(petId, (this.observed.given.get(petId) ?? 0) + write.pet.stock - stockBefore);
+        }
+      }
+      if (port === "orders" && method === "insert" && result === true && attempt !== undefined) {
+        const order = args[0] as OrderRecord;
+        this.observed.insertedBy.set(attempt, [...(this.observed.insertedBy.get(attempt) ?? []), order.id]);
+      }
+      if (port === "ids" && method === "next") {
+        const kind = String(args[0]);
+        this.observed.maxId.set(kind, Math.max(this.observed.maxId.get(kind) ?? 0, Number(result)));
+      }
+    }
+    if (WRITES_OBSERVED.has(port)) await this.observePending();
+    if (failed !== undefined) throw failed;
+    return result;
+  }
+
+  async observePending(): Promise<void> {
+    for (const event of await this.#store.pendingEvents()) this.observed.pendingSeen.set(event.id, event);
+  }
+
+  /** Runs `body` with calls going through the gates, and schedules until every actor is done, dead or stuck. */
+  async schedule(start: () => void): Promise<void> {
+    this.#direct = false;
+    start();
+    try {
+      await this.#loop();
+    } finally {
+      this.#direct = true;
+    }
+  }
+
+  /** Lets every runnable continuation run until it parks: only microtasks run between gates. */
+  async #settle(): Promise<void> {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+  }
+
+  #now(): number {
+    return this.clock.now().getTime();
+  }
+
+  /** Wakes sleepers and releases stalled calls whose time has come, in the order they were parked. */
+  async #releaseDue(): Promise<boolean> {
+    const now = this.#now();
+    let any = false;
+    const due = this.#sleepers.filter((s) => s.wakeAt <= now).sort((a, b) => a.seq - b.seq);
+    this.#sleepers = this.#sleepers.filter((s) => s.wakeAt > now);
+    for (const sleeper of due) {
+      any = true;
+      if (sleeper.instance.alive) sleeper.resolve();
+    }
+    const released = this.#stalled.filter((c) => c.releaseAt! <= now).sort((a, b) => a.seq - b.seq);
+    this.#stalled = this.#stalled.filter((c) => c.releaseAt! > now);
+    for (const call of released) {
+      any = true;
+      if (call.outcome) {
+        this.note(`${call.actor} ${call.where} answer delivered late`);
+        if (call.instance.alive) this.#deliver(call, call.outcome);
+      } else if (call.instance.alive) {
+        this.note(`${call.actor} ${call.where} resumes after its stall`);
+        this.#ready.push(call);
+      } else {
+        // Its process is gone, but the write it had sent still lands.
+        this.note(`${call.actor} ${call.where} lands after its instance died`);
+        await call.invoke().catch(() => undefined);
+      }
+    }
+    return any;
+  }
+
+  #deliver(call: Call, outcome: NonNullable<Call["outcome"]>): void {
+    if (outcome.ok) call.resolve(outcome.value);
+    else call.reject(outcome.error);
+  }
+
+  async #outcomeOf(call: Call): Promise<NonNullable<Call["outcome"]>> {
+    try {
+      return { ok: true, value: await call.invoke() };
+    } catch (error) {
+      return { ok: false, error };
+    }
+  }
+
+  #decide(): Decision {
+    const rates = this.#options.rates;
+    let roll = this.random.next();
+    for (const [decision, rate] of Object.entries(rates) as [Exclude<Decision, "run">, number][]) {
+      if (roll < rate) {
+        if ((decision === "crash-before" || decision === "crash-after") && this.#crashes >= this.#options.maxCrashes)
+          return "run";
+        return decision;
+      }
+      roll -= rate;
+    }
+    return "run";
+  }
+
+  /** Set by the workload: what a crashed instance's replacement runs (start-up, recovery, its loops). */
+  onCrash: (instance: Instance) => void = () => {};
+
+  #crash(instance: Instance): void {
+    this.#crashes += 1;
+    instance.alive = false;
+    (instance as Instance & { die(): void }).die();
+    this.#ready = this.#ready.filter((c) => c.instance !== instance);
+    this.#sleepers = this.#sleepers.filter((s) => s.instance !== instance);
+    this.note(`CRASH ${instance.name}#${instance.generation}`);
+    this.onCrash(instance);
+  }
+
+  async #loop(): Promise<void> {
+    for (;;) {
+      await this.#settle();
+      if (await this.#releaseDue()) continue;
+      if (this.#ready.length === 0) {
+        const next = Math.min(...this.#sleepers.map((s) => s.wakeAt), ...this.#stalled.map((c) => c.releaseAt!));
+        if (!Number.isFinite(next)) return;
+        this.clock.set(new Date(Math.max(next, this.#now())));
+        continue;
+      }
+      this.steps += 1;
+      if (this.steps > this.#options.maxSteps) {
+        this.stepsLimitHit = true;
+        this.note("STEP LIMIT: the schedule did not end");
+        return;
+      }
+      const call = this.#ready.splice(this.random.int(this.#ready.length), 1)[0]!;
+      const decision = this.#decide();
+      this.note(`${call.actor}@${call.instance.name}#${call.instance.generation} ${call.where} ${decision}`);
+      await this.#apply(call, decision);
+    }
+  }
+
+  async #apply(call: Call, decision: Decision): Promise<void> {
+    const fault = () => new InjectedFault(decision, call.where);
+    switch (decision) {
+      case "run":
+        this.#deliver(call, await this.#outcomeOf(call));
+        return;
+      case "jump": {
+        const ms = this.random.between(1, 45) * 1000;
+        this.clock.advance(ms);
+        this.note(`clock +${ms / 1000}s`);
+        this.#deliver(call, await this.#outcomeOf(call));
+        return;
+      }
+      case "throw-before":
+        call.reject(fault());
+        return;
+      case "throw-after":
+        await this.#outcomeOf(call);
+        call.reject(fault());
+        return;
+      case "twice":
+        await this.#outcomeOf(call);
+        this.#deliver(call, await this.#outcomeOf(call));
+        return;
+      case "crash-before":
+        this.#crash(call.instance);
+        return;
+      case "crash-after":
+        await this.#outcomeOf(call);
+        this.#crash(call.instance);
+        return;
+      case "stall-before":
+      case "stall-after": {
+        call.releaseAt = this.#now() + GRACE_MS + this.random.between(1, 60) * 1000;
+        if (decision === "stall-after") call.outcome = await this.#outcomeOf(call);
+        this.#stalled.push(call);
+        return;
+      }
+    }
+  }
+}

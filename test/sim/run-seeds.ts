@@ -1,0 +1,43 @@
+import { expect, it } from "vitest";
+import type { SimRule } from "./checks.ts";
+import { describeFailure, runSeed, type SimResult } from "./simulate.ts";
+
+/**
+ * Rules still broken by bugs the simulation found whose fixes are under way (docs/consistency.md#simulation). While
+ * a rule is listed, its violations are counted and printed, not failed; every other rule fails the run. A rule goes
+ * from this list with the fix that makes it hold.
+ */
+export const TRACKED: Partial<Record<SimRule, string>> = {
+  "event-lost": "events of acknowledged changes lost when the pet is deleted",
+  "event-missing": "events of acknowledged changes lost when the pet is deleted",
+  "answered-undone-but-placed": "a retried insert answered 503 undone while the order stands",
+  "abandoned-outlives-pet": "abandoned tombstones outlive their pet",
+  "units-held": "a cancelled tombstone deleted while its reserve mark stands: released twice",
+  "stock-conserved": "a cancelled tombstone deleted while its reserve mark stands: released twice",
+  "event-duplicated": "a cancelled tombstone deleted while its idempotency note points at it: id reused",
+};
+
+const CHUNK = 500;
+
+/** Registers one test per chunk of seeds: each fails on any untracked rule, naming the seed and its replay command. */
+export const scheduleSeeds = (from: number, count: number): void => {
+  for (let start = from; start < from + count; start += CHUNK) {
+    const end = Math.min(start + CHUNK, from + count);
+    it(`schedules ${start}–${end - 1} keep every invariant`, { timeout: 600_000 }, async () => {
+      const failures: SimResult[] = [];
+      const tracked = new Map<string, number>();
+      for (let seed = start; seed < end; seed++) {
+        const result = await runSeed(seed);
+        const untracked = result.violations.filter((v) => TRACKED[v.rule] === undefined);
+        for (const v of result.violations)
+          if (TRACKED[v.rule] !== undefined) tracked.set(v.rule, (tracked.get(v.rule) ?? 0) + 1);
+        if (untracked.length > 0) failures.push({ ...result, violations: untracked });
+      }
+      if (tracked.size > 0)
+        console.log(
+          `seeds ${start}–${end - 1}, known bugs still open: ${[...tracked].map(([r, n]) => `${r} ×${n}`).join(", ")}`,
+        );
+      expect(failures.map(describeFailure).join("\n")).toBe("");
+    });
+  }
+};
