@@ -87,12 +87,14 @@ export class PlaceOrder {
       if (owned !== undefined) await keepReservation(pets, order.petId, id, owned);
       return orderOf(order);
     }
-    // Taken by another attempt under the same key, or by recovery's tombstone.
+    // Taken by this very insert (a driver's retry of a write that had applied), by another attempt under the same
+    // key, or by recovery's tombstone. An order owning the reservation this attempt holds is this request's.
     const placed = await orders.ofId(id);
-    const ours = outcome === "reserved" && placed?.reservation === nonce;
+    const ours =
+      placed !== undefined && placed.state !== "abandoned" && owned !== undefined && placed.reservation === owned;
     if (outcome === "reserved" && !ours) await undoReservation(pets, clock, order.petId, id, order.quantity, nonce);
-    if (placed && attempt && this.#isPlacedAs(placed, input, actor)) {
-      if (ours) await keepReservation(pets, order.petId, id, nonce);
+    if (placed && (ours || (attempt && this.#isPlacedAs(placed, input, actor)))) {
+      if (ours && owned !== undefined) await keepReservation(pets, order.petId, id, owned);
       return orderOf(placed);
     }
     throw new DomainError("service_unavailable", "The order took too long to place and was undone; place it again", 1);

@@ -213,4 +213,24 @@ describe("PlaceOrder", () => {
       expect(hints.stockOf(pet.id)).toBe(3);
     });
   });
+
+  it("recognises its own order when a driver's retry of its insert is refused as a duplicate: 201, units held once", async () => {
+    const world = aWorld();
+    const pet = await givenPet(world, { stock: 3 });
+    // The insert applies, its answer is lost, and the driver's retry finds the id taken.
+    const orders = new Proxy(world.orders, {
+      get: (target, property) => {
+        if (property === "insert")
+          return async (...args: Parameters<typeof target.insert>) => (await target.insert(...args)) && false;
+        const value = Reflect.get(target, property) as unknown;
+        return typeof value === "function" ? value.bind(target) : value;
+      },
+    });
+
+    const order = await new PlaceOrder({ ...world, orders }).execute({ petId: pet.id, quantity: 2 }, alice);
+
+    expect(await orderIn(world, order.id)).toEqual(order);
+    expect(await world.orders.list({ limit: 10 })).toHaveLength(1);
+    expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 1, holdCount: 1, heldUnits: 2, marks: [] });
+  });
 });
