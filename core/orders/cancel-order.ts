@@ -4,7 +4,7 @@ import type { Pets } from "../pets/pets.port.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { explainMissedWrite, orderCompleted, visibleOrder } from "./order-access.ts";
 import type { Orders } from "./orders.port.ts";
-import { readFence, settleOrder } from "./settle-order.ts";
+import { readPetSide, settleOrder } from "./settle-order.ts";
 
 interface Ports {
   orders: Orders;
@@ -23,7 +23,7 @@ export class CancelOrder {
     const { orders, pets, clock } = this.#ports;
     const current = await visibleOrder(orders, id, actor);
     if (current.state === "complete") throw orderCompleted(id);
-    const fence = await readFence(pets, current.petId, id);
+    const seen = await readPetSide(pets, current.petId, id);
     const at = clock.now();
     const cancelled = stampEvent(at, "order.cancelled", orderData(current, false));
     const written = await orders.write(
@@ -32,6 +32,6 @@ export class CancelOrder {
       { state: "cancelled", settling: at, events: [cancelled] },
     );
     if (!written) return await explainMissedWrite(orders, id, expectedRevision);
-    await settleOrder(this.#ports, written, fence);
+    await settleOrder(this.#ports, written, seen);
   }
 }

@@ -6,7 +6,7 @@ import type { Order, OrderChanges } from "./order.ts";
 import { explainMissedWrite, orderCompleted, visibleOrder } from "./order-access.ts";
 import { orderOf } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
-import { readFence, settleOrder } from "./settle-order.ts";
+import { readPetSide, settleOrder } from "./settle-order.ts";
 
 interface Ports {
   orders: Orders;
@@ -30,14 +30,14 @@ export class UpdateOrder {
     const events = complete
       ? [stampEvent(clock.now(), "order.completed", orderData({ ...current, shipDate }, true))]
       : [];
-    const fence = complete ? await readFence(pets, current.petId, id) : 0;
+    const seen = complete ? await readPetSide(pets, current.petId, id) : undefined;
     const updated = await orders.write(
       id,
       { state: "open", revision: expectedRevision },
       { ...(complete && { state: "complete" as const, settling: clock.now() }), shipDate: shipDate ?? "none", events },
     );
     if (!updated) return await explainMissedWrite(orders, id, expectedRevision);
-    if (complete) await settleOrder(this.#ports, updated, fence);
+    if (seen) await settleOrder(this.#ports, updated, seen);
     return orderOf(updated);
   }
 }

@@ -2,7 +2,7 @@ import type { Categories } from "../categories/categories.port.ts";
 import { decideCategoryDeletion } from "../categories/delete-category.ts";
 import type { OrderRecord } from "../orders/order-record.ts";
 import type { Orders } from "../orders/orders.port.ts";
-import { readFence, settleOrder } from "../orders/settle-order.ts";
+import { readPetSide, settleOrder } from "../orders/settle-order.ts";
 import { categoryAcceptsPets } from "../pets/category-check.ts";
 import { finishCreating } from "../pets/create-pet.ts";
 import { finishDeletingPet } from "../pets/delete-pet.ts";
@@ -121,10 +121,10 @@ export class RecoverInterruptedWrites {
 
   // The fence before the order again: docs/consistency.md#marks-and-fences
   async #settleOrder(seen: OrderRecord, report: RecoveryReport): Promise<void> {
-    const fence = await readFence(this.#ports.pets, seen.petId, seen.id);
+    const petSide = await readPetSide(this.#ports.pets, seen.petId, seen.id);
     const order = await this.#ports.orders.ofId(seen.id);
     if (!order?.settling) return;
-    await settleOrder(this.#ports, order, fence);
+    await settleOrder(this.#ports, order, petSide);
     report.settledOrders += 1;
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { PlaceOrder } from "../../core/orders/place-order.ts";
-import { readFence, settleOrder } from "../../core/orders/settle-order.ts";
+import { readPetSide, settleOrder } from "../../core/orders/settle-order.ts";
 import { applySettlement, reserveSeeing } from "../../core/pets/stock-writes.ts";
 import { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
 import type { Stores } from "../../core/stores.ts";
@@ -89,13 +89,13 @@ describe("RecoverInterruptedWrites", () => {
       { state: "cancelled", settling: world.clock.now() },
     );
     // A first recovery reads the fence and the order (settling), then stalls; a second one settles everything.
-    const fence = await readFence(world.pets, pet.id, order.id);
+    const petSide = await readPetSide(world.pets, pet.id, order.id);
     const seen = await world.orders.ofId(order.id);
     world.clock.advance(GRACE_MS + 1);
     expect(await recover(world)).toMatchObject({ settledOrders: 1 });
     expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 5, holdCount: 0, marks: [] });
 
-    await settleOrder(world, seen!, fence);
+    await settleOrder(world, seen!, petSide);
 
     expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 5, holdCount: 0, heldUnits: 0, marks: [] });
     // Without the fence read before the order, the same late step would return the units a second time.
@@ -104,7 +104,7 @@ describe("RecoverInterruptedWrites", () => {
       world.clock,
       "release",
       cancelled!,
-      await readFence(world.pets, pet.id, order.id),
+      (await readPetSide(world.pets, pet.id, order.id)).fence,
     );
     expect(late.outcome).toBe("applied");
     expect((await world.pets.ofId(pet.id))?.stock).toBe(7);
