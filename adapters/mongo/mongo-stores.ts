@@ -95,6 +95,17 @@ export const prepareMongoDatabase = async (db: Db): Promise<void> => {
   ]);
 };
 
+/**
+ * Every start-up migration, in order. Each runs at every start of every instance, beside live instances and with
+ * half-done work in the database, so each must leave alone what recovery still needs (docs/consistency.md#recovery).
+ */
+export const migrateMongoDatabase = async (db: Db): Promise<void> => {
+  await migrateToPetAggregate(db, new Date());
+  await migrateHoldsToMarks(db, new Date());
+  await migrateOutboxKeys(db);
+  await migratePetNameKeys(db);
+};
+
 /** The adapters over one prepared database (prepareMongoDatabase); `close` releases what the caller owns (the client). */
 export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
   pets: new MongoPets(db),
@@ -132,10 +143,7 @@ export const connectMongoStores = async (options: MongoStoresOptions): Promise<S
   try {
     await preparing.connect();
     await prepareMongoDatabase(preparing.db(options.dbName));
-    await migrateToPetAggregate(preparing.db(options.dbName), new Date());
-    await migrateHoldsToMarks(preparing.db(options.dbName), new Date());
-    await migrateOutboxKeys(preparing.db(options.dbName));
-    await migratePetNameKeys(preparing.db(options.dbName));
+    await migrateMongoDatabase(preparing.db(options.dbName));
     await preparing.close();
     // The serving client connects on its first operation, within the request bounds.
     return mongoStoresFor(client.db(options.dbName), () => client.close());

@@ -8,6 +8,11 @@ export interface ContractHarness {
   fresh(): Promise<Stores>;
   /** A second instance on the same data as the last `fresh()` (another process on the same database), if any. */
   sibling?(): Stores;
+  /**
+   * Runs the family's start-up code (migrations) on the data of the last `fresh()`, as an instance starting beside
+   * work left half done would; none when the family has no start-up code.
+   */
+  restart?(): Promise<void>;
   /** after all tests of the file */
   close?(): Promise<void>;
 }

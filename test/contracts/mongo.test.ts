@@ -1,6 +1,6 @@
 import { MongoClient } from "mongodb";
 import { beforeAll } from "vitest";
-import { prepareMongoDatabase, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
+import { migrateMongoDatabase, prepareMongoDatabase, mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
 import type { Stores } from "../../core/stores.ts";
 import {
   describeMongo,
@@ -36,6 +36,7 @@ describeMongo("MongoDB adapters", () => {
       return stores;
     },
     sibling: () => sibling,
+    restart: () => migrateMongoDatabase(mongo.db),
     async close() {
       await secondClient?.close();
       await mongo?.close();
