@@ -84,7 +84,7 @@ export const buildContainer = (
     .toResolvedValue(
       (useCases: UseCases, clock: Clock, s: Stores, c: Config, log: Logger, lifecycle: Lifecycle) =>
         createHttpApp(
-          { useCases, clock, health: s.health },
+          { useCases: overrides.metrics ? overrides.metrics.countOrders(useCases) : useCases, clock, health: s.health },
           {
             deprecation: c.getPetDeprecation,
             corsOrigins: c.corsOrigins,

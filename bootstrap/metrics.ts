@@ -2,9 +2,10 @@ import { createServer, type Server } from "node:http";
 import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
 import type { ObservedRequest } from "../adapters/http/request-context.ts";
 import type { Stores } from "../core/stores.ts";
+import { createShopMetrics, type ShopMetrics } from "./shop-metrics.ts";
 
 /** The service's Prometheus metrics: one registry per process (per composed service in tests). */
-export interface Metrics {
+export interface Metrics extends Omit<ShopMetrics, "afterStoreCall"> {
   registry: Registry;
   observeRequest(request: ObservedRequest): void;
   countRefusal(reason: string): void;
@@ -12,7 +13,7 @@ export interface Metrics {
   instrument(stores: Stores): Stores;
 }
 
-export const createMetrics = (): Metrics => {
+export const createMetrics = (storeKind = "memory"): Metrics => {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   // prom-client names these gauges `_total`, which Prometheus keeps for counters (`promtool check metrics` refuses
@@ -35,26 +36,27 @@ export const createMetrics = (): Metrics => {
   });
   const storeDuration = new Histogram({
     name: "petstore_store_operation_duration_seconds",
-    help: "Duration of store operations, by port and operation",
-    labelNames: ["port", "operation"] as const,
+    help: "Duration of store operations, by store (pets, orders, limiter, ...) and operation",
+    labelNames: ["store", "operation"] as const,
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
     registers: [registry],
   });
   const storeErrors = new Counter({
     name: "petstore_store_operation_errors_total",
-    help: "Store operations that failed (store unreachable, time-outs, refusals), by port and operation",
-    labelNames: ["port", "operation"] as const,
+    help: "Store operations that failed (store unreachable, time-outs, refusals), by store and operation",
+    labelNames: ["store", "operation"] as const,
     registers: [registry],
   });
+  const shop = createShopMetrics(registry, storeKind);
 
   /** Wraps each method of a port; `this` stays the port itself (adapters keep private fields). */
-  const instrumentPort = <T extends object>(port: string, target: T): T =>
+  const instrumentPort = <T extends object>(store: string, target: T): T =>
     new Proxy(target, {
       get(object, property, receiver) {
         const value: unknown = Reflect.get(object, property, receiver);
         if (typeof value !== "function" || typeof property !== "string") return value;
         return (...args: unknown[]) => {
-          const end = storeDuration.startTimer({ port, operation: property });
+          const end = storeDuration.startTimer({ store, operation: property });
           try {
             const result: unknown = value.apply(object, args);
             if (!(result instanceof Promise)) {
@@ -64,17 +66,18 @@ export const createMetrics = (): Metrics => {
             return result.then(
               (ok) => {
                 end();
+                shop.afterStoreCall(store, property, args, ok);
                 return ok;
               },
               (error: unknown) => {
                 end();
-                storeErrors.inc({ port, operation: property });
+                storeErrors.inc({ store, operation: property });
                 throw error;
               },
             );
           } catch (error) {
             end();
-            storeErrors.inc({ port, operation: property });
+            storeErrors.inc({ store, operation: property });
             throw error;
           }
         };
@@ -82,6 +85,9 @@ export const createMetrics = (): Metrics => {
     });
 
   return {
+    countOrders: shop.countOrders,
+    observeRecovery: shop.observeRecovery,
+    watchPipeline: shop.watchPipeline,
     registry,
     observeRequest: ({ method, route, status, seconds }) =>
       requests.observe({ method, route, status_code: status }, seconds),

@@ -49,16 +49,23 @@ export const composePetstore = async (
   logger: Logger,
   overrides: ContainerOverrides & { stores?: Stores } = {},
 ): Promise<Petstore> => {
-  const metrics = overrides.metrics ?? (config.metricsPort === undefined ? undefined : createMetrics());
+  const metrics =
+    overrides.metrics ?? (config.metricsPort === undefined ? undefined : createMetrics(config.store.kind));
   const opened = overrides.stores ?? (await openStores(config));
   const stores = metrics ? metrics.instrument(opened) : opened;
   const container = buildContainer(config, stores, logger, { ...overrides, metrics });
   const useCases = container.get(tokens.useCases);
   const clock = container.get(tokens.clock);
+  metrics?.watchPipeline(opened, clock);
   const { generatedSecret } = await container.get(tokens.ensureAdminKey).execute(config.adminKey);
   // Before serving: whatever a crashed instance left half done is finished or undone (once past the grace period).
   const recovery = new RecoverInterruptedWrites({ ...stores, clock }, config.recovery.graceSeconds * 1000);
-  const recoveryLoop = await startRecoveryLoop(recovery, config.recovery.intervalSeconds * 1000, logger);
+  const recoveryLoop = await startRecoveryLoop(
+    recovery,
+    config.recovery.intervalSeconds * 1000,
+    logger,
+    metrics?.observeRecovery,
+  );
   if (config.seedDemo && (await seedDemoData(useCases, stores))) logger.info("demo data loaded");
   const webhookWorker = container.get(tokens.webhookWorker);
   return {

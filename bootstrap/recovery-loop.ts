@@ -16,15 +16,21 @@ export const startRecoveryLoop = async (
   recovery: RecoverInterruptedWrites,
   intervalMs: number,
   logger: Logger,
+  /** Each pass's report, or undefined when it failed (metrics). */
+  observe?: (report: RecoveryReport | undefined) => void,
 ): Promise<RecoveryLoop> => {
   let running: Promise<void> | undefined;
   const pass = (): Promise<void> => {
     running ??= recovery
       .execute()
       .then((report) => {
+        observe?.(report);
         if (didSomething(report)) logger.info("recovered interrupted writes", { ...report });
       })
-      .catch((error: unknown) => logger.warn("recovery pass failed; retrying at the next interval", errorFields(error)))
+      .catch((error: unknown) => {
+        observe?.(undefined);
+        logger.warn("recovery pass failed; retrying at the next interval", errorFields(error));
+      })
       .finally(() => {
         running = undefined;
       });

@@ -68,6 +68,15 @@ export class MemoryWebhookMessages implements WebhookMessages {
     return entry && structuredClone(entry.message);
   }
 
+  async backlog(limit: number): Promise<{ count: number; oldestCreatedAt: Date | undefined }> {
+    // In enqueue order, which is creation order: the first is the oldest.
+    const first = this.#pending.values().next();
+    return {
+      count: Math.min(this.#pending.size, limit),
+      oldestCreatedAt: first.done ? undefined : first.value.message.createdAt,
+    };
+  }
+
   async removeForSubscription(subscriptionId: number): Promise<void> {
     for (const [id, entry] of this.#entries) {
       if (entry.message.subscriptionId !== subscriptionId) continue;

@@ -53,6 +53,8 @@ export const createWebhookMessageIndexes = async (db: Db): Promise<void> => {
   const messages = db.collection("webhook_messages");
   await messages.createIndex({ state: 1, nextAttemptAt: 1 });
   await messages.createIndex({ subscriptionId: 1 });
+  // The backlog's oldest message (metrics).
+  await messages.createIndex({ state: 1, createdAt: 1 });
   await messages.createIndex({ deleteAt: 1 }, { expireAfterSeconds: 0 });
 };
 
@@ -131,6 +133,18 @@ export class MongoWebhookMessages implements WebhookMessages {
         { ordered: false },
       );
       return result.matchedCount;
+    });
+  }
+
+  backlog(limit: number): Promise<{ count: number; oldestCreatedAt: Date | undefined }> {
+    return guarded(async () => {
+      const pending = { state: "pending" as const };
+      // Counting stops at `limit`: a scrape's cost does not grow with a runaway backlog.
+      const [count, oldest] = await Promise.all([
+        this.#messages.countDocuments(pending, { limit }),
+        this.#messages.findOne(pending, { sort: { createdAt: 1 }, projection: { createdAt: 1 } }),
+      ]);
+      return { count, oldestCreatedAt: oldest?.createdAt };
     });
   }
 

@@ -185,6 +185,20 @@ export const webhooksContract = (harness: ContractHarness): void => {
       expect((await messages().ofId("ko"))?.state).toBe("failed");
     });
 
+    it("tells the backlog: pending messages counted up to a limit, and the oldest one's creation time", async () => {
+      expect(await messages().backlog(10)).toEqual({ count: 0, oldestCreatedAt: undefined });
+      await messages().enqueue([
+        aMessage({ id: "old", createdAt: later(-60_000) }),
+        aMessage({ id: "mid", createdAt: later(-30_000), nextAttemptAt: later(5_000) }),
+        aMessage({ id: "new", createdAt: T0, nextAttemptAt: later(5_000) }),
+      ]);
+      expect(await messages().backlog(10)).toEqual({ count: 3, oldestCreatedAt: later(-60_000) });
+      expect((await messages().backlog(2)).count).toBe(2);
+      await messages().claimDue(T0, lease("w"), 1);
+      await messages().settle("old", "w", { state: "delivered", attempts: 1 });
+      expect(await messages().backlog(10)).toEqual({ count: 2, oldestCreatedAt: later(-30_000) });
+    });
+
     it("removes the messages of one subscription only", async () => {
       await messages().enqueue([aMessage({ id: "x1", subscriptionId: 1 }), aMessage({ id: "x2", subscriptionId: 2 })]);
       await messages().removeForSubscription(1);

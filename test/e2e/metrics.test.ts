@@ -4,15 +4,22 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freeLoopbackPort } from "../support/free-port.ts";
 import { startServiceProcess, type ServiceProcess } from "../support/service-process.ts";
 import { ADMIN_KEY } from "../support/test-petstore.ts";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 describe("metrics", () => {
   let service: ServiceProcess;
+  let receiver: WebhookReceiver;
   let metricsUrl: string;
   let scrape: string;
 
   beforeAll(async () => {
     const port = await freeLoopbackPort();
-    service = await startServiceProcess({ PETSTORE_METRICS_PORT: String(port) });
+    receiver = await startWebhookReceiver([204]);
+    service = await startServiceProcess({
+      PETSTORE_METRICS_PORT: String(port),
+      PETSTORE_WEBHOOK_ALLOW_PRIVATE: "true",
+      PETSTORE_WEBHOOK_POLL_MS: "50",
+    });
     metricsUrl = `http://127.0.0.1:${port}/metrics`;
     const keyed = { headers: { "x-api-key": ADMIN_KEY } };
     for (const path of ["/pets/1", "/pets/2", "/pets/999999", "/pets?limit=5", "/categories/1"])
@@ -24,10 +31,28 @@ describe("metrics", () => {
     const statuses = [];
     for (let i = 0; i < 62; i += 1) statuses.push((await fetch(`${service.url}/docs/assets/nothing-${i}.js`)).status);
     expect(statuses).toContain(429);
-    scrape = await (await fetch(metricsUrl)).text();
+    // One order, one cancellation, and their webhooks delivered (demo pet 1 has stock).
+    const json = { "x-api-key": ADMIN_KEY, "content-type": "application/json" };
+    const post = (path: string, body: unknown) =>
+      fetch(`${service.url}${path}`, { method: "POST", headers: json, body: JSON.stringify(body) });
+    const subscribed = await post("/admin/webhooks", {
+      url: receiver.url,
+      events: ["order.placed", "order.cancelled"],
+    });
+    expect(subscribed.status).toBe(201);
+    const placed = await post("/store/orders", { petId: 1, quantity: 1 });
+    expect(placed.status).toBe(201);
+    const { id } = (await placed.json()) as { id: number };
+    expect((await fetch(`${service.url}/store/orders/${id}`, { method: "DELETE", headers: json })).status).toBe(204);
+    await receiver.waitFor(2);
+    // The worker settles a message after its answer arrives: scrape until both are counted.
+    const deadline = Date.now() + 15_000;
+    do scrape = await (await fetch(metricsUrl)).text();
+    while (!/^petstore_webhook_deliveries_total\{outcome="delivered"\} 2$/m.test(scrape) && Date.now() < deadline);
   }, 60_000);
-  afterAll(() => {
+  afterAll(async () => {
     service?.child.kill("SIGKILL");
+    await receiver?.close();
   });
 
   const series = (name: string) =>
@@ -60,11 +85,35 @@ describe("metrics", () => {
     expect(refused("rate_limited")).toBeGreaterThanOrEqual(1);
   });
 
-  it("times store operations by port and operation, and has process metrics", () => {
+  it("after one order, one cancellation and their webhooks, shows the shop's and the pipeline's series moved", () => {
+    expect(value(series("petstore_orders_placed_total")[0])).toBe(1);
+    expect(value(series("petstore_orders_cancelled_total")[0])).toBe(1);
+    expect(value(series("petstore_orders_completed_total")[0])).toBe(0);
+    const deliveries = (outcome: string) =>
+      value(series("petstore_webhook_deliveries_total").find((l) => l.includes(`outcome="${outcome}"`)));
+    expect(deliveries("delivered")).toBe(2);
+    expect(deliveries("retry_scheduled")).toBe(0);
+    expect(deliveries("gave_up")).toBe(0);
+    expect(value(series("petstore_webhook_backlog_messages")[0])).toBe(0);
+    expect(value(series("petstore_webhook_backlog_oldest_age_seconds")[0])).toBe(0);
+    expect(value(series("petstore_relay_lag_seconds")[0])).toBe(0);
+    expect(value(series("petstore_stock_outs_total")[0])).toBe(0);
     expect(
-      series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="pets",operation="list"')),
+      value(series("petstore_recovery_runs_total").find((l) => l.includes('result="succeeded"'))),
+    ).toBeGreaterThanOrEqual(1);
+    expect(series("petstore_recovery_unfinished_writes_total").length).toBeGreaterThan(5);
+    expect(series("petstore_build_info")[0]).toMatch(
+      /^petstore_build_info\{version="[^"]+",node_version="v24\.[^"]+",store_kind="memory"\} 1$/,
+    );
+  });
+
+  it("times store operations by store and operation, and has process metrics", () => {
+    expect(
+      series("petstore_store_operation_duration_seconds_count").some((l) =>
+        l.includes('store="pets",operation="list"'),
+      ),
     ).toBe(true);
-    expect(series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('port="apiKeys"'))).toBe(
+    expect(series("petstore_store_operation_duration_seconds_count").some((l) => l.includes('store="apiKeys"'))).toBe(
       true,
     );
     expect(scrape).toContain("# TYPE petstore_store_operation_errors_total counter");
