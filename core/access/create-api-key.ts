@@ -7,7 +7,7 @@ import type { ApiKeys } from "./api-keys.port.ts";
 import { trackAdmin } from "./last-admin.ts";
 import type { Secrets } from "./secrets.port.ts";
 
-interface Ports {
+export interface CreateApiKeyPorts {
   apiKeys: ApiKeys;
   adminGuard: AdminGuard;
   ids: IdAllocator;
@@ -22,8 +22,8 @@ export interface IssuedApiKey {
 }
 
 export class CreateApiKey {
-  readonly #ports: Ports;
-  constructor(ports: Ports) {
+  readonly #ports: CreateApiKeyPorts;
+  constructor(ports: CreateApiKeyPorts) {
     this.#ports = ports;
   }
 

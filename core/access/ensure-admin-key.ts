@@ -1,24 +1,11 @@
-import type { Clock } from "../shared/clock.port.ts";
-import type { IdAllocator } from "../shared/id-allocator.port.ts";
-import type { AdminGuard } from "./admin-guard.port.ts";
-import type { ApiKeys } from "./api-keys.port.ts";
-import { CreateApiKey } from "./create-api-key.ts";
+import { CreateApiKey, type CreateApiKeyPorts } from "./create-api-key.ts";
 import { trackAdmin } from "./last-admin.ts";
-import type { Secrets } from "./secrets.port.ts";
-
-interface Ports {
-  apiKeys: ApiKeys;
-  adminGuard: AdminGuard;
-  ids: IdAllocator;
-  secrets: Secrets;
-  clock: Clock;
-}
 
 // Start-up: an admin key exists, and the guard tracks exactly the active admin keys, whatever a crash left.
 // Crash points: docs/consistency.md#api-keys-and-the-admin-guard
 export class EnsureAdminKey {
-  readonly #ports: Ports;
-  constructor(ports: Ports) {
+  readonly #ports: CreateApiKeyPorts;
+  constructor(ports: CreateApiKeyPorts) {
     this.#ports = ports;
   }
 
