@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { noTrustedProxies, parseTrustedProxies, type TrustedProxies } from "../adapters/http/client-address.ts";
 import { defaultGetPetDeprecation } from "../adapters/http/routes/pet.routes.ts";
+import { defaultBanPolicy } from "../core/rate-limiting/ban-policy.ts";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -43,8 +44,8 @@ const environment = z.object({
     .default("petstore"),
   PETSTORE_ADMIN_KEY: z.string().min(32, "expected at least 32 characters").optional(),
   PETSTORE_SEED_DEMO: flag.optional(),
-  PETSTORE_BAN_STRIKES: wholeNumber(1, 1_000_000).default(10),
-  PETSTORE_BAN_SECONDS: wholeNumber(1, 86_400).default(900),
+  PETSTORE_BAN_STRIKES: wholeNumber(1, 1_000_000).default(defaultBanPolicy.strikes),
+  PETSTORE_BAN_SECONDS: wholeNumber(1, 86_400).default(defaultBanPolicy.seconds),
   PETSTORE_GET_PET_DEPRECATED_AT: instant.default(defaultGetPetDeprecation.deprecatedAt),
   PETSTORE_GET_PET_SUNSET_AT: instant.default(defaultGetPetDeprecation.sunsetAt),
   PETSTORE_CORS_ORIGINS: z

@@ -5,6 +5,9 @@ export interface BanPolicy {
   seconds: number;
 }
 
+/** The policy unless configured otherwise (PETSTORE_BAN_STRIKES, PETSTORE_BAN_SECONDS). */
+export const defaultBanPolicy: BanPolicy = { strikes: 10, seconds: 900 };
+
 const DAY_MS = 86_400_000;
 
 export const earnsBan = (policy: BanPolicy, strikes: number): boolean => strikes > 0 && strikes % policy.strikes === 0;

@@ -4,22 +4,20 @@ import type { ApiKeyDraft } from "../../core/access/api-key.ts";
 import { CreateApiKey } from "../../core/access/create-api-key.ts";
 import { RevokeApiKey } from "../../core/access/revoke-api-key.ts";
 import { AdmitRequest, type Admission, type AdmissionRequest } from "../../core/rate-limiting/admit-request.ts";
+import { ban, free } from "../support/limits.ts";
 import { aWorld } from "./world.ts";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-/** A fresh key (free plan unless told otherwise) and a gate with the default ban policy: 10 strikes, 15 minutes. */
+/** A fresh key (free plan unless told otherwise) and a gate with the default ban policy. */
 const aGate = async (draft: ApiKeyDraft = { label: "shop", role: "customer", plan: "free" }) => {
   const world = aWorld();
   const secrets = new NodeSecrets();
   const ports = { ...world, secrets };
   const { key, secret } = await new CreateApiKey(ports).execute(draft);
-  const admit = new AdmitRequest(
-    { apiKeys: world.apiKeys, secrets, limiter: world.limiter, clock: world.clock },
-    { strikes: 10, seconds: 900 },
-  );
+  const admit = new AdmitRequest({ apiKeys: world.apiKeys, secrets, limiter: world.limiter, clock: world.clock }, ban);
   const request = (overrides: Partial<AdmissionRequest> = {}): Promise<Admission> =>
     admit.execute({ secret, address: "203.0.113.7", keyRequired: true, ...overrides });
   return { world, ports, key, secret, request };
@@ -33,17 +31,17 @@ const sequentially = async (n: number, send: () => Promise<Admission>): Promise<
 
 const codesOf = (admissions: Admission[]) => admissions.map((a) => a.refusal?.code ?? "admitted");
 
-/** Sends requests until ten of them were refused with rate_limited: the tenth earns a ban. */
+/** Sends requests until the strikes that earn a ban were refused with rate_limited. */
 const earnBan = async (send: () => Promise<Admission>): Promise<void> => {
   let strikes = 0;
-  for (let i = 0; i < 2_000 && strikes < 10; i++) {
+  for (let i = 0; i < 2 * free.perDay && strikes < ban.strikes; i++) {
     const { refusal } = await send();
     if (refusal) {
       expect(refusal.code).toBe("rate_limited");
       strikes += 1;
     }
   }
-  expect(strikes).toBe(10);
+  expect(strikes).toBe(ban.strikes);
 };
 
 /** The ban's length as the next request learns it. */
@@ -62,22 +60,26 @@ describe("AdmitRequest", () => {
         actor: { keyId: key.id, role: "customer" },
         quota: {
           window: "minute",
-          limit: 60,
-          remaining: 59,
+          limit: free.perMinute,
+          remaining: free.perMinute - 1,
           resetsAt: new Date("2026-11-21T12:01:00.000Z"),
-          limits: { perMinute: 60, perDay: 1_000 },
+          limits: free,
         },
         refusal: undefined,
       });
     });
 
-    it("refuses the 61st request of a minute until the next minute begins", async () => {
+    it("refuses the request past the minute's limit until the next minute begins", async () => {
       const { world, request } = await aGate();
-      expect(codesOf(await sequentially(60, request))).not.toContain("rate_limited");
+      expect(codesOf(await sequentially(free.perMinute, request))).not.toContain("rate_limited");
 
       const refused = await request();
       expect(refused.refusal).toMatchObject({ code: "rate_limited", retryAfterSeconds: 60 });
-      expect(refused.quota).toMatchObject({ limit: 60, remaining: 0, resetsAt: new Date("2026-11-21T12:01:00.000Z") });
+      expect(refused.quota).toMatchObject({
+        limit: free.perMinute,
+        remaining: 0,
+        resetsAt: new Date("2026-11-21T12:01:00.000Z"),
+      });
 
       world.clock.set("2026-11-21T12:00:59.999Z");
       expect((await request()).refusal).toMatchObject({ code: "rate_limited", retryAfterSeconds: 1 });
@@ -86,8 +88,8 @@ describe("AdmitRequest", () => {
       const admitted = await request();
       expect(admitted.refusal).toBeUndefined();
       expect(admitted.quota).toMatchObject({
-        limit: 60,
-        remaining: 59,
+        limit: free.perMinute,
+        remaining: free.perMinute - 1,
         resetsAt: new Date("2026-11-21T12:02:00.000Z"),
       });
     });
@@ -116,44 +118,44 @@ describe("AdmitRequest", () => {
       expect(admitted.quota).toMatchObject({ limit: 5, remaining: 4 });
     });
 
-    it("admits 1,000 requests a day on the free plan", async () => {
+    it("admits the free plan's day limit and no more", async () => {
       const { world, request } = await aGate();
       let admitted = 0;
-      for (let minute = 0; minute < 17; minute++) {
+      for (let minute = 0; minute <= Math.ceil(free.perDay / free.perMinute); minute++) {
         world.clock.set(new Date(Date.parse("2026-11-21T12:00:00.000Z") + minute * MINUTE));
-        admitted += codesOf(await sequentially(61, request)).filter((c) => c === "admitted").length;
+        admitted += codesOf(await sequentially(free.perMinute + 1, request)).filter((c) => c === "admitted").length;
       }
 
-      expect(admitted).toBe(1_000);
+      expect(admitted).toBe(free.perDay);
     });
 
-    it("is exact under concurrency: 80 at once on a fresh free key admit 60, and the strikes earn a ban", async () => {
+    it("is exact under concurrency: a burst past the minute's limit on a fresh free key admits the limit, and the strikes earn a ban", async () => {
       const { request } = await aGate();
 
-      const results = await Promise.all(Array.from({ length: 80 }, () => request()));
+      const results = await Promise.all(Array.from({ length: free.perMinute + 2 * ban.strikes }, () => request()));
 
       const refusals = results.flatMap((r) => (r.refusal ? [r.refusal] : []));
-      expect(results.length - refusals.length).toBe(60);
-      expect(refusals).toHaveLength(20);
+      expect(results.length - refusals.length).toBe(free.perMinute);
+      expect(refusals).toHaveLength(2 * ban.strikes);
       for (const refusal of refusals) {
         expect(refusal.code).toBe("rate_limited");
         expect(refusal.retryAfterSeconds).toBeGreaterThanOrEqual(1);
       }
-      expect(await banSeconds(request)).toBe(900);
+      expect(await banSeconds(request)).toBe(ban.seconds);
     });
 
     it("answers the request that earns the ban with rate_limited; the ban shows from the next one on", async () => {
       const { key, request } = await aGate();
-      await sequentially(60, request);
+      await sequentially(free.perMinute, request);
 
-      const strikes = await sequentially(10, request);
+      const strikes = await sequentially(ban.strikes, request);
 
-      expect(codesOf(strikes)).toEqual(Array(10).fill("rate_limited"));
+      expect(codesOf(strikes)).toEqual(Array(ban.strikes).fill("rate_limited"));
       const banned = await request();
       expect(banned).toMatchObject({
         actor: { keyId: key.id, role: "customer" },
-        quota: { limit: 60, remaining: 0, resetsAt: new Date("2026-11-21T12:15:00.000Z") },
-        refusal: { code: "api_key_banned", retryAfterSeconds: 900 },
+        quota: { limit: free.perMinute, remaining: 0, resetsAt: new Date("2026-11-21T12:15:00.000Z") },
+        refusal: { code: "api_key_banned", retryAfterSeconds: ban.seconds },
       });
     });
 
@@ -172,37 +174,38 @@ describe("AdmitRequest", () => {
       const { world, request } = await aGate();
 
       await earnBan(request);
-      expect(await banSeconds(request)).toBe(15 * 60);
-      world.clock.advance(15 * MINUTE);
+      expect(await banSeconds(request)).toBe(ban.seconds);
+      world.clock.advance(ban.seconds * 1000);
       await earnBan(request);
-      expect(await banSeconds(request)).toBe(30 * 60);
-      world.clock.advance(30 * MINUTE);
+      expect(await banSeconds(request)).toBe(2 * ban.seconds);
+      world.clock.advance(2 * ban.seconds * 1000);
       await earnBan(request);
-      expect(await banSeconds(request)).toBe(60 * 60);
+      expect(await banSeconds(request)).toBe(4 * ban.seconds);
     });
 
     it("never bans for longer than 24 hours", async () => {
       const { world, key, request } = await aGate();
       const lengths: (number | undefined)[] = [];
-      for (let ban = 0; ban < 9; ban++) {
+      for (let round = 0; round < 9; round++) {
         await earnBan(request);
         lengths.push(await banSeconds(request));
         await world.apiKeys.unban(key.id);
         world.clock.advance(MINUTE);
       }
 
-      expect(lengths).toEqual([900, 1_800, 3_600, 7_200, 14_400, 28_800, 57_600, 86_400, 86_400]);
+      expect(lengths).toEqual(lengths.map((_, n) => Math.min(ban.seconds * 2 ** n, DAY / 1000)));
+      expect(lengths.at(-1)).toBe(DAY / 1000);
     });
 
     it("starts again at 15 minutes when the last ban is more than 24 hours old", async () => {
       const { world, request } = await aGate();
       await earnBan(request);
-      expect(await banSeconds(request)).toBe(900);
+      expect(await banSeconds(request)).toBe(ban.seconds);
 
       world.clock.advance(DAY + MINUTE);
       await earnBan(request);
 
-      expect(await banSeconds(request)).toBe(900);
+      expect(await banSeconds(request)).toBe(ban.seconds);
     });
   });
 
@@ -215,7 +218,7 @@ describe("AdmitRequest", () => {
 
       expect(await request({ secret })).toMatchObject({
         actor: undefined,
-        quota: { limit: 60, remaining: 59, limits: { perMinute: 60, perDay: 1_000 } },
+        quota: { limit: free.perMinute, remaining: free.perMinute - 1, limits: free },
         refusal: { code: "unauthorized" },
       });
     });
@@ -231,7 +234,7 @@ describe("AdmitRequest", () => {
       const { request } = await aGate();
       const unknown = { secret: "pk_unknown", address: "198.51.100.1" };
 
-      expect(codesOf(await sequentially(61, () => request(unknown))).slice(-2)).toEqual([
+      expect(codesOf(await sequentially(free.perMinute + 1, () => request(unknown))).slice(-2)).toEqual([
         "unauthorized",
         "rate_limited",
       ]);
@@ -245,9 +248,13 @@ describe("AdmitRequest", () => {
       const { request } = await aGate();
       const fromA = () => request({ keyRequired: false, secret: undefined, address: "192.0.2.1" });
 
-      const results = await sequentially(61, fromA);
+      const results = await sequentially(free.perMinute + 1, fromA);
 
-      expect(results[0]).toMatchObject({ actor: undefined, refusal: undefined, quota: { limit: 60, remaining: 59 } });
+      expect(results[0]).toMatchObject({
+        actor: undefined,
+        refusal: undefined,
+        quota: { limit: free.perMinute, remaining: free.perMinute - 1 },
+      });
       expect(codesOf(results).slice(-2)).toEqual(["admitted", "rate_limited"]);
       expect((await request({ keyRequired: false, address: "192.0.2.2" })).refusal).toBeUndefined();
     });
@@ -255,11 +262,13 @@ describe("AdmitRequest", () => {
     it("count against the address even when a valid key comes along, not against the key", async () => {
       const { request } = await aGate();
 
-      const results = await sequentially(61, () => request({ keyRequired: false, address: "192.0.2.1" }));
+      const results = await sequentially(free.perMinute + 1, () =>
+        request({ keyRequired: false, address: "192.0.2.1" }),
+      );
 
       expect(results[0]?.actor).toBeUndefined();
       expect(codesOf(results).at(-1)).toBe("rate_limited");
-      expect((await request({ address: "192.0.2.1" })).quota.remaining).toBe(59);
+      expect((await request({ address: "192.0.2.1" })).quota.remaining).toBe(free.perMinute - 1);
     });
   });
 

@@ -7,6 +7,7 @@ import type { ApiKeys } from "../../core/access/api-keys.port.ts";
 import { AdmitRequest } from "../../core/rate-limiting/admit-request.ts";
 import { anApiKey } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
+import { ban, untilBanned } from "../support/limits.ts";
 
 /** The memory store, counting the look-ups that reach it. */
 const aCountingStore = () => {
@@ -123,18 +124,15 @@ describe("AdmitRequest with remembered keys on two instances", () => {
     const limiter = new MemoryRateLimiter();
     const secret = "a-free-key-0123456789abcdefghijklmnopqrstuvw";
     await store.add(anApiKey({ secretHash: secrets.hash(secret) }));
-    const instance = () =>
-      new AdmitRequest(
-        { apiKeys: new CachedApiKeys(store, clock), secrets, limiter, clock },
-        { strikes: 10, seconds: 900 },
-      );
+    const instance = () => new AdmitRequest({ apiKeys: new CachedApiKeys(store, clock), secrets, limiter, clock }, ban);
     const [a, b] = [instance(), instance()];
     const request = { secret, address: "10.0.0.1", keyRequired: true };
 
     await b.execute(request); // b remembers the key, unbanned
     const onA = [];
-    for (let i = 0; i < 70; i++) onA.push(await a.execute(request)); // 59 more admitted, 10 refused: a bans
-    expect(onA.filter((r) => r.refusal?.code === "rate_limited")).toHaveLength(10);
+    // The rest of the minute admitted, then the strikes refused: a bans.
+    for (let i = 1; i < untilBanned; i++) onA.push(await a.execute(request));
+    expect(onA.filter((r) => r.refusal?.code === "rate_limited")).toHaveLength(ban.strikes);
     expect((await a.execute(request)).refusal?.code).toBe("api_key_banned");
 
     expect((await b.execute(request)).refusal?.code).toBe("api_key_banned");

@@ -3,6 +3,7 @@ import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import { SETTINGS_ATTEMPTS } from "../../core/access/update-api-key.ts";
 import { expectError, expectValidationFailed, limitOf } from "../support/http-assertions.ts";
 import { ADMIN_KEY, startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { planLimits } from "../../core/rate-limiting/plans.ts";
 
 const NOW = "2026-11-21T12:00:00.000Z";
 
@@ -27,7 +28,7 @@ describe("admin: API keys", () => {
         label: "Partner shop",
         role: "customer",
         plan: "pro",
-        limits: { perMinute: 300, perDay: 10_000 },
+        limits: planLimits.pro,
         createdAt: NOW,
         revoked: false,
       });
@@ -123,7 +124,7 @@ describe("admin: API keys", () => {
           label: "bootstrap admin (PETSTORE_ADMIN_KEY)",
           role: "admin",
           plan: "business",
-          limits: { perMinute: 1000, perDay: 100_000 },
+          limits: planLimits.business,
           createdAt: NOW,
           revoked: false,
         },
@@ -132,7 +133,7 @@ describe("admin: API keys", () => {
           label: "shop",
           role: "customer",
           plan: "free",
-          limits: { perMinute: 60, perDay: 1000 },
+          limits: planLimits.free,
           createdAt: NOW,
           revoked: false,
         },
@@ -141,7 +142,7 @@ describe("admin: API keys", () => {
           label: "gone",
           role: "staff",
           plan: "business",
-          limits: { perMinute: 1000, perDay: 100_000 },
+          limits: planLimits.business,
           createdAt: NOW,
           revoked: true,
         },
@@ -162,7 +163,7 @@ describe("admin: API keys", () => {
     const patch = (body: unknown, id = 2) => t.client.patch(`/admin/api-keys/${id}`, { ...admin(), body });
 
     it("changes label, role and plan, answers the full key, and the change shows on the key's next request", async () => {
-      expect(limitOf(await t.client.get("/pets", { key: secret }))).toBe(60);
+      expect(limitOf(await t.client.get("/pets", { key: secret }))).toBe(planLimits.free.perMinute);
       const res = await patch({ label: "Shop", role: "staff", plan: "business" });
       expect(res.status).toBe(200);
       expect(res.body).toEqual({
@@ -170,13 +171,13 @@ describe("admin: API keys", () => {
         label: "Shop",
         role: "staff",
         plan: "business",
-        limits: { perMinute: 1000, perDay: 100_000 },
+        limits: planLimits.business,
         createdAt: NOW,
         revoked: false,
       });
       const next = await t.client.post("/categories", { key: secret, body: { name: "Staff made this" } });
       expect(next.status).toBe(201);
-      expect(limitOf(next)).toBe(1000);
+      expect(limitOf(next)).toBe(planLimits.business.perMinute);
     });
 
     it("changes only what is sent", async () => {
@@ -201,9 +202,9 @@ describe("admin: API keys", () => {
       expect((await patch({ label: "still enterprise" })).body.limits).toEqual({ perMinute: 9, perDay: 90 });
       expect((await patch({ plan: "pro" })).body).toMatchObject({
         plan: "pro",
-        limits: { perMinute: 300, perDay: 10_000 },
+        limits: planLimits.pro,
       });
-      expect(limitOf(await t.client.get("/pets", { key: secret }))).toBe(300);
+      expect(limitOf(await t.client.get("/pets", { key: secret }))).toBe(planLimits.pro.perMinute);
     });
 
     it("answers 400 validation_failed for enterprise without limits and for limits on a fixed plan, changing nothing", async () => {
@@ -212,7 +213,7 @@ describe("admin: API keys", () => {
       expectError(await patch({ plan: "pro", limits: { perMinute: 5, perDay: 50 } }), 400, "validation_failed");
       expect((await t.client.get("/admin/api-keys/2", admin())).body).toMatchObject({
         plan: "free",
-        limits: { perMinute: 60, perDay: 1000 },
+        limits: planLimits.free,
       });
     });
 
@@ -304,7 +305,7 @@ describe("admin: API keys", () => {
       const res = await t.client.get("/admin/api-keys/1", { key: ADMIN_KEY });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ role: "admin", plan: "business", revoked: false });
-      expect(limitOf(res)).toBe(1000);
+      expect(limitOf(res)).toBe(planLimits.business.perMinute);
     });
 
     it("is generated when none is configured, and works", async () => {

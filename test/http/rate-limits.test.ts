@@ -13,7 +13,9 @@ import {
   unix,
 } from "../support/http-assertions.ts";
 import { createCategory, createPet, placeOrder, setStock } from "../support/http-fixtures.ts";
+import { ban, free, untilBanned } from "../support/limits.ts";
 import { startTestPetstore, type TestPetstore, type TestResponse } from "../support/test-petstore.ts";
+import { planLimits } from "../../core/rate-limiting/plans.ts";
 
 const MINUTE = 60_000;
 const START = "2026-11-21T12:00:00.000Z"; // the ManualClock's start
@@ -177,9 +179,10 @@ describe("rate-limit headers", () => {
           },
         ],
       ];
-      // 429 for an address: requests without a valid key are limited to 60 a minute per address.
+      // 429 for an address: requests without a valid key are limited per address on the free plan.
       const unauthenticated = steps.filter(([status]) => status === 401).length;
-      for (let i = unauthenticated; i < 60; i++) steps.push(req(401, "GET", `/store/orders?i=${i}`, undefined));
+      for (let i = unauthenticated; i < free.perMinute; i++)
+        steps.push(req(401, "GET", `/store/orders?i=${i}`, undefined));
       steps.push(req(429, "GET", "/store/orders", undefined), req(429, "GET", "/admin/api-keys", "unknown-key"));
 
       const seen = new Set<number>();
@@ -221,19 +224,17 @@ describe("rate limits", () => {
   it("X-RateLimit-Remaining counts down within the minute, with the plan's limit and the minute's end as reset", async () => {
     const key = await t.newKey("customer", "free");
     const results = await sequentially(5, key);
-    expect(results.map(remainingOf)).toEqual([59, 58, 57, 56, 55]);
-    expect(results.map(limitOf)).toEqual([60, 60, 60, 60, 60]);
+    expect(results.map(remainingOf)).toEqual([1, 2, 3, 4, 5].map((n) => free.perMinute - n));
+    expect(results.map(limitOf)).toEqual(Array(5).fill(free.perMinute));
     expect(results.map(resetOf)).toEqual(Array(5).fill(NEXT_MINUTE));
     // Errors count as requests too.
     expectError(await get(key, "/categories/99"), 404, "not_found");
-    expect(remainingOf(await get(key))).toBe(53);
+    expect(remainingOf(await get(key))).toBe(free.perMinute - 7);
   });
 
-  it.each([
-    ["free", 60],
-    ["pro", 300],
-    ["business", 1000],
-  ] as const)("the %s plan allows %i requests a minute", async (plan, perMinute) => {
+  it.each(
+    Object.entries(planLimits).map(([plan, limits]) => [plan as keyof typeof planLimits, limits.perMinute] as const),
+  )("the %s plan allows %i requests a minute", async (plan, perMinute) => {
     const key = await t.newKey("customer", plan);
     const first = await get(key);
     expect(limitOf(first)).toBe(perMinute);
@@ -242,14 +243,14 @@ describe("rate limits", () => {
 
   /**
    * The rule for a burst past the minute's limit: exactly `admitted` answered 200; every other request refused, 429
-   * until the 10th strike earns the ban, then 403 for those that arrive after it. How many arrive after it is up to the
-   * machine's scheduling, so only the bounds are asserted: at least the 10 strikes are 429.
+   * until the last strike earns the ban, then 403 for those that arrive after it. How many arrive after it is up to the
+   * machine's scheduling, so only the bounds are asserted: at least the strikes are 429.
    */
   const expectBurstRefused = (results: TestResponse[], admitted: number, banSeconds: number) => {
     const counts = countStatuses(results);
     expect(counts[200]).toBe(admitted);
     expect((counts[429] ?? 0) + (counts[403] ?? 0)).toBe(results.length - admitted);
-    expect(counts[429]).toBeGreaterThanOrEqual(10);
+    expect(counts[429]).toBeGreaterThanOrEqual(ban.strikes);
     for (const res of results.filter((r) => r.status === 429)) {
       expectError(res, 429, "rate_limited");
       expect(retryAfterOf(res)).toBe(60);
@@ -263,38 +264,38 @@ describe("rate limits", () => {
     }
   };
 
-  it("a fresh free key sending 80 requests at once gets exactly 60 × 2xx, the rest 429 or (after the strikes) 403, then is banned", async () => {
+  it("a fresh free key sending twice the strikes past its limit at once gets exactly the limit × 2xx, the rest 429 or (after the strikes) 403, then is banned", async () => {
     const key = await t.newKey("customer", "free");
-    const results = await Promise.all(Array.from({ length: 80 }, () => get(key)));
-    expectBurstRefused(results, 60, 15 * 60);
+    const results = await Promise.all(Array.from({ length: untilBanned + ban.strikes }, () => get(key)));
+    expectBurstRefused(results, free.perMinute, ban.seconds);
     const banned = await get(key);
     expectError(banned, 403, "api_key_banned");
-    expect(retryAfterOf(banned)).toBe(15 * 60);
+    expect(retryAfterOf(banned)).toBe(ban.seconds);
     expect(remainingOf(banned)).toBe(0);
     expect(resetOf(banned)).toBe(unix("2026-11-21T12:15:00Z"));
   });
 
-  it("a burst whose last requests arrive after the ban took effect: those are 403, the count admitted is still 60", async () => {
+  it("a burst whose last requests arrive after the ban took effect: those are 403, the count admitted is still the limit", async () => {
     // What a loaded machine does to a burst sent at once: some requests reach the gate only after the 10th strike.
     const key = await t.newKey("customer", "free");
-    const first = await Promise.all(Array.from({ length: 75 }, () => get(key)));
+    const first = await Promise.all(Array.from({ length: untilBanned + 5 }, () => get(key)));
     const late = await Promise.all(Array.from({ length: 5 }, () => get(key)));
     expect(countStatuses(late)).toEqual({ 403: 5 });
-    expectBurstRefused([...first, ...late], 60, 15 * 60);
+    expectBurstRefused([...first, ...late], free.perMinute, ban.seconds);
   });
 
-  it("a key is banned at its 10th refused request, not before", async () => {
+  it("a key is banned at its last strike, not before", async () => {
     const key = await t.newKey("customer", "free");
-    expect(countStatuses(await sequentially(60, key))).toEqual({ 200: 60 });
-    for (let strike = 1; strike <= 10; strike++) expectError(await get(key), 429, "rate_limited");
+    expect(countStatuses(await sequentially(free.perMinute, key))).toEqual({ 200: free.perMinute });
+    for (let strike = 1; strike <= ban.strikes; strike++) expectError(await get(key), 429, "rate_limited");
     expectError(await get(key), 403, "api_key_banned");
   });
 
   it("a ban lasts 15 minutes, a second one within 24 hours 30, a third 60; after a quiet day it is 15 again", async () => {
     const key = await t.newKey("customer", "free");
     const earnBan = async () => {
-      const results = await sequentially(70, key);
-      expect(countStatuses(results)).toEqual({ 200: 60, 429: 10 });
+      const results = await sequentially(untilBanned, key);
+      expect(countStatuses(results)).toEqual({ 200: free.perMinute, 429: ban.strikes });
       const banned = await get(key);
       expectError(banned, 403, "api_key_banned");
       return retryAfterOf(banned);
@@ -309,25 +310,26 @@ describe("rate limits", () => {
       t.clock.advance(MINUTE); // a fresh minute
     };
 
-    expect(await earnBan()).toBe(15 * 60);
-    await sitOut(15 * 60);
-    expect(await earnBan()).toBe(30 * 60);
-    await sitOut(30 * 60);
-    expect(await earnBan()).toBe(60 * 60);
-    await sitOut(60 * 60);
+    expect(await earnBan()).toBe(ban.seconds);
+    await sitOut(ban.seconds);
+    expect(await earnBan()).toBe(2 * ban.seconds);
+    await sitOut(2 * ban.seconds);
+    expect(await earnBan()).toBe(4 * ban.seconds);
+    await sitOut(4 * ban.seconds);
     t.clock.advance(24 * 60 * MINUTE);
-    expect(await earnBan()).toBe(15 * 60);
+    expect(await earnBan()).toBe(ban.seconds);
   });
 
   it("a second ban after a burst of parallel requests still lasts 30 minutes, not longer", async () => {
     const key = await t.newKey("customer", "free");
-    expectBurstRefused(await Promise.all(Array.from({ length: 80 }, () => get(key))), 60, 15 * 60);
-    expect(retryAfterOf(await get(key))).toBe(15 * 60);
-    t.clock.advance(15 * MINUTE);
-    expectBurstRefused(await Promise.all(Array.from({ length: 80 }, () => get(key))), 60, 30 * 60);
+    const burst = () => Promise.all(Array.from({ length: untilBanned + ban.strikes }, () => get(key)));
+    expectBurstRefused(await burst(), free.perMinute, ban.seconds);
+    expect(retryAfterOf(await get(key))).toBe(ban.seconds);
+    t.clock.advance(ban.seconds * 1000);
+    expectBurstRefused(await burst(), free.perMinute, 2 * ban.seconds);
     const second = await get(key);
     expectError(second, 403, "api_key_banned");
-    expect(retryAfterOf(second)).toBe(30 * 60);
+    expect(retryAfterOf(second)).toBe(2 * ban.seconds);
   });
 
   it("a ban never lasts longer than 24 hours", async () => {
@@ -349,18 +351,18 @@ describe("rate limits", () => {
 
   it("an admin unban lets the key in again", async () => {
     const key = await t.newKey("customer", "free");
-    await sequentially(70, key);
+    await sequentially(untilBanned, key);
     expectError(await get(key), 403, "api_key_banned");
     t.clock.advance(MINUTE);
     expect((await t.client.post("/admin/api-keys/2/unban", { key: t.adminKey })).status).toBe(200);
     const res = await get(key);
     expect(res.status).toBe(200);
-    expect(remainingOf(res)).toBe(59);
+    expect(remainingOf(res)).toBe(free.perMinute - 1);
   });
 
   it("the ban holds for every operation, and refused requests do not count", async () => {
     const key = await t.newKey("staff", "free");
-    await sequentially(70, key);
+    await sequentially(untilBanned, key);
     for (const [method, path] of [
       ["GET", "/pets"],
       ["POST", "/categories"],
@@ -370,7 +372,7 @@ describe("rate limits", () => {
       const res = await t.client.request(method, path, { key, body: method === "POST" ? { name: "X" } : undefined });
       expectError(res, 403, "api_key_banned");
       expectRateLimitHeaders(res);
-      expect(res.headers.get("retry-after")).toBe("900");
+      expect(res.headers.get("retry-after")).toBe(String(ban.seconds));
     }
     expect(await t.stores.categories.list({ limit: 10 })).toEqual([]);
   });
@@ -380,8 +382,8 @@ describe("rate limits", () => {
     await sequentially(5, key);
     await t.client.patch("/admin/api-keys/2", { key: t.adminKey, body: { plan: "pro" } });
     const res = await get(key);
-    expect(limitOf(res)).toBe(300);
-    expect(remainingOf(res)).toBe(300 - 6);
+    expect(limitOf(res)).toBe(planLimits.pro.perMinute);
+    expect(remainingOf(res)).toBe(planLimits.pro.perMinute - 6);
     await t.client.patch("/admin/api-keys/2", {
       key: t.adminKey,
       body: { plan: "enterprise", limits: { perMinute: 8, perDay: 50 } },
@@ -395,15 +397,17 @@ describe("rate limits", () => {
 
   it("RateLimit-Policy states the key's own limits, and the new ones on the request after a change", async () => {
     const policy = (res: TestResponse) => res.headers.get("ratelimit-policy");
-    const free = await t.newKey("customer", "free"); // 2
+    const of = ({ perMinute, perDay }: { perMinute: number; perDay: number }) =>
+      `"minute";q=${perMinute};w=60, "day";q=${perDay};w=86400`;
+    const freeKey = await t.newKey("customer", "free"); // 2
     const enterprise = await t.newKey("customer", "enterprise", { perMinute: 7, perDay: 70 }); // 3
-    expect(policy(await get(free))).toBe('"minute";q=60;w=60, "day";q=1000;w=86400');
+    expect(policy(await get(freeKey))).toBe(of(free));
     expect(policy(await get(enterprise))).toBe('"minute";q=7;w=60, "day";q=70;w=86400');
-    expect(policy(await get(t.adminKey))).toBe('"minute";q=1000;w=60, "day";q=100000;w=86400');
+    expect(policy(await get(t.adminKey))).toBe(of(planLimits.business));
     await t.client.patch("/admin/api-keys/3", { key: t.adminKey, body: { limits: { perMinute: 9, perDay: 90 } } });
     await t.client.patch("/admin/api-keys/2", { key: t.adminKey, body: { plan: "pro" } });
     expect(policy(await get(enterprise))).toBe('"minute";q=9;w=60, "day";q=90;w=86400');
-    expect(policy(await get(free))).toBe('"minute";q=300;w=60, "day";q=10000;w=86400');
+    expect(policy(await get(freeKey))).toBe(of(planLimits.pro));
   });
 
   it("an enterprise key gets its own limits", async () => {
@@ -436,7 +440,7 @@ describe("rate limits", () => {
   it("the minute window resets at the next UTC minute; Retry-After counts the seconds to it", async () => {
     const key = await t.newKey("customer", "free");
     t.clock.set("2026-11-21T12:00:30.000Z");
-    expect(countStatuses(await sequentially(60, key))).toEqual({ 200: 60 });
+    expect(countStatuses(await sequentially(free.perMinute, key))).toEqual({ 200: free.perMinute });
     const limited = await get(key);
     expectError(limited, 429, "rate_limited");
     expect(retryAfterOf(limited)).toBe(30);
@@ -450,7 +454,7 @@ describe("rate limits", () => {
     t.clock.set("2026-11-21T12:01:00.000Z"); // not 60 s after the first request: windows follow the clock
     const fresh = await get(key);
     expect(fresh.status).toBe(200);
-    expect(remainingOf(fresh)).toBe(59);
+    expect(remainingOf(fresh)).toBe(free.perMinute - 1);
     expect(resetOf(fresh)).toBe(unix("2026-11-21T12:02:00Z"));
   });
 
@@ -484,12 +488,12 @@ describe("rate limits", () => {
     expect([limitOf(nextDay), remainingOf(nextDay)]).toEqual([3, 2]);
   });
 
-  it("limits requests without a valid key per address: 60 × 401 with the headers, then 429, never a ban", async () => {
-    const results = await sequentially(60, undefined, "/pets");
-    expect(countStatuses(results)).toEqual({ 401: 60 });
+  it("limits requests without a valid key per address: the free plan's minute × 401 with the headers, then 429, never a ban", async () => {
+    const results = await sequentially(free.perMinute, undefined, "/pets");
+    expect(countStatuses(results)).toEqual({ 401: free.perMinute });
     results.forEach((res) => expectError(res, 401, "unauthorized"));
-    expect(results.map(remainingOf)).toEqual(Array.from({ length: 60 }, (_, i) => 59 - i));
-    expect(results.map(limitOf)).toEqual(Array(60).fill(60));
+    expect(results.map(remainingOf)).toEqual(Array.from({ length: free.perMinute }, (_, i) => free.perMinute - 1 - i));
+    expect(results.map(limitOf)).toEqual(Array(free.perMinute).fill(free.perMinute));
     expect(resetOf(results[0]!)).toBe(NEXT_MINUTE);
 
     // Unknown keys count against the same address.
@@ -509,12 +513,12 @@ describe("rate limits", () => {
     t.clock.advance(MINUTE);
     const again = await get(undefined);
     expectError(again, 401, "unauthorized");
-    expect(remainingOf(again)).toBe(59);
+    expect(remainingOf(again)).toBe(free.perMinute - 1);
   });
 
   it("counts exactly under concurrency for an address too", async () => {
-    const results = await Promise.all(Array.from({ length: 75 }, () => get(undefined)));
-    expect(countStatuses(results)).toEqual({ 401: 60, 429: 15 });
+    const results = await Promise.all(Array.from({ length: free.perMinute + 15 }, () => get(undefined)));
+    expect(countStatuses(results)).toEqual({ 401: free.perMinute, 429: 15 });
   });
 
   it("starts the clock at the ManualClock's start (a sanity check of the fixtures above)", () => {

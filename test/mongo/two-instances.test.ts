@@ -3,6 +3,7 @@ import { connectMongoStores } from "../../adapters/mongo/mongo-stores.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { describeMongo, freshMongoDatabase, mongoUrl, type FreshMongoDatabase } from "../support/mongo.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { ban, free, untilBanned } from "../support/limits.ts";
 
 /** Two service instances, each with its own client and pool, sharing one database and one clock. */
 describeMongo("two instances on one MongoDB database", () => {
@@ -79,20 +80,22 @@ describeMongo("two instances on one MongoDB database", () => {
     });
   });
 
-  it("counts one rate-limit window across both: 80 requests on a free key admit exactly 60, and the ban holds on both", async () => {
-    const free = await a.newKey("customer", "free");
+  it("counts one rate-limit window across both: a burst past a free key's minute admits exactly its limit, and the ban holds on both", async () => {
+    const freeKey = await a.newKey("customer", "free");
     const burst = await Promise.all(
-      Array.from({ length: 80 }, (_, i) => either(i).get("/categories?limit=1", { key: free })),
+      Array.from({ length: untilBanned + ban.strikes }, (_, i) =>
+        either(i).get("/categories?limit=1", { key: freeKey }),
+      ),
     );
-    expect(burst.filter((r) => r.status === 200)).toHaveLength(60);
-    // Refused: 429 until the 10th strike earns the ban, 403 for requests that reach a gate after it (scheduling decides
+    expect(burst.filter((r) => r.status === 200)).toHaveLength(free.perMinute);
+    // Refused: 429 until the last strike earns the ban, 403 for requests that reach a gate after it (scheduling decides
     // how many do).
     const refused = burst.filter((r) => r.status === 429).length;
-    expect(refused).toBeGreaterThanOrEqual(10);
-    expect(refused + burst.filter((r) => r.status === 403).length).toBe(20);
+    expect(refused).toBeGreaterThanOrEqual(ban.strikes);
+    expect(refused + burst.filter((r) => r.status === 403).length).toBe(2 * ban.strikes);
 
     for (const instance of [a, b]) {
-      const banned = await instance.client.get("/categories", { key: free });
+      const banned = await instance.client.get("/categories", { key: freeKey });
       expect(banned.status).toBe(403);
       expect(banned.body.code).toBe("api_key_banned");
       expect(Number(banned.headers.get("retry-after"))).toBeGreaterThan(0);

@@ -6,6 +6,7 @@ import { statusOfCode } from "../../adapters/http/problem.ts";
 import { route, type Route } from "../../adapters/http/route.ts";
 import { routeTable } from "../../adapters/http/route-table.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { free } from "../support/limits.ts";
 
 /** PRODUCT.md §4: every operation of the public API, with its success status. */
 const productOperations: [string, string, number][] = [
@@ -416,7 +417,7 @@ describe("serving the reference", () => {
   it("GET /openapi.json needs no key, is rate limited per address and is the public document with the configured sunset", async () => {
     const res = await t.client.get("/openapi.json");
     expect(res.status).toBe(200);
-    expect(res.headers.get("x-ratelimit-limit")).toBe("60");
+    expect(res.headers.get("x-ratelimit-limit")).toBe(String(free.perMinute));
     const expected = standaloneDocuments({
       deprecatedAt: new Date("2026-09-01T00:00:00Z"),
       sunsetAt: new Date("2028-01-31T00:00:00Z"),
@@ -441,7 +442,7 @@ describe("serving the reference", () => {
     expect(page.headers.get("content-security-policy")).toMatch(
       /default-src 'none'; script-src 'self'.*connect-src 'self'/,
     );
-    expect(page.headers.get("x-ratelimit-remaining")).toBe("59");
+    expect(page.headers.get("x-ratelimit-remaining")).toBe(String(free.perMinute - 1));
     const sources = [...String(page.body).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
     expect(sources.filter((s) => !s.startsWith("/") && !s.startsWith("data:"))).toEqual([]);
     for (const asset of sources.filter((s) => s.startsWith("/docs/assets/"))) {

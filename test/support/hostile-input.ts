@@ -128,7 +128,7 @@ export class HostilePetstore {
 
   async send(request: HostileRequest): Promise<TestResponse> {
     const headers = this.headersOf(request);
-    // Callers without a valid key are limited per address under the free plan (60/min): a new minute for each.
+    // Callers without a valid key are limited per address under the free plan: a new minute for each.
     if (!this.roleOf(headers)) this.t.clock.advance(60_000);
     const body =
       typeof request.body === "string"

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { rolePermissions, roles } from "../../../core/access/permissions.ts";
+import { planLimits } from "../../../core/rate-limiting/plans.ts";
 import { statusOfCode, type ErrorCode } from "../problem.ts";
 import { headerShapeOf } from "../request-headers.ts";
 import { publicTags, type Access, type Callback, type DocTag, type Route } from "../route.ts";
@@ -184,13 +185,16 @@ const tagDescriptions: Record<DocTag, string> = {
   Health: "Probes for orchestrators: no key, never rate limited, no rate-limit headers.",
 };
 
+const planTable = Object.entries(planLimits)
+  .map(([plan, { perMinute, perDay }]) => `${plan} ${perMinute.toLocaleString("en")}/${perDay.toLocaleString("en")}`)
+  .join(", ");
+
 const publicDescription = `The petstore: pets, their categories, orders and stock, as JSON over HTTP.
 
 **Authentication.** Every operation needs an API key in the \`X-API-Key\` header; its role (\`customer\`, \`staff\` or \`admin\`)
 decides what it may do (each operation names the roles it allows). Missing, unknown or revoked key: 401 \`unauthorized\`; wrong role: 403 \`forbidden\`. A revocation or a change of plan or role takes effect within 1 second on every instance of the service.
 
-**Rate limits.** Each key's plan allows requests per UTC minute and per UTC day (free 60/1,000, pro 300/10,000, business
-1,000/100,000, enterprise as agreed). Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
+**Rate limits.** Each key's plan allows requests per UTC minute and per UTC day (${planTable}, enterprise as agreed). Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
 \`X-RateLimit-Reset\` for the window with the fewest requests left. A request over the limit gets 429 \`rate_limited\` with
 \`Retry-After\`; back off exponentially. A key that keeps calling while limited is banned for a while (403 \`api_key_banned\`).
 
