@@ -268,6 +268,7 @@ export class MemoryOrders implements Orders {
     return this.#used++;
   }
 
+  /** Its pending events stay to be relayed: a change acknowledged before the removal still yields its event. */
   #remove(id: number): void {
     const slot = this.#all.get(id);
     if (slot < 0) return;
@@ -277,7 +278,6 @@ export class MemoryOrders implements Orders {
     unindex(this.#ofPlacer, this.#placedBy.at(slot), id);
     this.#oddNonces.delete(slot);
     this.#free.push(slot);
-    this.#events.drop(id);
   }
 }
 

@@ -26,7 +26,7 @@ export const copyEvent = (event: DomainEvent): DomainEvent =>
 
 /**
  * A pending event as kept: a copy no caller holds, its time in ms (the order's first key), its document, and whether
- * it is still pending (acknowledging or dropping it clears the flag; the queue steps over it later).
+ * it is still pending (acknowledging it clears the flag; the queue steps over it later).
  */
 export interface StoredEvent {
   readonly event: DomainEvent;
@@ -47,7 +47,7 @@ interface Owned {
 
 /**
  * The outbox of one kind of document (pets, orders): the events not yet acknowledged, each with the document it was
- * written on, in the outbox's order. Appending, acknowledging and dropping a document's events touch only those
+ * written on, in the outbox's order. Appending and acknowledging a document's events touch only those
  * events; nothing is copied but what goes in and what is handed out.
  *
  * Events are not kept by id. A relay acknowledges what it was handed, and the outbox gives those back as they are
@@ -117,15 +117,6 @@ export class MemoryPendingEvents {
   /** Whether the document has events still pending. */
   has(owner: number): boolean {
     return this.#byOwner.has(owner);
-  }
-
-  /** The document is gone, and its outbox with it. */
-  drop(owner: number): void {
-    const owned = this.#byOwner.get(owner);
-    if (owned === undefined) return;
-    for (const stored of "events" in owned ? owned.events : [owned]) if (stored.pending) this.#unmark(stored);
-    this.#byOwner.delete(owner);
-    this.#tidy();
   }
 
   #own(stored: StoredEvent): void {

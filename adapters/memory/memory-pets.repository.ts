@@ -337,13 +337,13 @@ export class MemoryPets implements Pets {
     return { applied: true, pet: writtenOf(stored) };
   }
 
+  /** Its pending events stay to be relayed: a change acknowledged before the removal still yields its event. */
   #remove(id: number, holds: (pet: PetRecord) => boolean): boolean {
     const stored = this.#pets.get(id);
     if (!stored || !holds(stored.pet)) return false;
     this.#pets.delete(id);
     this.#all.delete(id);
     this.#reindex(id, indexedAs(stored), undefined);
-    this.#events.drop(id);
     return true;
   }
 

@@ -1,14 +1,14 @@
 import type { Db } from "mongodb";
-import { outboxProjection, settle, type OutboxDocument } from "./outbox-documents.ts";
+import { outboxProjection, settle, tombstones, type OutboxDocument } from "./outbox-documents.ts";
 
 const nothing: ReadonlySet<string> = new Set();
 
 /**
  * Takes over a database written before `eventsSince` (MongoOutbox): every document with events and no field gets
  * it, by the same conditional write as an acknowledgement (a document changed meanwhile is left to the relay, which
- * finds it anyway: a missing field sorts first, and settles it). Cancelled orders whose events were all taken (an
- * acknowledgement that died before removing the tombstone) are removed once settled: a cancellation still `settling`
- * is recovery's only record of units its pet has not given back. Idempotent;
+ * finds it anyway: a missing field sorts first, and settles it). Tombstones whose events were all taken (an
+ * acknowledgement that died before removing them) are removed; a cancellation still `settling` is no tombstone yet:
+ * it is recovery's only record of units its pet has not given back. Idempotent;
  * on a migrated database it costs two empty queries and one delete of nothing.
  */
 export const migrateOutboxKeys = async (db: Db): Promise<void> => {
@@ -18,7 +18,5 @@ export const migrateOutboxKeys = async (db: Db): Promise<void> => {
       await settle(source, doc, nothing);
     }
   }
-  await db
-    .collection<OutboxDocument>("orders")
-    .deleteMany({ state: "cancelled", settling: { $exists: false }, outbox: { $size: 0 } });
+  await db.collection<OutboxDocument>("orders").deleteMany({ ...tombstones, outbox: { $size: 0 } });
 };

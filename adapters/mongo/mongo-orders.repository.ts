@@ -5,6 +5,7 @@ import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core
 import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
+import { deleteKeepingEvents } from "./orphaned-events.ts";
 import { guarded } from "./store-unavailable.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 
@@ -90,8 +91,10 @@ export const createOrderIndexes = async (db: Db): Promise<void> => {
 
 /** Every state change is one `findOneAndUpdate` or `deleteOne` with the expected state in its filter. */
 export class MongoOrders implements Orders {
+  readonly #db: Db;
   readonly #orders: Collection<OrderDocument>;
   constructor(db: Db) {
+    this.#db = db;
     this.#orders = db.collection<OrderDocument>("orders");
   }
 
@@ -168,9 +171,10 @@ export class MongoOrders implements Orders {
     });
   }
 
+  /** Events still pending on them are kept for the relay (deleteKeepingEvents). */
   removeAllOfPet(petId: number): Promise<void> {
     return guarded(async () => {
-      await this.#orders.deleteMany({ petId, state: { $ne: "abandoned" } });
+      await deleteKeepingEvents(this.#db, "orders", { petId, state: { $ne: "abandoned" } });
     });
   }
 }

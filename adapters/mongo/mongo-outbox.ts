@@ -1,7 +1,14 @@
 import type { Collection, Db, Document } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Outbox } from "../../core/events/outbox.port.ts";
-import { isSettled, outboxProjection, settle, type OutboxDocument } from "./outbox-documents.ts";
+import {
+  isSettled,
+  keptForEvents,
+  outboxProjection,
+  settle,
+  tombstones,
+  type OutboxDocument,
+} from "./outbox-documents.ts";
 import { outboxKey } from "./outbox-key.ts";
 import { retryingDeadlocks } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
@@ -11,11 +18,11 @@ const oldestFirst = (a: DomainEvent, b: DomainEvent): number =>
 
 const nothing: ReadonlySet<string> = new Set();
 
-/** Which collection (index in `#sources`) and document holds an event, and whether that is a cancelled order. */
+/** Which collection (index in `#sources`) and document holds an event, and whether that is a tombstone (or will be once settled). */
 interface Holder {
   source: number;
-  doc: number;
-  cancelled: boolean;
+  doc: number | string;
+  tombstone: boolean;
 }
 
 /**
@@ -58,7 +65,7 @@ const withoutEvents = (gone: readonly string[]): Document[] => {
  * Acknowledging is one `updateMany` per collection holding acknowledged events (found through the index on
  * `outbox.id`): a pipeline update that filters the events out and recomputes `eventsSince` (or unsets it with
  * `hasEvents`) from what is left, atomically per document, so writes pushing new events meanwhile cost it no retry.
- * Cancelled orders whose events are all acknowledged (tombstones kept only for them) are deleted first, one
+ * Tombstones whose events are all acknowledged (cancelled orders, events of deleted documents) are deleted first, one
  * `deleteMany` when the batch had any. Which documents hold the ids is known from the last `pending` read; ids it did not hand out are
  * looked up first (one `find` per collection).
  */
@@ -77,7 +84,7 @@ export class MongoOutbox implements Outbox {
       this.#handed = new Map(
         found.flatMap((docs, source) =>
           docs.flatMap((doc) =>
-            doc.outbox.map((e) => [e.id, { source, doc: doc._id, cancelled: doc.state === "cancelled" }] as const),
+            doc.outbox.map((e) => [e.id, { source, doc: doc._id, tombstone: keptForEvents(doc) }] as const),
           ),
         ),
       );
@@ -99,15 +106,13 @@ export class MongoOutbox implements Outbox {
           // Tombstones first: deleted only once all their events are acknowledged, so a crash between the two writes
           // leaves nothing that no later poll would find. One still settling stays (recovery's work list); whichever of
           // this and its settlement comes last removes it, hence the second delete.
-          const tombstones = [
-            ...new Set(gone.filter((id) => holders.get(id)!.cancelled).map((id) => holders.get(id)!.doc)),
-          ];
-          const settledTombstones = { _id: { $in: tombstones }, state: "cancelled", settling: { $exists: false } };
-          if (tombstones.length > 0) {
+          const held = [...new Set(gone.filter((id) => holders.get(id)!.tombstone).map((id) => holders.get(id)!.doc))];
+          const settledTombstones = { _id: { $in: held }, ...tombstones };
+          if (held.length > 0) {
             await source.deleteMany({ ...settledTombstones, outbox: { $not: { $elemMatch: { id: { $nin: gone } } } } });
           }
           await retryingDeadlocks(() => source.updateMany({ "outbox.id": { $in: gone } }, withoutEvents(gone)));
-          if (tombstones.length > 0) await source.deleteMany({ ...settledTombstones, outbox: { $size: 0 } });
+          if (held.length > 0) await source.deleteMany({ ...settledTombstones, outbox: { $size: 0 } });
         }),
       );
     });
@@ -122,8 +127,7 @@ export class MongoOutbox implements Outbox {
       this.#sources.map(async (source, index) => {
         const docs = await source.find({ "outbox.id": { $in: unknown } }, outboxProjection).toArray();
         for (const doc of docs)
-          for (const e of doc.outbox)
-            holders.set(e.id, { source: index, doc: doc._id, cancelled: doc.state === "cancelled" });
+          for (const e of doc.outbox) holders.set(e.id, { source: index, doc: doc._id, tombstone: keptForEvents(doc) });
       }),
     );
     return holders;

@@ -25,6 +25,7 @@ import type { PageRequest } from "../../core/shared/page.ts";
 import { nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
+import { deleteKeepingEvents } from "./orphaned-events.ts";
 import { guarded } from "./store-unavailable.ts";
 
 /** A move in flight as stored, under "r<orderId>" (reserve) or "s<orderId>" (settle). */
@@ -265,8 +266,10 @@ const nameKeyFilter = (query: PetQuery): Filter<PetDocument>[] => {
  * interleaving; a refused write reads the pet once so core can explain it.
  */
 export class MongoPets implements Pets {
+  readonly #db: Db;
   readonly #pets: Collection<PetDocument>;
   constructor(db: Db) {
+    this.#db = db;
     this.#pets = db.collection<PetDocument>("pets");
   }
 
@@ -401,8 +404,11 @@ export class MongoPets implements Pets {
     return this.#remove({ _id: petId, lifecycle: "creating", ...(since !== undefined && { provisionalSince: since }) });
   }
 
+  /** Events still pending on it are kept for the relay (deleteKeepingEvents). */
   removeDeleting(petId: number): Promise<boolean> {
-    return this.#remove({ _id: petId, lifecycle: "deleting" });
+    return guarded(
+      async () => (await deleteKeepingEvents(this.#db, "pets", { _id: petId, lifecycle: "deleting" }, true)) > 0,
+    );
   }
 
   #write(id: number, alternatives: readonly Alternative[]): Promise<PetWrite> {

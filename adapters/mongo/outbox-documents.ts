@@ -8,17 +8,32 @@ import { oldestKey } from "./outbox-key.ts";
  * it is only ever raised by `settle`, conditionally on the outbox being exactly what it was computed from.
  */
 export interface OutboxDocument {
-  _id: number;
+  /** A number; "<collection>/<id>" for the events a deleted document left (orphaned-events.ts). */
+  _id: number | string;
   outbox: DomainEvent[];
   hasEvents?: true;
   eventsSince?: string | null;
-  /** Orders only. */
+  /** Orders only; `orphaned` for the events a deleted document left. */
   state?: string;
   /** Orders only: a cancelled order is kept while its pet side is unsettled, whatever its events. */
   settling?: Date;
 }
 
 export const outboxProjection = { projection: { outbox: 1, eventsSince: 1, state: 1, settling: 1 } } as const;
+
+/**
+ * A document kept only for its events: a cancelled order once settled, or the events a deleted document left. It
+ * is deleted with its last event.
+ */
+export const isTombstone = (doc: Pick<OutboxDocument, "state" | "settling">): boolean =>
+  (doc.state === "cancelled" && doc.settling === undefined) || doc.state === "orphaned";
+
+/** A tombstone, or a cancelled order that becomes one once settled (whichever of relay and settler goes last deletes it). */
+export const keptForEvents = (doc: Pick<OutboxDocument, "state">): boolean =>
+  doc.state === "cancelled" || doc.state === "orphaned";
+
+/** The filter of tombstones among documents (isTombstone). */
+export const tombstones = { state: { $in: ["cancelled", "orphaned"] }, settling: { $exists: false } } as const;
 
 /** Pending events, and `eventsSince` is exactly the oldest one's key: nothing for `settle` to do. */
 export const isSettled = (doc: OutboxDocument): boolean =>
@@ -28,7 +43,7 @@ export const isSettled = (doc: OutboxDocument): boolean =>
  * Matches the document only while its outbox holds exactly the events read: as many, all of them (an event's id is
  * unique and an event never changes once pushed). A push or another acknowledgement since the read makes it miss.
  */
-const unchangedSince = (doc: OutboxDocument): Filter<OutboxDocument> => ({
+export const unchangedSince = (doc: OutboxDocument): Filter<OutboxDocument> => ({
   _id: doc._id,
   outbox: { $size: doc.outbox.length },
   ...(doc.outbox.length > 0 && { "outbox.id": { $all: doc.outbox.map((e) => e.id) } }),
@@ -36,8 +51,8 @@ const unchangedSince = (doc: OutboxDocument): Filter<OutboxDocument> => ({
 
 /**
  * One conditional write on the document as read: takes the `acknowledged` events out and sets `eventsSince` to the
- * oldest event left, or, when none is left, unsets it with `hasEvents` (a cancelled order, a tombstone kept only
- * for its events, is deleted instead). False when the outbox changed since the read (nothing written then).
+ * oldest event left, or, when none is left, unsets it with `hasEvents` (a tombstone, kept only for its events, is
+ * deleted instead). False when the outbox changed since the read (nothing written then).
  * The `$pullAll` names the very elements read: right on every engine (the first test engine, FerretDB 1.24,
  * matched `$pull` conditions only by whole elements).
  */
@@ -53,8 +68,8 @@ export const settle = async (
     ...unchangedSince(doc),
     ...(doc.state === "cancelled" && { settling: { $exists: doc.settling !== undefined } }),
   };
-  if (kept.length === 0 && doc.state === "cancelled" && doc.settling === undefined) {
-    return (await source.deleteOne({ ...filter, state: "cancelled" })).deletedCount === 1;
+  if (kept.length === 0 && isTombstone(doc)) {
+    return (await source.deleteOne({ ...filter, ...tombstones })).deletedCount === 1;
   }
   const update = {
     ...(gone.length > 0 && { $pullAll: { outbox: gone } }),

@@ -116,6 +116,36 @@ export const outboxContract = (harness: ContractHarness): void => {
       expect(await stores().orders.ofId(2)).toMatchObject({ state: "cancelled" });
     });
 
+    it("keeps the events of a pet and of its orders deleted before they were relayed: each is handed out until acknowledged", async () => {
+      await stores().pets.insert(aPet({ id: 1 }));
+      await stores().pets.insert(aPet({ id: 2 }));
+      await recordEvents(stores().pets, 1, [stockEvent("evt_pet", second(1))]);
+      await stores().orders.insert(anOrder({ id: 1, state: "complete" }), [orderEvent("evt_placed", second(2))]);
+      await stores().orders.insert(anOrder({ id: 2 }));
+      await stores().orders.write(
+        2,
+        { state: "open" },
+        { state: "cancelled", events: [orderEvent("evt_gone", second(3))] },
+      );
+      await stores().orders.insert(anOrder({ id: 3, state: "complete" }));
+      await stores().orders.insert(anOrder({ id: 4, petId: 2 }), [orderEvent("evt_other", second(4))]);
+
+      await stores().pets.beginDeleting({ petId: 1, since: new Date(0) });
+      await stores().orders.removeAllOfPet(1);
+      expect(await stores().pets.removeDeleting(1)).toBe(true);
+
+      expect(await stores().pets.ofId(1)).toBeUndefined();
+      for (const id of [1, 2, 3]) expect(await stores().orders.ofId(id)).toBeUndefined();
+      const ids = ["evt_pet", "evt_placed", "evt_gone", "evt_other"];
+      expect((await outbox().pending(10)).map((e) => e.id)).toEqual(ids);
+      expect((await outbox().pending(2)).map((e) => e.id)).toEqual(ids.slice(0, 2));
+      await outbox().acknowledge(ids.slice(0, 2));
+      expect((await outbox().pending(10)).map((e) => e.id)).toEqual(ids.slice(2));
+      await outbox().acknowledge(ids);
+      expect(await outbox().pending(10)).toEqual([]);
+      expect(await stores().orders.ofId(4)).toMatchObject({ state: "open" });
+    });
+
     it("keeps its events from callers: changing an event given to a write, or one handed out, changes nothing pending", async () => {
       await stores().pets.insert(aPet({ id: 1 }));
       const written = stockEvent("evt_1", "2026-11-21T12:00:01.000Z");

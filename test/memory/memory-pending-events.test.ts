@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import { MemoryPendingEvents } from "../../adapters/memory/memory-pending-events.ts";
-import { workOf } from "../support/work-meter.ts";
 
 const start = Date.parse("2026-11-26T12:00:00.000Z");
 /** The `n`th event, `n` ms after start: ids sort like times. */
@@ -46,24 +45,5 @@ describe("memory pending events (one kind's outbox)", () => {
     expect(events.acknowledge([], ["evt_0001", "evt_0002"])).toEqual([]);
     expect(events.acknowledge([handed[0]!], ["evt_0005"])).toEqual([1]);
     expect(idsOf(events)).toEqual(["evt_0003"]);
-  });
-
-  it("drops every pending event of a removed document, also after many of its events were acknowledged", async () => {
-    const events = new MemoryPendingEvents();
-    events.add(2, [anEvent(0)]);
-    for (let round = 0; round < 5; round++) {
-      // Twenty events on document 1, all but two acknowledged: what it keeps of them is let go of along the way.
-      for (let i = 1; i <= 20; i++) events.add(1, [anEvent(round * 100 + i)]);
-      const ones = events.oldest(1_000).filter((stored) => stored.owner === 1);
-      expect(events.acknowledge(ones.slice(-20, -2))).toEqual([]);
-    }
-    expect(idsOf(events).filter((id) => id !== "evt_0000")).toHaveLength(10);
-
-    const dropping = await workOf(async () => events.drop(1));
-
-    // Its 10 pending events, and not all 100 it had: it let go of acknowledged ones as they came to outnumber the rest.
-    expect(dropping.walked).toBeLessThanOrEqual(50);
-    expect(idsOf(events)).toEqual(["evt_0000"]);
-    expect(events.acknowledge(events.oldest(1))).toEqual([2]);
   });
 });

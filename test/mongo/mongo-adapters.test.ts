@@ -584,13 +584,26 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       expect(await stores.pets.ofId(pet.id)).toMatchObject({ stock: 800, holdCount: 200, heldUnits: 200, marks: [] });
     });
 
-    it("delete pet: conditional deleting, its orders, the pet", async () => {
-      const pet = await givenPetInStock(2);
+    it("delete pet: conditional deleting, its orders, the pet; events not yet relayed move to a tombstone first", async () => {
+      const relayed = await givenPetInStock(2);
+      const events = await stores.outbox.pending(100);
+      await stores.outbox.acknowledge(events.map((e) => e.id));
+      const unrelayed = await givenPetInStock(2);
 
-      expect(await commandsOf(() => new DeletePet({ ...stores, clock }).execute(pet.id))).toEqual([
+      expect(await commandsOf(() => new DeletePet({ ...stores, clock }).execute(relayed.id))).toEqual([
+        "findAndModify pets",
+        "delete orders", // those without pending events
+        "find orders", // any left: they have events
+        "delete pets",
+      ]);
+      expect(await commandsOf(() => new DeletePet({ ...stores, clock }).execute(unrelayed.id))).toEqual([
         "findAndModify pets",
         "delete orders",
-        "delete pets",
+        "find orders",
+        "delete pets", // refused: its stock event is pending
+        "find pets",
+        "update orders", // the event to an orphaned tombstone
+        "delete pets", // conditional on the outbox as moved
       ]);
     });
 
