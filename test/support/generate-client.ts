@@ -1,7 +1,8 @@
 /**
  * The typed client's types, generated from the OpenAPI documents by openapi-typescript:
  *   npm run generate:client   → writes test/support/petstore-api.d.ts and petstore-admin-api.d.ts, and the
- *                               @petstore/client package's clients/typescript/src/generated/ (types, error codes)
+ *                               @petstore/client package's clients/typescript/src/generated/ (both documents'
+ *                               types, with what every answer guarantees; error codes)
  *   npm run check:client      → regenerates to temporary files and fails when the committed ones differ
  * (test/e2e/typed-client.test.ts runs the same comparison.)
  */
@@ -22,6 +23,7 @@ export const clientTypeFiles = {
   admin: join(here, "petstore-admin-api.d.ts"),
   // The package's copy is a .ts module, not a .d.ts: tsc emits declarations for it into the package's dist/.
   packageTypes: join(packageGenerated, "petstore-api.ts"),
+  packageAdminTypes: join(packageGenerated, "petstore-admin-api.ts"),
   packageErrorCodes: join(packageGenerated, "error-codes.ts"),
 } as const;
 
@@ -31,6 +33,33 @@ const header = (which: string) =>
 export const renderClientTypes = async (document: OpenApiDocument, which: string): Promise<string> =>
   header(which) +
   astToString(await openapiTS(structuredClone(document) as Parameters<typeof openapiTS>[0], { silent: true }));
+
+/**
+ * The fields the service puts in every answer that the seed's schemas, which the documents keep, call optional
+ * (adapters/http/presenters.ts). The package's types say so, so a caller needs no `!`. Only for schemas that no
+ * request body uses: the fields are required of answers, not of requests.
+ */
+const guaranteedInAnswers: Record<string, string[]> = { Order: ["id", "petId", "quantity", "complete"] };
+
+/** The document as answers are: the guaranteed fields of each schema required. */
+export const withAnswerGuarantees = (document: OpenApiDocument): OpenApiDocument => {
+  const copy = structuredClone(document) as OpenApiDocument & {
+    components?: { schemas?: Record<string, { properties?: Record<string, unknown>; required?: string[] }> };
+  };
+  for (const [name, fields] of Object.entries(guaranteedInAnswers)) {
+    const schema = copy.components?.schemas?.[name];
+    if (!schema) continue;
+    const unknown = fields.filter((field) => !(field in (schema.properties ?? {})));
+    if (unknown.length > 0) throw new Error(`schema ${name} has no ${unknown.join(", ")}: update guaranteedInAnswers`);
+    const requestBodies = Object.values(copy.paths ?? {}).flatMap((item) =>
+      Object.values(item as Record<string, { requestBody?: unknown }>).map((operation) => operation?.requestBody),
+    );
+    if (JSON.stringify(requestBodies).includes(`"#/components/schemas/${name}"`))
+      throw new Error(`schema ${name} is in a request body: its fields cannot be required of answers only`);
+    schema.required = [...new Set([...(schema.required ?? []), ...fields])];
+  }
+  return copy;
+};
 
 /** Every error `code` the document gives an example of, that is every code an operation of it can answer. */
 export const errorCodesOf = (document: OpenApiDocument): string[] => {
@@ -47,10 +76,11 @@ export const errorCodesOf = (document: OpenApiDocument): string[] => {
   return [...codes].sort();
 };
 
-const renderErrorCodes = (document: OpenApiDocument): string =>
-  `${header("public").replace("by openapi-typescript", "by test/support/generate-client.ts")}` +
-  `/** Every error \`code\` an operation of the public API may answer, from the examples of its error responses. */\n` +
-  `export const errorCodes = [\n${errorCodesOf(document)
+const renderErrorCodes = (...documents: OpenApiDocument[]): string =>
+  `${header("public and operators'").replace("by openapi-typescript", "by test/support/generate-client.ts").replace("document:", "documents:")}` +
+  `/** Every error \`code\` an operation the client calls may answer, from the examples of its error responses. */\n` +
+  `export const errorCodes = [\n${[...new Set(documents.flatMap(errorCodesOf))]
+    .sort()
     .map((code) => `  ${JSON.stringify(code)},\n`)
     .join("")}] as const;\n\nexport type ErrorCode = (typeof errorCodes)[number];\n`;
 
@@ -60,8 +90,9 @@ export const renderAllClientTypes = async (): Promise<Record<keyof typeof client
   return {
     public: publicTypes,
     admin: await renderClientTypes(documents.admin, "operators'"),
-    packageTypes: publicTypes,
-    packageErrorCodes: renderErrorCodes(documents.public),
+    packageTypes: await renderClientTypes(withAnswerGuarantees(documents.public), "public"),
+    packageAdminTypes: await renderClientTypes(withAnswerGuarantees(documents.admin), "operators'"),
+    packageErrorCodes: renderErrorCodes(documents.public, documents.admin),
   };
 };
 

@@ -370,20 +370,20 @@ export interface components {
         };
         Order: {
             /** Format: int64 */
-            id?: number;
+            id: number;
             /** Format: int64 */
-            petId?: number;
+            petId: number;
             /**
              * Format: int32
              * @description Number of units ordered
              */
-            quantity?: number;
+            quantity: number;
             /**
              * Format: date-time
              * @description Expected or actual ship date (UTC)
              */
             shipDate?: string;
-            complete?: boolean;
+            complete: boolean;
         };
         InventoryItem: {
             /**
