@@ -19,7 +19,7 @@ const looksLikeErrorBody = (value: unknown): value is PetstoreErrorBody =>
 export class PetstoreError<C extends ErrorCode = ErrorCode> extends Error implements PetstoreErrorBody<C> {
   readonly code: C;
   readonly status: number;
-  readonly details: PetstoreErrorBody["details"];
+  readonly details?: NonNullable<PetstoreErrorBody["details"]>;
   readonly response: Response | undefined;
 
   constructor(body: PetstoreErrorBody<C>, response?: Response) {
@@ -27,7 +27,7 @@ export class PetstoreError<C extends ErrorCode = ErrorCode> extends Error implem
     this.name = "PetstoreError";
     this.code = body.code;
     this.status = body.status;
-    this.details = body.details;
+    if (body.details !== undefined) this.details = body.details;
     this.response = response;
   }
 }

@@ -16,12 +16,13 @@ const clientOn = (answers: Answer[], retry: RetryOptions = {}) => {
     apiKey: "key",
     fetch: fake.fetch,
     retry: { now: time.now, sleep: time.sleep, onRetry: (wait) => waits.push(wait), ...retry },
+    logger: false,
   });
   return { client, sent: fake.sent, waits, time };
 };
 
 const createRex = (client: ReturnType<typeof clientOn>["client"], headers?: Record<string, string>) =>
-  client.POST("/pets", { body: { name: "Rex", categoryId: 1 }, headers });
+  client.POST("/pets", { body: { name: "Rex", categoryId: 1 }, ...(headers && { headers }) });
 
 describe("back-off", () => {
   it("waits each Retry-After, then succeeds, with one Idempotency-Key on every attempt of a POST", async () => {

@@ -1,0 +1,24 @@
+/** The shapes of the service's answers and requests by name, as its OpenAPI documents call them. */
+import type { components as admin } from "./generated/petstore-admin-api.js";
+import type { components } from "./generated/petstore-api.js";
+
+type S = components["schemas"];
+type A = admin["schemas"];
+
+export type Pet = S["Pet"];
+export type NewPet = S["NewPet"];
+export type PetStatus = S["PetStatus"];
+export type Category = S["Category"];
+export type NewCategory = S["NewCategory"];
+export type Order = S["Order"];
+export type NewOrder = S["NewOrder"];
+export type InventoryItem = S["InventoryItem"];
+export type Me = A["Me"];
+export type ApiKey = A["ApiKey"];
+export type NewApiKey = A["NewApiKey"];
+export type IssuedApiKey = A["IssuedApiKey"];
+export type Webhook = A["Webhook"];
+export type NewWebhook = A["NewWebhook"];
+export type IssuedWebhook = A["IssuedWebhook"];
+export type WebhookEventType = A["WebhookEventType"];
+export type WebhookDeliveryAttempt = A["WebhookDeliveryAttempt"];
