@@ -107,7 +107,9 @@ export type PetstoreMethod<M extends HttpMethod> = <
 >(
   url: Path,
   ...init: InitWith<Init>
-) => Promise<FetchResponse<Extract<PetstorePaths[Path][M], Record<string | number, unknown>>, Init, "application/json">>;
+) => Promise<
+  FetchResponse<Extract<PetstorePaths[Path][M], Record<string | number, unknown>>, Init, "application/json">
+>;
 
 export type PetstoreClient = Omit<
   Client<PetstorePaths, "application/json">,
