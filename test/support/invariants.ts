@@ -1,8 +1,15 @@
+import type { DomainEvent } from "../../core/events/domain-event.ts";
+import type { OrderRecord } from "../../core/orders/order-record.ts";
+import { FENCE_BUCKETS, type PetRecord } from "../../core/pets/pet-record.ts";
+import type { Stores } from "../../core/stores.ts";
+
 /**
- * The consistency rules of PRODUCT.md section 5, checked black-box: everything is read through the HTTP API
- * with a staff or admin key (every page of pets, categories, orders and inventory), so the checker knows
- * nothing of how a store lays out its documents. A pet or category is "deleted" when the listings no longer
- * show it.
+ * The consistency rules of PRODUCT.md section 5 and docs/consistency.md's invariants, checked two ways:
+ *
+ * - black-box (`readViolations`): everything read through the HTTP API with a staff or admin key (every page of
+ *   pets, categories, orders and inventory); a pet or category is "deleted" when the listings no longer show it;
+ * - on the stored layout (`readStoreViolations`): every pet and order document through the store ports, tombstones
+ *   included (counters, marks, fences, the `reservation` of orders), the event log and the outbox.
  */
 
 export interface JsonResponse {
@@ -58,7 +65,15 @@ export type Rule =
   | "status-agrees"
   | "order-ids-unique"
   | "deleted-still-listed"
-  | "inventory-agrees"; // the inventory listing has exactly one item per pet, with the pet's status
+  | "inventory-agrees" // the inventory listing has exactly one item per pet, with the pet's status
+  // On the stored layout (findStoreViolations), docs/consistency.md's numbering:
+  | "units-held" // 1: holdCount and heldUnits are the count and units of the open orders
+  | "left-unfinished" // 8: a mark, a settling order, a provisional pet, a cancelled order kept once relayed
+  | "fence-malformed" // fences are small counters in 32 buckets
+  | "stock-limit" // 5
+  | "pending-without-cause" // 4, 8: pending because sold out, yet stock or no open order
+  | "event-lost" // 7: an acknowledged change without its event in the log, or events left pending
+  | "event-duplicated"; // 7: an event, or one change, logged twice
 
 export interface Violation {
   rule: Rule;
@@ -232,4 +247,132 @@ export const describeViolations = (violations: readonly Violation[], examples = 
           .join("; ")}`,
     )
     .join("\n");
+};
+
+/** Every stored pet and order (tombstones too), the event log read from its start, and what is still pending. */
+export interface StoreView {
+  pets: PetRecord[];
+  orders: OrderRecord[];
+  logged: DomainEvent[];
+  pending: DomainEvent[];
+}
+
+export interface StoreExpectations {
+  /** Stock given per pet, as for `findViolations`. */
+  stockGiven?: ReadonlyMap<number, number>;
+  /** Changes answered with a 2xx: each must have its event in the log. */
+  placed?: Iterable<number>;
+  cancelled?: Iterable<number>;
+  completed?: Iterable<number>;
+}
+
+/** Reads a StoreView through the ports, given the ids to look at (a store lists only what clients see). */
+export const readStoreView = async (
+  stores: Stores,
+  ids: { pets: Iterable<number>; orders: Iterable<number> },
+): Promise<StoreView> => {
+  const pets: PetRecord[] = [];
+  for (const id of ids.pets) {
+    const pet = await stores.pets.ofId(id);
+    if (pet) pets.push(pet);
+  }
+  const orders: OrderRecord[] = [];
+  for (const id of ids.orders) {
+    const order = await stores.orders.ofId(id);
+    if (order) orders.push(order);
+  }
+  const logged: DomainEvent[] = [];
+  for (let position = 0, pages = 0; pages < 10_000; pages++) {
+    const page = await stores.eventLog.readAfter(position, 500);
+    logged.push(...page.events);
+    if (page.events.length === 0 || page.last === position) break;
+    position = page.last;
+  }
+  return { pets, orders, logged, pending: await stores.outbox.pending(1_000) };
+};
+
+/**
+ * The invariants of docs/consistency.md on the stored documents, for a store that is quiet and where recovery and the
+ * relay have run to the end (nothing half done may be left).
+ */
+export const findStoreViolations = (view: StoreView, expect: StoreExpectations = {}): Violation[] => {
+  const violations: Violation[] = [];
+  const fail = (rule: Rule, message: string, ids: Partial<Violation> = {}) =>
+    violations.push({ rule, message, ...ids });
+  const ordersOf = new Map<number, OrderRecord[]>();
+  for (const order of view.orders) {
+    ordersOf.set(order.petId, [...(ordersOf.get(order.petId) ?? []), order]);
+    if (order.settling)
+      fail("left-unfinished", `order ${order.id} (${order.state}) is still settling`, { orderId: order.id });
+    if (order.state === "cancelled" && view.pending.length === 0)
+      fail("left-unfinished", `cancelled order ${order.id} is kept though its events were relayed`, {
+        orderId: order.id,
+      });
+  }
+  const pets = new Set(view.pets.map((p) => p.id));
+  for (const order of view.orders)
+    if ((order.state === "open" || order.state === "complete") && !pets.has(order.petId))
+      fail("order-names-deleted-pet", `${order.state} order ${order.id} names pet ${order.petId}, which is gone`, {
+        orderId: order.id,
+      });
+  for (const pet of view.pets) {
+    const where = `pet ${pet.id} (${pet.status}${pet.pendingCause ? `/${pet.pendingCause}` : ""}, stock ${pet.stock})`;
+    const at = { petId: pet.id };
+    if (pet.lifecycle !== undefined || pet.movingTo !== undefined)
+      fail("left-unfinished", `${where} is still ${pet.lifecycle ?? `moving to ${pet.movingTo}`}`, at);
+    if (pet.marks.length > 0)
+      fail("left-unfinished", `${where} keeps marks ${pet.marks.map((m) => `${m.kind}:${m.orderId}`).join(", ")}`, at);
+    for (const [bucket, value] of Object.entries(pet.fences))
+      if (!(Number(bucket) >= 0 && Number(bucket) < FENCE_BUCKETS && Number.isInteger(value) && value > 0))
+        fail("fence-malformed", `${where} has fence ${bucket} = ${value}`, at);
+    const mine = ordersOf.get(pet.id) ?? [];
+    const open = mine.filter((o) => o.state === "open");
+    const existing = mine.filter((o) => o.state === "open" || o.state === "complete");
+    const openUnits = open.reduce((sum, o) => sum + o.quantity, 0);
+    if (pet.holdCount !== open.length || pet.heldUnits !== openUnits)
+      fail(
+        "units-held",
+        `${where} counts ${pet.holdCount} orders holding ${pet.heldUnits} units; its open orders are ${open.length} holding ${openUnits}`,
+        at,
+      );
+    const given = expect.stockGiven?.get(pet.id);
+    const accounted = pet.stock + existing.reduce((sum, o) => sum + o.quantity, 0);
+    if (given !== undefined && accounted !== given)
+      fail("stock-given", `${where} was given ${given}; stock + units of ${existing.length} orders = ${accounted}`, at);
+    if (pet.stock < 0) fail("stock-given", `${where} has negative stock`, at);
+    if (pet.stock + pet.heldUnits > 1_000_000) fail("stock-limit", `${where} holds more than 1,000,000 units`, at);
+    if ((pet.status === "pending") !== (pet.pendingCause !== undefined))
+      fail("status-agrees", `${where}: a pending cause exactly while pending`, at);
+    if (pet.status === "sold" && (pet.stock !== 0 || open.length > 0))
+      fail("status-agrees", `${where} is sold with ${open.length} open orders`, at);
+    if (pet.pendingCause === "sold-out" && (pet.stock !== 0 || open.length === 0))
+      fail("pending-without-cause", `${where} is pending for want of stock with ${open.length} open orders`, at);
+  }
+
+  if (view.pending.length > 0) fail("event-lost", `${view.pending.length} events are still waiting to be relayed`);
+  const ids = new Set<string>();
+  const changes = new Map<string, number>();
+  for (const event of view.logged) {
+    if (ids.has(event.id)) fail("event-duplicated", `event ${event.id} (${event.type}) is logged twice`);
+    ids.add(event.id);
+    if (event.type.startsWith("order.")) {
+      const key = `${event.type} ${(event.data as { id: number }).id}`;
+      changes.set(key, (changes.get(key) ?? 0) + 1);
+    }
+  }
+  for (const [key, count] of changes) if (count > 1) fail("event-duplicated", `${key} is logged ${count} times`);
+  const expectLogged = (type: string, orderIds: Iterable<number> | undefined, answered: string) => {
+    for (const id of orderIds ?? [])
+      if (!changes.has(`${type} ${id}`))
+        fail("event-lost", `order ${id} was answered ${answered}, but the log has no ${type}`, { orderId: id });
+  };
+  expectLogged("order.placed", expect.placed, "201");
+  expectLogged("order.cancelled", expect.cancelled, "204");
+  expectLogged("order.completed", expect.completed, "200 complete");
+  for (const order of view.orders) {
+    if (order.state === "open" || order.state === "complete")
+      expectLogged("order.placed", [order.id], `(it exists, ${order.state})`);
+    if (order.state === "complete") expectLogged("order.completed", [order.id], "(it is complete)");
+  }
+  return violations;
 };

@@ -1,14 +1,26 @@
 import { randomBytes } from "node:crypto";
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import { MongoClient } from "mongodb";
-import { describeViolations, loopbackGetJson, readViolations, type Violation } from "./invariants.ts";
+import { mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
+import {
+  describeViolations,
+  findStoreViolations,
+  loopbackGetJson,
+  readStoreView,
+  readViolations,
+  type Violation,
+} from "./invariants.ts";
 import { startServiceProcess, type ServiceProcess } from "./service-process.ts";
 import { ADMIN_KEY } from "./test-petstore.ts";
 
 /**
- * One kill -9 round (issue 11, item 5): a real service process on MongoDB, `clients` concurrent clients placing and
- * cancelling orders on a few pets, SIGKILL at a random moment, a restart on the same database, then the invariants
- * (test/support/invariants.ts) polled through the API until they hold. Loopback only; every request is bounded in
- * time, every client in count.
+ * One kill -9 round: one or two real service processes on one MongoDB database, `clients` concurrent clients
+ * placing and cancelling orders on a few pets (spread over the instances), then the disruption: SIGKILL of one
+ * instance at a random moment and its restart on the same database, or a pause of the engine's container longer
+ * than the recovery grace. Then the invariants (test/support/invariants.ts) are polled until they hold, both through
+ * the API and on the stored documents and the event log (every 201 and 204 must have its event). Loopback only;
+ * every request is bounded in time, every client in count.
  */
 
 export interface KillRoundOptions {
@@ -24,6 +36,10 @@ export interface KillRoundOptions {
   recoveryLimitMs?: number;
   /** Extra environment for both processes (e.g. the recovery settings). */
   env?: Record<string, string>;
+  /** Service processes on the database (default 1); with two, one of them is killed and the other serves on. */
+  instances?: 1 | 2;
+  /** Instead of a kill: `docker pause` this container (the engine's) for `ms`, then unpause it. */
+  pauseEngine?: { container: string; ms: number };
   random?: () => number;
 }
 
@@ -40,7 +56,7 @@ export interface KillRoundResult {
   recoveredMs: number | undefined;
   /** From spawning the new process until every check passed (startMs + recoveredMs). */
   sinceSpawnMs: number | undefined;
-  /** What the restarted service logged as recovered ("recovered interrupted writes"), summed per kind. */
+  /** What the services logged as recovered ("recovered interrupted writes"), summed per kind. */
   recovered: Record<string, number>;
   /** Problems found at the first check after the restart. */
   problemsAtRestart: number;
@@ -51,6 +67,8 @@ export interface KillRoundResult {
   unitsMissing: number;
   /** Last lines of both processes' output when something failed. */
   output: string;
+  /** Acknowledged changes (201 orders, 204 cancellations) whose event was not in the log at the end. */
+  eventsLost: number;
 }
 
 /** Settings recovery reads (docs/consistency.md, Recovery): small values so a test sees recovery within seconds. */
@@ -99,6 +117,8 @@ const recoveryLogOf = (output: readonly string[]): Record<string, number> => {
   return sums;
 };
 
+const run = promisify(execFile);
+
 export const killRound = async (options: KillRoundOptions): Promise<KillRoundResult> => {
   const {
     mongoUrl,
@@ -107,6 +127,7 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
     stockPerPet = 60,
     requestsPerClient = 200,
     recoveryLimitMs = 20_000,
+    instances = 1,
   } = options;
   const [killFrom, killTo] = options.killWindowMs ?? [0, 2_000];
   const random = options.random ?? Math.random;
@@ -124,10 +145,12 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
     processes.push(service);
     return service;
   };
+  const mongo = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 5_000 });
+  let paused = false;
 
   try {
-    const first = await start();
-    const origin = first.url;
+    const running = await Promise.all(Array.from({ length: instances }, start));
+    const origin = running[0]!.url;
     const limits = { perMinute: 1_000_000, perDay: 10_000_000 };
     const newKey = async (role: string) =>
       (
@@ -172,8 +195,9 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
     const underLoad = new Promise<void>((resolve) => (firstCancelled = resolve));
     const client = async (n: number) => {
       const key = customers[n % customers.length]!;
+      const at = running[n % running.length]!.url;
       for (let sent = 0; sent < requestsPerClient && !dead; sent++) {
-        const order = await send(origin, key, "POST", "/store/orders", {
+        const order = await send(at, key, "POST", "/store/orders", {
           petId: petIds[Math.floor(random() * petIds.length)],
           quantity: random() < 0.7 ? 1 : 2,
         });
@@ -187,7 +211,7 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
         if (random() < 0.4) continue; // kept open
         sent++;
         cancelAttempted.add(order.body.id as number);
-        const cancel = await send(origin, key, "DELETE", `/store/orders/${order.body.id}`);
+        const cancel = await send(at, key, "DELETE", `/store/orders/${order.body.id}`);
         if (cancel === "cut-off") return void cutOff++;
         if (cancel.status === 204) {
           cancelled.add(order.body.id as number);
@@ -198,21 +222,41 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
 
     const loadStarted = performance.now();
     const load = Promise.all(Array.from({ length: clients }, (_, n) => client(n)));
-    // A busy machine may take seconds to answer the first requests; the kill must hit orders and cancellations.
+    // A busy machine may take seconds to answer the first requests; the disruption must hit orders and cancellations.
     await Promise.race([underLoad, load]);
     await sleep(killFrom + random() * (killTo - killFrom));
-    first.child.kill("SIGKILL");
     const killedAfterMs = performance.now() - loadStarted;
-    await first.exit;
-    dead = true;
-    await load;
+    let victim: ServiceProcess | undefined;
+    if (options.pauseEngine) {
+      // Every request in flight stalls with the engine, past the grace; recovery acts beside them once it is back.
+      await run("docker", ["pause", options.pauseEngine.container]);
+      paused = true;
+      await sleep(options.pauseEngine.ms);
+      await run("docker", ["unpause", options.pauseEngine.container]);
+      paused = false;
+      await sleep(1_000);
+      dead = true;
+      await load;
+    } else {
+      victim = running[Math.floor(random() * running.length)]!;
+      victim.child.kill("SIGKILL");
+      await victim.exit;
+      dead = true;
+      await load;
+    }
 
     const spawned = performance.now();
-    const second = await start();
+    const second = victim ? await start() : running[0]!;
     const listening = performance.now();
     const get = loopbackGetJson(second.url, staff, REQUEST_TIMEOUT_MS);
     const expectations = { stockGiven, statusFollowsStockOnly: true };
+    const stores = mongoStoresFor(mongo.db(dbName), async () => {});
+    const idsIn = async (name: string) =>
+      ((await mongo.db(dbName).collection(name).distinct("_id")) as unknown[]).filter(
+        (id): id is number => typeof id === "number",
+      );
     let unitsMissing = 0;
+    let eventsLost = 0;
     const check = async (): Promise<string[]> => {
       const { snapshot, violations } = await readViolations(get, expectations);
       unitsMissing = [...stockGiven].reduce((sum, [petId, given]) => {
@@ -233,8 +277,12 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
         .map((id) => `order ${id} was cancelled (204) but is listed`);
       const reused =
         placedAnswers === placed.size ? [] : [`${placedAnswers} orders were acknowledged under ${placed.size} ids`];
+      const view = await readStoreView(stores, { pets: await idsIn("pets"), orders: await idsIn("orders") });
+      const stored = findStoreViolations(view, { stockGiven, placed, cancelled });
+      eventsLost = stored.filter((v) => v.rule === "event-lost" && v.orderId !== undefined).length;
       return [
         ...(violations.length ? [describeViolations(violations as Violation[])] : []),
+        ...(stored.length ? [`stored: ${describeViolations(stored)}`] : []),
         ...lost,
         ...back,
         ...reused,
@@ -259,24 +307,25 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
       startMs: Math.round(listening - spawned),
       recoveredMs: recoveredMs === undefined ? undefined : Math.round(recoveredMs),
       sinceSpawnMs: recoveredMs === undefined ? undefined : Math.round(listening - spawned + recoveredMs),
-      recovered: recoveryLogOf(second.output),
+      recovered: recoveryLogOf(processes.flatMap((p) => p.output)),
       problemsAtRestart,
       problems,
       unitsMissingAtRestart,
       unitsMissing,
+      eventsLost,
       output:
         recoveredMs === undefined
           ? processes.flatMap((p) => p.output.filter((line) => !line.includes('"request"')).slice(-20)).join("\n")
           : "",
     };
   } finally {
+    if (paused && options.pauseEngine) await run("docker", ["unpause", options.pauseEngine.container]);
     for (const service of processes) {
       if (service.child.exitCode === null && service.child.signalCode === null) {
         service.child.kill("SIGKILL");
         await service.exit;
       }
     }
-    const mongo = new MongoClient(mongoUrl, { serverSelectionTimeoutMS: 5_000 });
     try {
       await mongo.db(dbName).dropDatabase();
     } finally {

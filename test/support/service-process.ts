@@ -24,7 +24,8 @@ export const startServiceProcess = async (env: Record<string, string> = {}): Pro
   }));
   createInterface({ input: child.stderr! }).on("line", (line) => output.push(line));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output.join("\n")}`)), 15_000);
+    // Generous: a loaded machine may take many seconds to start a process; a hang still fails.
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output.join("\n")}`)), 60_000);
     void exit.then(() => reject(new Error(`service exited during start-up:\n${output.join("\n")}`)));
     createInterface({ input: child.stdout! }).on("line", (line) => {
       output.push(line);
