@@ -46,7 +46,12 @@ const readLog = async (stores: Stores): Promise<DomainEvent[]> => {
   return events;
 };
 
-export const checkWorld = async (stores: Stores, ledger: Ledger, observed: Observations): Promise<SimViolation[]> => {
+export const checkWorld = async (
+  stores: Stores,
+  ledger: Ledger,
+  observed: Observations,
+  loggedEvents: () => Promise<DomainEvent[]> = () => readLog(stores),
+): Promise<SimViolation[]> => {
   const violations: SimViolation[] = [];
   const fail = (rule: SimRule, message: string) => violations.push({ rule, message });
 
@@ -135,7 +140,7 @@ export const checkWorld = async (stores: Stores, ledger: Ledger, observed: Obser
     if (categories.has(id)) fail("deleted-still-there", `category ${id} was deleted (204)`);
 
   // Events: the log after the last relay.
-  const log = await readLog(stores);
+  const log = await loggedEvents();
   const pendingLeft = await stores.outbox.pending(1000);
   if (pendingLeft.length > 0) fail("event-lost", `${pendingLeft.length} events are still pending after the last relay`);
   const logged = new Set<string>();

@@ -1,10 +1,14 @@
 /**
- * npm run simulate -- [--seeds N] [--from S] [--seed S] [--verbose]
+ * npm run simulate -- [--seeds N] [--from S] [--seed S] [--verbose] [--mongo mongodb://host:port/]
  * Runs N schedules from seed S (default 1000 from 1), or one seed; prints each failure with its replay command and
- * exits 1 if any failed. --verbose prints the trace of every seed run.
+ * exits 1 if any failed. --verbose prints the trace of every seed run; --stop-at-first stops at the first failure and
+ * says how many schedules it took (how a reverted fix is measured); --shrink turns every fault a failure does not
+ * need into a plain run and prints the smaller schedule's replay (--calm lists those steps).
  */
 import { parseArgs } from "node:util";
-import { describeFailure, runSeed } from "./simulate.ts";
+import { MongoClient } from "mongodb";
+import { mongoFamily } from "./mongo-family.ts";
+import { describeFailure, memoryFamily, runSeed, shrink } from "./simulate.ts";
 
 const { values } = parseArgs({
   options: {
@@ -12,6 +16,10 @@ const { values } = parseArgs({
     from: { type: "string" },
     seed: { type: "string" },
     verbose: { type: "boolean", default: false },
+    mongo: { type: "string" },
+    "stop-at-first": { type: "boolean", default: false },
+    calm: { type: "string" },
+    shrink: { type: "boolean", default: false },
     "keep-going": { type: "boolean", default: true },
   },
 });
@@ -25,22 +33,36 @@ const integer = (text: string | undefined, fallback: number, name: string): numb
 
 const from = integer(values.seed ?? values.from, 1, values.seed === undefined ? "from" : "seed");
 const count = values.seed === undefined ? integer(values.seeds, 1000, "seeds") : 1;
+// --mongo mongodb://…: the MongoDB adapters, faults injected below them, in a database of its own (dropped after).
+const client = values.mongo === undefined ? undefined : await new MongoClient(values.mongo).connect();
+const db = client?.db(`petstore_sim_${process.pid}`);
+const family = db ? mongoFamily(db) : memoryFamily;
 const started = performance.now();
 let failed = 0;
+let ran = 0;
 const byRule = new Map<string, number>();
 for (let seed = from; seed < from + count; seed++) {
-  const result = await runSeed(seed);
+  const calm = values.calm === undefined ? undefined : new Set(values.calm.split(",").map(Number));
+  let result = await runSeed(seed, family, calm);
+  ran += 1;
+  if (values.shrink && result.violations.length > 0) result = await shrink(result, family);
   if (values.verbose) console.log(result.trace.join("\n"));
   if (result.violations.length > 0) {
     failed += 1;
     for (const rule of new Set(result.violations.map((v) => v.rule))) byRule.set(rule, (byRule.get(rule) ?? 0) + 1);
     if (failed <= 20 || values.verbose) console.log(describeFailure(result));
+    if (values["stop-at-first"]) {
+      console.log(`first failure after ${ran} schedules`);
+      break;
+    }
   } else if (values.verbose) console.log(`seed ${seed} passed (trace ${result.hash})`);
 }
 const seconds = ((performance.now() - started) / 1000).toFixed(1);
 console.log(
-  `${count} schedules from seed ${from}: ${failed} failed in ${seconds} s${
+  `${ran} schedules from seed ${from}: ${failed} failed in ${seconds} s${
     byRule.size > 0 ? ` (${[...byRule].map(([rule, n]) => `${rule} ×${n}`).join(", ")})` : ""
   }`,
 );
+await db?.dropDatabase();
+await client?.close();
 process.exitCode = failed > 0 ? 1 : 0;

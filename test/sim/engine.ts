@@ -1,7 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { OrderRecord } from "../../core/orders/order-record.ts";
-import type { PetWrite } from "../../core/pets/pets.port.ts";
 import type { Stores } from "../../core/stores.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { Random } from "./random.ts";
@@ -80,17 +79,35 @@ export interface Observations {
   maxId: Map<string, number>;
 }
 
+/** A fault the store family applies below the adapters (between them and the driver), at its `at`-th driver call. */
+export type DriverFault = "throw-before" | "throw-after" | "twice" | "crash-before" | "crash-after";
+
+export interface ArmedFault {
+  /** Resolves when a crash fault fired: the port call it was in never settles. */
+  crashed: Promise<"crashed">;
+  /** Takes the fault back; true when it fired. */
+  disarm(): boolean;
+}
+
 /** The store under test, as the engine needs it: raw ports, and a way to see pending events without disturbing relays. */
 export interface StoreUnderTest {
   raw: Stores;
   /** Every event pending on a pet or order document (side-effect free). */
   pendingEvents(): Promise<DomainEvent[]>;
-  /** A new instance's view of the store: a real restart's start-up code (migrations) runs on it, ungated. */
+  /** Every event in the event log (default: read through `raw.eventLog`). */
+  loggedEvents?(): Promise<DomainEvent[]>;
+  /** One instance's own adapters (default: the raw ports, shared). */
+  instanceStores?(): Stores;
+  /** Faults below the adapters; without it they are applied at the port call. */
+  arm?(fault: DriverFault, at: number, note: (line: string) => void): ArmedFault;
+  /** A process's start-up code before it serves (migrations): one scheduling point. */
   startUp?(): Promise<void>;
 }
 
 const never = new Promise<never>(() => {});
 const WRITES_OBSERVED = new Set(["pets", "orders"]);
+/** Calls of those ports that only read: no event can appear through them. */
+const READS = new Set(["ofId", "list", "settlingBefore", "provisional", "withMarks", "anyNaming"]);
 export const GRACE_MS = 30_000;
 
 export interface EngineOptions {
@@ -98,7 +115,8 @@ export interface EngineOptions {
   rates: FaultRates;
   maxCrashes: number;
   maxSteps: number;
-  verbose: boolean;
+  /** Steps whose decision is overridden to "run" (the seed's draw is still taken): how a schedule is shrunk. */
+  calm?: ReadonlySet<number> | undefined;
 }
 
 /**
@@ -150,7 +168,7 @@ export class Engine {
     });
     const instance: Instance = { name, generation, alive: true, crashed, stores: undefined as unknown as Stores };
     (instance as Instance & { die(): void }).die = () => died("crashed");
-    const raw = this.#store.raw as unknown as Record<string, unknown>;
+    const raw = (this.#store.instanceStores?.() ?? this.#store.raw) as unknown as Record<string, unknown>;
     const stores: Record<string, unknown> = { ...raw };
     for (const [port, target] of Object.entries(raw)) {
       if (typeof target !== "object" || target === null) continue;
@@ -167,6 +185,13 @@ export class Engine {
     }
     instance.stores = stores as unknown as Stores;
     return instance;
+  }
+
+  /** The family's start-up code (migrations) on a (re)started instance: one call at a gate, faults included. */
+  startUp(instance: Instance): Promise<unknown> {
+    const startUp = this.#store.startUp;
+    if (!startUp) return Promise.resolve();
+    return this.#call(instance, "start-up", "migrations", [], () => startUp());
   }
 
   /** Resolves after `ms` of simulated time (never, if the instance dies first). */
@@ -196,6 +221,9 @@ export class Engine {
     });
   }
 
+  /** What the call in progress still has to record if it never returns (its instance crashed inside it). */
+  #unfinished: (() => Promise<void>) | undefined;
+
   /** Runs a call against the store, recording what the checks need (stock given, events, inserts, ids). */
   async #observed(
     port: string,
@@ -205,10 +233,19 @@ export class Engine {
     attempt: number | undefined,
   ): Promise<unknown> {
     const raw = this.#store.raw;
-    const stockBefore =
-      port === "pets" && method === "setStock"
-        ? (await raw.pets.ofId((args[0] as { petId: number }).petId))?.stock
-        : undefined;
+    const petId = port === "pets" && method === "setStock" ? (args[0] as { petId: number }).petId : undefined;
+    const stockBefore = petId === undefined ? undefined : (await raw.pets.ofId(petId))?.stock;
+    // Calls run one at a time, so any change of the stock between the two reads is this setting's.
+    const record = async () => {
+      this.#unfinished = undefined;
+      if (petId !== undefined && stockBefore !== undefined) {
+        const after = (await raw.pets.ofId(petId))?.stock;
+        if (after !== undefined && after !== stockBefore)
+          this.observed.given.set(petId, (this.observed.given.get(petId) ?? 0) + after - stockBefore);
+      }
+      if (WRITES_OBSERVED.has(port) && !READS.has(method)) await this.observePending();
+    };
+    this.#unfinished = record;
     let result: unknown;
     let failed: unknown;
     try {
@@ -217,13 +254,6 @@ export class Engine {
       failed = error ?? new Error("undefined rejection");
     }
     if (failed === undefined) {
-      if (port === "pets" && method === "setStock") {
-        const write = result as PetWrite;
-        if (write.applied && stockBefore !== undefined) {
-          const petId = write.pet.id;
-          this.observed.given.set(petId, (this.observed.given.get(petId) ?? 0) + write.pet.stock - stockBefore);
-        }
-      }
       if (port === "orders" && method === "insert" && result === true && attempt !== undefined) {
         const order = args[0] as OrderRecord;
         this.observed.insertedBy.set(attempt, [...(this.observed.insertedBy.get(attempt) ?? []), order.id]);
@@ -233,7 +263,7 @@ export class Engine {
         this.observed.maxId.set(kind, Math.max(this.observed.maxId.get(kind) ?? 0, Number(result)));
       }
     }
-    if (WRITES_OBSERVED.has(port)) await this.observePending();
+    await record();
     if (failed !== undefined) throw failed;
     return result;
   }
@@ -331,6 +361,23 @@ export class Engine {
     this.onCrash(instance);
   }
 
+  /** The fault lands on one of the driver calls the port call makes (if it makes that many; else it runs clean). */
+  async #applyBelow(call: Call, fault: DriverFault, arm: NonNullable<StoreUnderTest["arm"]>): Promise<void> {
+    const armed = arm(fault, this.random.between(1, 3), (line) => this.note(`  ${line}`));
+    const outcome = await Promise.race([this.#outcomeOf(call), armed.crashed]);
+    const fired = armed.disarm();
+    if (outcome === "crashed") {
+      await this.#unfinished?.();
+      this.#crash(call.instance);
+      return;
+    }
+    if (!fired && fault.startsWith("crash")) {
+      this.#crash(call.instance);
+      return;
+    }
+    this.#deliver(call, outcome);
+  }
+
   async #loop(): Promise<void> {
     for (;;) {
       await this.#settle();
@@ -348,14 +395,20 @@ export class Engine {
         return;
       }
       const call = this.#ready.splice(this.random.int(this.#ready.length), 1)[0]!;
-      const decision = this.#decide();
-      this.note(`${call.actor}@${call.instance.name}#${call.instance.generation} ${call.where} ${decision}`);
+      const drawn = this.#decide();
+      const decision = this.#options.calm?.has(this.steps) ? "run" : drawn;
+      const calmed = decision !== drawn ? ` (calmed: ${drawn})` : "";
+      this.note(`${call.actor}@${call.instance.name}#${call.instance.generation} ${call.where} ${decision}${calmed}`);
       await this.#apply(call, decision);
     }
   }
 
   async #apply(call: Call, decision: Decision): Promise<void> {
     const fault = () => new InjectedFault(decision, call.where);
+    if (this.#store.arm && decision !== "run" && decision !== "jump" && !decision.startsWith("stall")) {
+      await this.#applyBelow(call, decision as DriverFault, this.#store.arm);
+      return;
+    }
     switch (decision) {
       case "run":
         this.#deliver(call, await this.#outcomeOf(call));

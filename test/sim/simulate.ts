@@ -10,6 +10,8 @@ import { useCasesOn, Workload } from "./workload.ts";
 
 export interface SimResult {
   seed: number;
+  /** Steps overridden to run plainly (a shrunk schedule). */
+  calm?: ReadonlySet<number> | undefined;
   violations: SimViolation[];
   trace: string[];
   /** sha256 of the trace: equal for two runs of one seed. */
@@ -42,10 +44,15 @@ const ratesFor = (random: Random): FaultRates => ({
   jump: random.pick(LEVELS),
 });
 
-export const replayCommand = (seed: number): string => `npm run simulate -- --seed ${seed} --verbose`;
+export const replayCommand = (seed: number, calm?: ReadonlySet<number>): string =>
+  `npm run simulate -- --seed ${seed}${calm && calm.size > 0 ? ` --calm ${[...calm].sort((a, b) => a - b).join(",")}` : ""} --verbose`;
 
 /** One schedule: set-up, the scheduled workload, recovery and relay to the end, then every check. */
-export const runSeed = async (seed: number, family: StoreFamily = memoryFamily): Promise<SimResult> => {
+export const runSeed = async (
+  seed: number,
+  family: StoreFamily = memoryFamily,
+  calm?: ReadonlySet<number>,
+): Promise<SimResult> => {
   const store = await family(seed);
   try {
     const setup = new Random(seed ^ 0x5eed);
@@ -54,7 +61,7 @@ export const runSeed = async (seed: number, family: StoreFamily = memoryFamily):
       rates: ratesFor(setup),
       maxCrashes: 3,
       maxSteps: 5_000,
-      verbose: false,
+      calm,
     });
     // The world before the clients come: three categories (the last empty) and three pets with some stock.
     const direct = useCasesOn(engine.instance("setup", 0).stores, engine);
@@ -84,11 +91,16 @@ export const runSeed = async (seed: number, family: StoreFamily = memoryFamily):
       engine.note(`final recovery: ${done.map(([what, n]) => `${what} ${n}`).join(", ") || "nothing to do"}`);
       if (Object.values(report).every((n) => n === 0) && relayed === 0) break;
     }
-    const violations = await checkWorld(store.raw, workload.ledger, engine.observed);
+    const violations = await checkWorld(
+      store.raw,
+      workload.ledger,
+      engine.observed,
+      store.loggedEvents && (() => store.loggedEvents!()),
+    );
     if (engine.stepsLimitHit)
       violations.push({ rule: "left-unfinished", message: "the schedule did not end within its step limit" });
     const hash = createHash("sha256").update(engine.trace.join("\n")).digest("hex").slice(0, 16);
-    return { seed, violations, trace: engine.trace, hash, steps: engine.steps, crashes: engine.crashes };
+    return { seed, calm, violations, trace: engine.trace, hash, steps: engine.steps, crashes: engine.crashes };
   } finally {
     await store.close();
   }
@@ -99,5 +111,41 @@ export const describeFailure = (result: SimResult): string =>
   [
     `seed ${result.seed} failed (${result.steps} steps, ${result.crashes} crashes, trace ${result.hash}):`,
     ...result.violations.map((v) => `  ${v.rule}: ${v.message}`),
-    `  replay: ${replayCommand(result.seed)}`,
+    `  replay: ${replayCommand(result.seed, result.calm)}`,
   ].join("\n");
+
+const FAULTED = / (throw-before|throw-after|twice|crash-before|crash-after|stall-before|stall-after|jump)$/;
+
+/**
+ * Shrinks a failing schedule: turns its faults into plain runs one at a time, latest first, keeping each change
+ * after which a rule it broke still breaks; stops when no single fault can go. The result replays with --calm.
+ */
+export const shrink = async (failed: SimResult, family: StoreFamily = memoryFamily): Promise<SimResult> => {
+  const rules = new Set(failed.violations.map((v) => v.rule));
+  let best = failed;
+  const calm = new Set(failed.calm);
+  for (let rounds = 0; rounds < 200; rounds++) {
+    const faulted = best.trace
+      .filter((line) => FAULTED.test(line))
+      .map((line) => Number(line.split(" ", 1)[0]))
+      .filter((step) => !calm.has(step))
+      .reverse();
+    let smaller: SimResult | undefined;
+    for (const step of faulted) {
+      const tried = new Set([...calm, step]);
+      const result = await runSeed(failed.seed, family, tried);
+      if (result.violations.some((v) => rules.has(v.rule))) {
+        smaller = result;
+        calm.add(step);
+        break;
+      }
+    }
+    if (!smaller) break;
+    best = smaller;
+  }
+  // Only the steps whose fault was calmed in the end matter to the replay.
+  const needed = new Set(
+    best.trace.filter((line) => line.includes("(calmed: ")).map((line) => Number(line.split(" ", 1)[0])),
+  );
+  return { ...best, calm: needed };
+};

@@ -141,7 +141,11 @@ export class Workload {
     this.#live.set(name, live);
     live.ready = this.#background("recovery", async () => {
       const pass = () => uc.recover.execute().catch(() => undefined);
-      const first = pass();
+      // A start-up that fails is retried by the next process; here it goes on to recovery, as it would then.
+      const first = this.#engine
+        .startUp(instance)
+        .catch(() => undefined)
+        .then(pass);
       void first.then(async () => {
         while (this.#clientsLeft > 0) {
           await this.#engine.sleep(instance, RECOVERY_INTERVAL_MS);

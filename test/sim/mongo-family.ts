@@ -1,0 +1,176 @@
+import { MongoNetworkError, type Collection, type Db } from "mongodb";
+import { migrateHoldsToMarks } from "../../adapters/mongo/migrate-holds-to-marks.ts";
+import { migrateOutboxKeys } from "../../adapters/mongo/migrate-outbox-keys.ts";
+import { migrateToPetAggregate } from "../../adapters/mongo/migrate-to-pet-aggregate.ts";
+import { migratePetNameKeys } from "../../adapters/mongo/mongo-pets.repository.ts";
+import { createCounters } from "../../adapters/mongo/mongo-id-allocator.ts";
+import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
+import type { DomainEvent } from "../../core/events/domain-event.ts";
+import type { DriverFault } from "./engine.ts";
+import type { StoreFamily } from "./simulate.ts";
+
+/** Collection methods that reach the server; `find` and `aggregate` reach it through their cursor's reads. */
+const COMMANDS = new Set([
+  "findOne",
+  "findOneAndUpdate",
+  "findOneAndDelete",
+  "findOneAndReplace",
+  "updateOne",
+  "updateMany",
+  "replaceOne",
+  "insertOne",
+  "insertMany",
+  "deleteOne",
+  "deleteMany",
+  "countDocuments",
+  "estimatedDocumentCount",
+  "distinct",
+  "bulkWrite",
+]);
+const CURSORS = new Set(["find", "aggregate"]);
+const CURSOR_READS = new Set(["toArray", "next", "hasNext", "tryNext"]);
+
+const never = new Promise<never>(() => {});
+
+interface Armed {
+  fault: DriverFault;
+  countdown: number;
+  fired: boolean;
+  crash: () => void;
+  note: (line: string) => void;
+}
+
+/**
+ * The database as the adapters of simulated instances see it: every command goes through `through`, where an armed
+ * fault lands on the driver call it counts down to, as a lost connection would (a MongoNetworkError, which the
+ * adapters treat as an outage).
+ */
+const faultyDb = (db: Db, current: () => Armed | undefined): Db => {
+  const through = async (where: string, invoke: () => Promise<unknown>): Promise<unknown> => {
+    const armed = current();
+    if (!armed || armed.fired || --armed.countdown > 0) return invoke();
+    armed.fired = true;
+    armed.note(`driver ${where} ${armed.fault}`);
+    const lost = () => new MongoNetworkError(`injected ${armed.fault} at ${where}`);
+    switch (armed.fault) {
+      case "throw-before":
+        throw lost();
+      case "throw-after":
+        await invoke().catch(() => undefined);
+        throw lost();
+      case "twice":
+        await invoke().catch(() => undefined);
+        return invoke();
+      case "crash-before":
+        armed.crash();
+        return never;
+      case "crash-after":
+        await invoke().catch(() => undefined);
+        armed.crash();
+        return never;
+    }
+  };
+  const cursor = (inner: object, where: string): object => {
+    const proxy: object = new Proxy(inner, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        const name = String(property);
+        return (...args: unknown[]) => {
+          if (CURSOR_READS.has(name))
+            return through(`${where}.${name}`, () =>
+              (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
+            );
+          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
+          return result === target ? proxy : result;
+        };
+      },
+    });
+    return proxy;
+  };
+  const collection = (inner: Collection, name: string): Collection =>
+    new Proxy(inner, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        const method = String(property);
+        const call = (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args);
+        if (COMMANDS.has(method))
+          return (...args: unknown[]) => through(`${name}.${method}`, () => call(...args) as Promise<unknown>);
+        if (CURSORS.has(method)) return (...args: unknown[]) => cursor(call(...args) as object, `${name}.${method}`);
+        return call;
+      },
+    });
+  return new Proxy(db, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver) as unknown;
+      if (property !== "collection" || typeof value !== "function") return value;
+      return (name: string, ...rest: unknown[]) =>
+        collection((value as (...a: unknown[]) => Collection).apply(target, [name, ...rest]), name);
+    },
+  });
+};
+
+/** The MongoDB adapters on `db` (emptied before each schedule), each instance with adapters of its own. */
+export const mongoFamily = (db: Db): StoreFamily => {
+  let prepared: Promise<void> | undefined;
+  return async () => {
+    // Indexes once; then each schedule empties the collections (the indexes stay) and makes the id counters again.
+    await (prepared ??= prepareMongoDatabase(db));
+    await Promise.all((await db.collections()).map((collection) => collection.deleteMany({})));
+    await createCounters(db);
+    let armed: Armed | undefined;
+    const faulty = faultyDb(db, () => armed);
+    const raw = mongoStoresFor(db, async () => {});
+    const withOutbox = { projection: { outbox: 1 } };
+    return {
+      raw,
+      instanceStores: () => mongoStoresFor(faulty, async () => {}),
+      arm(fault, at, note) {
+        let crash: (value: "crashed") => void = () => {};
+        const crashed = new Promise<"crashed">((resolve) => {
+          crash = resolve;
+        });
+        const current: Armed = { fault, countdown: at, fired: false, crash: () => crash("crashed"), note };
+        armed = current;
+        return {
+          crashed,
+          disarm: () => {
+            armed = undefined;
+            return current.fired;
+          },
+        };
+      },
+      // What connectMongoStores runs before a process serves (indexes aside: they exist).
+      startUp: async () => {
+        await migrateToPetAggregate(faulty, new Date());
+        await migrateHoldsToMarks(faulty, new Date());
+        await migrateOutboxKeys(faulty);
+        await migratePetNameKeys(faulty);
+      },
+      pendingEvents: async () => {
+        const events: DomainEvent[] = [];
+        for (const name of ["pets", "orders"]) {
+          const docs = await db
+            .collection<{ _id: number; outbox: DomainEvent[] }>(name)
+            .find({ "outbox.0": { $exists: true } }, withOutbox)
+            .toArray();
+          for (const doc of docs) events.push(...doc.outbox);
+        }
+        return events;
+      },
+      // Read whole, not through readAfter: a hole left by a crashed append would make a reader wait its 10 s.
+      loggedEvents: async () =>
+        (
+          await db
+            .collection<{ eventId: string; type?: string; occurredAt?: Date; data?: unknown; hole?: true }>("event_log")
+            .find({ hole: { $exists: false } })
+            .sort({ _id: 1 })
+            .toArray()
+        ).map(
+          (doc) => ({ id: doc.eventId, type: doc.type, occurredAt: doc.occurredAt, data: doc.data }) as DomainEvent,
+        ),
+      close: async () => {},
+    };
+  };
+};
