@@ -102,6 +102,8 @@ export interface StoreUnderTest {
   arm?(fault: DriverFault, at: number, note: (line: string) => void): ArmedFault;
   /** A process's start-up code before it serves (migrations): one scheduling point. */
   startUp?(): Promise<void>;
+  /** How many clients at most, and the relay's greatest interval in seconds (fewer round trips on a slow store). */
+  scale?: { maxClients: number; relaySeconds: number };
 }
 
 const never = new Promise<never>(() => {});

@@ -125,6 +125,7 @@ export const mongoFamily = (db: Db): StoreFamily => {
     const withOutbox = { projection: { outbox: 1 } };
     return {
       raw,
+      scale: { maxClients: 4, relaySeconds: 15 },
       instanceStores: () => mongoStoresFor(faulty, async () => {}),
       arm(fault, at, note) {
         let crash: (value: "crashed") => void = () => {};

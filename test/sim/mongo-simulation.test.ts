@@ -5,7 +5,7 @@ import { TRACKED } from "./run-seeds.ts";
 import { describeFailure, runSeed, type SimResult, type StoreFamily } from "./simulate.ts";
 
 /** A few seconds a schedule on the test engine: CI runs this many; `npm run simulate -- --mongo <url>` runs more. */
-const SEEDS = 20;
+const SEEDS = 8;
 
 describeMongo("deterministic simulation on the MongoDB adapters, faults between them and the driver", () => {
   let mongo: FreshMongoDatabase;
@@ -29,8 +29,8 @@ describeMongo("deterministic simulation on the MongoDB adapters, faults between 
   });
 
   it("replays a seed to the same trace", { timeout: 300_000 }, async () => {
-    const first = await runSeed(7, family);
-    const again = await runSeed(7, family);
+    const first = await runSeed(3, family);
+    const again = await runSeed(3, family);
     expect(again.trace).toEqual(first.trace);
     expect(first.trace.some((line) => line.includes("driver "))).toBe(true);
   });

@@ -75,8 +75,8 @@ export const runSeed = async (
       if (stock > 0) await direct.setInventory.execute(pet.id, stock);
     }
     await direct.relay.execute();
-    const workload = new Workload(engine, pets, categories);
-    const clients = setup.between(2, 6);
+    const workload = new Workload(engine, pets, categories, store.scale?.relaySeconds ?? 5);
+    const clients = setup.between(2, store.scale?.maxClients ?? 6);
     engine.note(`seed ${seed}: ${clients} clients; stock ${JSON.stringify([...engine.observed.given])}`);
     await engine.schedule(() => workload.begin(clients));
 

@@ -114,7 +114,10 @@ export class Workload {
   #pets: number[] = [];
   #categories: number[] = [];
 
-  constructor(engine: Engine, pets: number[], categories: number[]) {
+  readonly #relaySeconds: number;
+
+  constructor(engine: Engine, pets: number[], categories: number[], relaySeconds: number) {
+    this.#relaySeconds = relaySeconds;
     this.#engine = engine;
     this.#random = engine.random;
     this.#pets = pets;
@@ -157,7 +160,7 @@ export class Workload {
     });
     void this.#background("relay", async () => {
       while (this.#clientsLeft > 0) {
-        await this.#engine.sleep(instance, this.#random.between(1, 5) * 1000);
+        await this.#engine.sleep(instance, this.#random.between(1, this.#relaySeconds) * 1000);
         if (this.#clientsLeft === 0) return;
         await uc.relay.execute().catch(() => undefined);
       }
