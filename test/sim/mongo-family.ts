@@ -1,10 +1,6 @@
 import { MongoNetworkError, type Collection, type Db } from "mongodb";
-import { migrateHoldsToMarks } from "../../adapters/mongo/migrate-holds-to-marks.ts";
-import { migrateOutboxKeys } from "../../adapters/mongo/migrate-outbox-keys.ts";
-import { migrateToPetAggregate } from "../../adapters/mongo/migrate-to-pet-aggregate.ts";
-import { migratePetNameKeys } from "../../adapters/mongo/mongo-pets.repository.ts";
 import { createCounters } from "../../adapters/mongo/mongo-id-allocator.ts";
-import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
+import { migrateMongoDatabase, mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { DriverFault } from "./engine.ts";
 import type { StoreFamily } from "./simulate.ts";
@@ -143,12 +139,7 @@ export const mongoFamily = (db: Db): StoreFamily => {
         };
       },
       // What connectMongoStores runs before a process serves (indexes aside: they exist).
-      startUp: async () => {
-        await migrateToPetAggregate(faulty, new Date());
-        await migrateHoldsToMarks(faulty, new Date());
-        await migrateOutboxKeys(faulty);
-        await migratePetNameKeys(faulty);
-      },
+      startUp: () => migrateMongoDatabase(faulty),
       pendingEvents: async () => {
         const events: DomainEvent[] = [];
         for (const name of ["pets", "orders"]) {

@@ -10,11 +10,8 @@ import { describeFailure, runSeed, type SimResult } from "./simulate.ts";
 export const TRACKED: Partial<Record<SimRule, string>> = {
   "event-lost": "events of acknowledged changes lost when the pet is deleted",
   "event-missing": "events of acknowledged changes lost when the pet is deleted",
-  "answered-undone-but-placed": "a retried insert answered 503 undone while the order stands",
   "abandoned-outlives-pet": "abandoned tombstones outlive their pet",
-  "units-held": "a cancelled tombstone deleted while its reserve mark stands: released twice",
-  "stock-conserved": "a cancelled tombstone deleted while its reserve mark stands: released twice",
-  "event-duplicated": "a cancelled tombstone deleted while its idempotency note points at it: id reused",
+  "event-duplicated": "a keyed retry reuses its noted order id once that order's cancelled tombstone is gone",
 };
 
 const CHUNK = 500;
