@@ -17,15 +17,15 @@ export type SimRule =
   | "abandoned-outlives-pet" // an abandoned tombstone whose pet is gone
   | "pet-names-missing-category" // invariant 3
   | "status-agrees" // invariant 4, PRODUCT.md §4
-  | "pending-without-cause" // a pet pending for want of stock with no order to settle it: stuck for good
-  | "stock-limit" // invariant 6
-  | "left-unfinished" // marks, settling orders, provisional pets, undecided category deletions, tombstones
+  | "pending-without-cause" // invariant 8: a pet pending for want of stock with no order to settle it
+  | "stock-limit" // invariant 5
+  | "left-unfinished" // invariant 8: marks, settling orders, provisional pets, category deletions, tombstones
   | "acknowledged-order-lost" // a 201 whose order is gone without a cancellation or its pet's deletion
   | "answered-undone-but-placed" // a 503 "undone, place it again" while the order stands
   | "deleted-still-there" // a 204 DELETE whose pet or category is still there
-  | "event-lost" // an event recorded on a document never reached the event log
-  | "event-duplicated" // the same change twice in the log
-  | "event-missing"; // an acknowledged change without its event
+  | "event-lost" // invariant 7: an event recorded on a document never reached the event log
+  | "event-duplicated" // invariants 6 and 7: the same change twice in the log (an order id used twice)
+  | "event-missing"; // invariant 7: an acknowledged change without its event
 
 export interface SimViolation {
   rule: SimRule;

@@ -8,8 +8,6 @@ import { describeFailure, runSeed, type SimResult } from "./simulate.ts";
  * from this list with the fix that makes it hold.
  */
 export const TRACKED: Partial<Record<SimRule, string>> = {
-  "event-lost": "events of acknowledged changes lost when the pet is deleted",
-  "event-missing": "events of acknowledged changes lost when the pet is deleted",
   "abandoned-outlives-pet": "abandoned tombstones outlive their pet",
   "event-duplicated": "a keyed retry reuses its noted order id once that order's cancelled tombstone is gone",
 };
