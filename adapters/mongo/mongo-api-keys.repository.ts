@@ -5,6 +5,7 @@ import type { ApiKeys } from "../../core/access/api-keys.port.ts";
 import type { Role } from "../../core/access/permissions.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { findPage } from "./mongo-paging.ts";
+import { allMapped, definedFields, type EveryField } from "./mapping.ts";
 import { guarded } from "./store-unavailable.ts";
 
 interface ApiKeyDocument {
@@ -31,21 +32,25 @@ interface ApiKeyDocument {
   recentBans: Date[];
 }
 
-const toDocument = (key: ApiKey): ApiKeyDocument => ({
-  _id: key.id,
-  label: key.label,
-  role: key.role,
-  plan: key.plan,
-  ...(key.limits !== undefined && { limits: { ...key.limits } }),
-  secretHash: key.secretHash,
-  ...(key.revokedAt === undefined && { activeSecretHash: key.secretHash }),
-  createdAt: key.createdAt,
-  ...(key.revokedAt !== undefined && { revokedAt: key.revokedAt }),
-  ...(key.bannedUntil !== undefined && { bannedUntil: key.bannedUntil }),
-  recentBans: [...key.recentBans],
-});
+const toDocument = (key: ApiKey): ApiKeyDocument => {
+  const { id, label, role, plan, limits, secretHash, createdAt, revokedAt, bannedUntil, recentBans, ...unmapped } = key;
+  allMapped(unmapped);
+  return definedFields({
+    _id: id,
+    label,
+    role,
+    plan,
+    limits: limits && { ...limits },
+    secretHash,
+    activeSecretHash: revokedAt === undefined ? secretHash : undefined,
+    createdAt,
+    revokedAt,
+    bannedUntil,
+    recentBans: [...recentBans],
+  });
+};
 
-const toApiKey = (doc: ApiKeyDocument): ApiKey => ({
+const toApiKey = (doc: ApiKeyDocument): EveryField<ApiKey> => ({
   id: doc._id,
   label: doc.label,
   role: doc.role,

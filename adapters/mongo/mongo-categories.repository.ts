@@ -5,6 +5,7 @@ import { DomainError } from "../../core/shared/domain-error.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { isDuplicateKeyError, retryingDeadlocks } from "./duplicate-key.ts";
 import { findPage } from "./mongo-paging.ts";
+import { allMapped, definedFields, type EveryField } from "./mapping.ts";
 import { guarded } from "./store-unavailable.ts";
 
 interface CategoryDocument {
@@ -17,19 +18,22 @@ interface CategoryDocument {
   deletingSince?: Date;
 }
 
-const toDocument = (category: CategoryRecord): CategoryDocument => ({
-  _id: category.id,
-  name: category.name,
-  nameKey: normalizedCategoryName(category.name),
-  ...(category.description !== undefined && { description: category.description }),
-  revision: category.revision,
-  ...(category.deletingSince !== undefined && { deletingSince: category.deletingSince }),
-});
+const toDocument = ({
+  id,
+  name,
+  description,
+  revision,
+  deletingSince,
+  ...unmapped
+}: CategoryRecord): CategoryDocument => {
+  allMapped(unmapped);
+  return definedFields({ _id: id, name, nameKey: normalizedCategoryName(name), description, revision, deletingSince });
+};
 
-const toCategory = (doc: CategoryDocument): CategoryRecord => ({
+const toCategory = (doc: CategoryDocument): EveryField<CategoryRecord> => ({
   id: doc._id,
   name: doc.name,
-  ...(doc.description !== undefined && { description: doc.description }),
+  description: doc.description,
   revision: doc.revision,
   deletingSince: doc.deletingSince,
 });

@@ -6,6 +6,7 @@ import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
 import { deleteKeepingEvents } from "./orphaned-events.ts";
+import { allMapped, definedFields, type EveryField } from "./mapping.ts";
 import { guarded } from "./store-unavailable.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 
@@ -26,21 +27,26 @@ export interface OrderDocument {
   eventsSince?: string;
 }
 
-const toDocument = (order: OrderRecord): OrderDocument => ({
-  _id: order.id,
-  petId: order.petId,
-  quantity: order.quantity,
-  ...(order.shipDate !== undefined && { shipDate: order.shipDate }),
-  state: order.state,
-  placedBy: order.placedBy,
-  revision: order.revision,
-  createdAt: order.createdAt,
-  ...(order.reservation !== undefined && { reservation: order.reservation }),
-  ...(order.settling !== undefined && { settling: order.settling }),
-  outbox: [],
-});
+const toDocument = (order: OrderRecord): OrderDocument => {
+  const { id, petId, quantity, shipDate, state, placedBy, revision, createdAt, reservation, settling, ...unmapped } =
+    order;
+  allMapped(unmapped);
+  return definedFields({
+    _id: id,
+    petId,
+    quantity,
+    shipDate,
+    state,
+    placedBy,
+    revision,
+    createdAt,
+    reservation,
+    settling,
+    outbox: [],
+  });
+};
 
-const toOrder = (doc: Omit<OrderDocument, "outbox">): OrderRecord => ({
+const toOrder = (doc: Omit<OrderDocument, "outbox">): EveryField<OrderRecord> => ({
   id: doc._id,
   petId: doc.petId,
   quantity: doc.quantity,

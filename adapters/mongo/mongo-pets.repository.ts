@@ -26,6 +26,7 @@ import { nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
 import { deleteKeepingEvents } from "./orphaned-events.ts";
+import { allMapped, definedFields, type EveryField } from "./mapping.ts";
 import { guarded } from "./store-unavailable.ts";
 
 /** A move in flight as stored, under "r<orderId>" (reserve) or "s<orderId>" (settle). */
@@ -70,34 +71,40 @@ const markDocument = (m: Mark): MarkDocument => ({
   ...(m.nonce !== undefined && { n: m.nonce }),
 });
 
-/** The fields PUT sets, as stored (by an insert and by an edit): a new pet field is mapped here and in `toRecord`. */
-const fieldsDocument = (fields: PetFields) => ({
-  name: fields.name,
-  nameKey: nameKeyOf(fields.name),
-});
+/** The fields PUT sets, as stored (by an insert and by an edit). */
+const fieldsDocument = (fields: PetFields) => {
+  const { name, ...unmapped } = fields;
+  allMapped(unmapped);
+  return { name, nameKey: nameKeyOf(name) };
+};
 
 type OptionalKeys<T> = Exclude<{ [K in keyof T]: undefined extends T[K] ? K : never }[keyof T], undefined>;
 /** The optional fields PUT may leave out, which an edit then unsets: a compile error here until each is listed. */
 const optionalFields: Record<OptionalKeys<PetFields>, true> = {};
 
-const toDocument = (pet: PetRecord): PetDocument => ({
-  _id: pet.id,
-  ...fieldsDocument(pet),
-  categoryId: pet.categoryId,
-  status: pet.status,
-  ...(pet.pendingCause !== undefined && { pendingCause: pet.pendingCause }),
-  revision: pet.revision,
-  stock: pet.stock,
-  holdCount: pet.holdCount,
-  heldUnits: pet.heldUnits,
-  marks: Object.fromEntries(pet.marks.map((m) => [markKey(m.orderId, m.kind), markDocument(m)])),
-  markCount: pet.marks.length,
-  fences: Object.fromEntries(Object.entries(pet.fences).map(([bucket, value]) => [bucket, value])),
-  ...(pet.lifecycle !== undefined && { lifecycle: pet.lifecycle }),
-  ...(pet.movingTo !== undefined && { movingTo: pet.movingTo }),
-  ...(pet.provisionalSince !== undefined && { provisionalSince: pet.provisionalSince }),
-  outbox: [],
-});
+const toDocument = (pet: PetRecord): PetDocument => {
+  const { id, name, categoryId, status, pendingCause, revision, stock, holdCount, heldUnits, ...rest } = pet;
+  const { marks, fences, lifecycle, movingTo, provisionalSince, ...unmapped } = rest;
+  allMapped(unmapped);
+  return definedFields({
+    _id: id,
+    ...fieldsDocument({ name }),
+    categoryId,
+    status,
+    pendingCause,
+    revision,
+    stock,
+    holdCount,
+    heldUnits,
+    marks: Object.fromEntries(marks.map((m) => [markKey(m.orderId, m.kind), markDocument(m)])),
+    markCount: marks.length,
+    fences: Object.fromEntries(Object.entries(fences).map(([bucket, value]) => [bucket, value])),
+    lifecycle,
+    movingTo,
+    provisionalSince,
+    outbox: [],
+  });
+};
 
 const toMarks = (marks: Record<string, MarkDocument> | undefined): Mark[] =>
   Object.entries(marks ?? {})
@@ -110,7 +117,7 @@ const toMarks = (marks: Record<string, MarkDocument> | undefined): Mark[] =>
     }))
     .sort((a, b) => a.orderId - b.orderId || (a.kind < b.kind ? -1 : a.kind > b.kind ? 1 : 0));
 
-const toRecord = (doc: Omit<PetDocument, "outbox">): PetRecord => ({
+const toRecord = (doc: Omit<PetDocument, "outbox">): EveryField<PetRecord> => ({
   id: doc._id,
   name: doc.name,
   categoryId: doc.categoryId,
