@@ -64,6 +64,11 @@ export interface EventsOptions {
    * (default 45 000: the service sends a heartbeat after 15 s of quiet).
    */
   idleTimeout?: number | undefined;
+  /**
+   * Called each time a connection opens (the first one and every reconnect): from then on, every event the log
+   * takes is delivered. A UI can show the stream as live.
+   */
+  onOpen?: ((open: { response: Response; lastEventId: string | undefined }) => void) | undefined;
 }
 
 /** What `events()` needs of its client. */
@@ -223,6 +228,7 @@ export async function* streamEvents(
     }
     if (!response.ok || !response.body) throw await refusal(response);
     failures = 0;
+    options.onOpen?.({ response, lastEventId: parser.lastEventId });
 
     let end: ConnectionEnd | undefined;
     const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();

@@ -124,10 +124,14 @@ describe("events()", () => {
     expect((thrown as PetstoreStreamEndedError).reason).toBe("key_revoked");
   });
 
-  it("starts after the caller's lastEventId", async () => {
-    const fake = fakeStream({ chunks: [placed(8), end("forbidden")] });
-    const { items, thrown } = await drain(streamOn(fake, { lastEventId: "7" }).iterator);
-    expect(fake.requests[0]!.headers.get("last-event-id")).toBe("7");
+  it("starts after the caller's lastEventId, and tells onOpen of each connection", async () => {
+    const fake = fakeStream({ chunks: [placed(8)] }, { chunks: [end("forbidden")] });
+    const opened: (string | undefined)[] = [];
+    const { items, thrown } = await drain(
+      streamOn(fake, { lastEventId: "7", onOpen: (open) => opened.push(open.lastEventId) }).iterator,
+    );
+    expect(opened).toEqual(["7", "8"]);
+    expect(fake.requests.map((r) => r.headers.get("last-event-id"))).toEqual(["7", "8"]);
     expect(items.map(describeItem)).toEqual(["8 order.placed"]);
     expect((thrown as PetstoreStreamEndedError).reason).toBe("forbidden");
   });
