@@ -79,8 +79,10 @@ export interface SendOptions extends RetryOptions {
 
 /** The one line the logger gets for a wait of over a second. */
 export const describeWait = (wait: RetryWait, maxAttempts?: number): string => {
-  const what = wait.status === undefined ? "failed" : `answered ${wait.status}`;
   const seconds = Math.round(wait.delayMs / 100) / 10;
+  if (wait.reason === "reconnect")
+    return `@petstore/client: ${wait.method} ${wait.url} ended; reconnecting in ${seconds} s`;
+  const what = wait.status === undefined ? "failed" : `answered ${wait.status}`;
   const next = maxAttempts === undefined ? "" : ` before attempt ${wait.attempt + 1} of ${maxAttempts}`;
   return `@petstore/client: ${wait.method} ${wait.url} ${what}; waiting ${seconds} s (${wait.reason})${next}`;
 };

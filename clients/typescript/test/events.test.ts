@@ -155,6 +155,28 @@ describe("events()", () => {
     expect((thrown as PetstoreStreamEndedError).reason).toBe("key_banned");
   });
 
+  it("warns once per wait of over a second, a reconnection too", async () => {
+    const fake = fakeStream(
+      { chunks: [placed(1), end("shutting_down")] },
+      errorBody(503, "service_unavailable", { "retry-after": "1" }),
+      errorBody(429, "rate_limited", { "retry-after": "30" }),
+      { chunks: [end("key_revoked")] },
+    );
+    const time = manualTime();
+    const warnings: string[] = [];
+    const client = createPetstoreClient({
+      baseUrl: "http://petstore.test",
+      fetch: fake.fetch,
+      retry: { now: time.now, sleep: time.sleep },
+      logger: { warn: (line) => warnings.push(line) },
+    });
+    await drain(client.events());
+    expect(warnings).toEqual([
+      "@petstore/client: GET http://petstore.test/events ended; reconnecting in 2 s",
+      "@petstore/client: GET http://petstore.test/events answered 429; waiting 30 s (retry-after)",
+    ]);
+  });
+
   it("reconnects at once after max_lifetime, and after the retry advice after shutting_down", async () => {
     const fake = fakeStream(
       { chunks: ["retry: 1500\n\n", placed(1), end("max_lifetime")] },
@@ -203,7 +225,7 @@ describe("events()", () => {
 
   it("takes a connection that sends nothing for idleTimeout for dead, and reopens it", async () => {
     const fake = fakeStream({ chunks: [placed(1)], hang: true }, { chunks: [end("key_revoked")] });
-    const { items } = await drain(streamOn(fake, { idleTimeout: 30 }).iterator);
+    const { items } = await drain(streamOn(fake, { idleTimeout: 1_000 }).iterator);
     expect(items.map(describeItem)).toEqual(["1 order.placed"]);
     expect(fake.requests.map((r) => r.headers.get("last-event-id"))).toEqual([null, "1"]);
     expect(fake.requests[0]!.signal.aborted).toBe(true);
