@@ -19,6 +19,7 @@ import { noteKeyId, requestIdOf } from "./request-context.ts";
 import { emptyResponse, jsonResponse, textResponse, type Answer } from "./response.ts";
 import { Reply, type Access, type Parsed, type Route, type RouteInput, type RouteServices } from "./route.ts";
 import { NoQuery } from "./schemas.ts";
+import { checkTargetText } from "./target-text.ts";
 import { parseInto, rememberingParser } from "./validation.ts";
 
 export interface PipelineDeps {
@@ -146,6 +147,7 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     /** Path, query and headers are read at once; only a route that takes a body waits, for the body. */
     const parse = (event: H3Event): Parsed<RouteInput> | Promise<Parsed<RouteInput>> => {
       const details: ProblemDetail[] = [];
+      checkTargetText(event.url.pathname, event.url.search, details);
       // Within one route a path's text decides its parameters.
       const path = (readPath ? readPath(event.url.pathname, paramsOf, event, details) : {}) as Record<string, unknown>;
       // Most requests have no query: a route without query parameters then parses nothing.

@@ -75,6 +75,9 @@ export const routeTemplate = (event: H3Event): string => {
   return route.replace(/:(\w+)/g, "{$1}");
 };
 
+const privateAnswer = (pathname: string): boolean =>
+  pathname.startsWith("/admin") || pathname === "/me" || pathname.startsWith("/me/");
+
 /** Runs what answers a request inside its context. */
 export type InContext = (event: H3Event, produce: () => Promise<Answer> | Answer) => Promise<Response | symbol>;
 
@@ -98,7 +101,8 @@ export const requestContext = ({ log, observe, clientAddress, corsOrigins }: Req
     const headers = response.headers;
     headers["x-request-id"] = requestId;
     headers["x-content-type-options"] = "nosniff";
-    if (event.url.pathname.startsWith("/admin")) headers["cache-control"] = "no-store";
+    // Answers about keys (the admin area, and the caller's own key at /me) are never kept by a cache on the way.
+    if (privateAnswer(event.url.pathname)) headers["cache-control"] = "no-store";
     const origin = anyCors ? allowOrigin(event.req.headers.get("origin")) : undefined;
     if (origin) {
       headers["access-control-allow-origin"] = origin;

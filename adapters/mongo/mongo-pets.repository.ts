@@ -227,7 +227,13 @@ export const createPetIndexes = async (db: Db): Promise<void> => {
   await pets.createIndex({ nameKey: 1, _id: 1 });
 };
 
-/** Gives pets written before `nameKey` existed their key; a pet renamed meanwhile already has its new one. */
+const NAME_KEYS_FOLDED = { _id: "pet-name-keys-case-folded" };
+
+/**
+ * Gives pets written before `nameKey` existed their key; a pet renamed meanwhile already has its new one. Once per
+ * database, it also rewrites the keys written when the key was only lower-cased (ß, ς, ligatures differ), then
+ * notes that in `migrations`, so later start-ups walk only pets without a key. Safe on several instances at once.
+ */
 export const migratePetNameKeys = async (db: Db): Promise<void> => {
   const pets = db.collection<PetDocument>("pets");
   for await (const doc of pets.find({ nameKey: { $exists: false } }, { projection: { name: 1 } })) {
@@ -236,6 +242,13 @@ export const migratePetNameKeys = async (db: Db): Promise<void> => {
       { $set: { nameKey: nameKeyOf(doc.name) } },
     );
   }
+  const migrations = db.collection<{ _id: string }>("migrations");
+  if (await migrations.findOne(NAME_KEYS_FOLDED)) return;
+  for await (const doc of pets.find({}, { projection: { name: 1, nameKey: 1 } })) {
+    const key = nameKeyOf(doc.name);
+    if (doc.nameKey !== key) await pets.updateOne({ _id: doc._id, name: doc.name }, { $set: { nameKey: key } });
+  }
+  await migrations.updateOne(NAME_KEYS_FOLDED, { $set: { at: new Date() } }, { upsert: true });
 };
 
 /** The first string above every string that starts with `prefix`, in code point order; undefined when there is none. */

@@ -1,5 +1,9 @@
-/** Both stores search and sort names by this key, so pages mean the same on either. */
-export const nameKeyOf = (name: string): string => name.toLowerCase();
+/**
+ * Both stores search and sort names by this key, so pages mean the same on either. A caseless form close to
+ * Unicode full case folding: upper then lower case joins the forms `toLowerCase` keeps apart (ß and SS, ligatures),
+ * and the final sigma, which lower-casing writes by its place in the word, is folded to σ.
+ */
+export const nameKeyOf = (name: string): string => name.toUpperCase().toLowerCase().replaceAll("ς", "σ");
 
 /** Code point order, as MongoDB compares; JavaScript's `<` compares UTF-16 units. */
 export const compareNameKeys = (a: string, b: string): number => {

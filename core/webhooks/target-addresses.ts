@@ -55,6 +55,7 @@ export const specialPurposeBlocks: readonly SpecialPurposeBlock[] = [
   block("2001:20::/28", "ORCHIDv2", true),
   block("2001:30::/28", "Drone Remote ID Protocol Entity Tags (DETs) Prefix", true),
   block("2001:db8::/32", "Documentation"),
+  block("2002::/16", "6to4"),
   block("2620:4f:8000::/48", "Direct Delegation AS112 Service", true),
   block("3fff::/20", "Documentation"),
   block("5f00::/16", "Segment Routing (SRv6) SIDs"),
@@ -129,14 +130,19 @@ const v4Refused = (address: number): boolean => refusedByBlocks(v4Bits(address),
 
 const v4Of = (high: number, low: number): number => high * 65_536 + low;
 
+/**
+ * The IPv4 address an IPv6 form carries in its last 32 bits, where the form is judged by it: IPv4-mapped
+ * (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), IPv4-compatible (::/96) and NAT64 (64:ff9b::/96). 6to4,
+ * Teredo and the local-use NAT64 prefix are refused as blocks, whatever they carry.
+ */
 const embeddingV4 = (g: number[]): number | undefined => {
   const [a, b, c, d, e, f, h6, h7] = g as [number, number, number, number, number, number, number, number];
   const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
   if (zeroUpTo(7) && (h7 === 0 || h7 === 1)) return undefined; // :: and ::1 are blocks of their own
   if (zeroUpTo(5) && f === 0xffff) return v4Of(h6, h7); // ::ffff:0:0/96 IPv4-mapped
+  if (zeroUpTo(4) && e === 0xffff && f === 0) return v4Of(h6, h7); // ::ffff:0:0:0/96 IPv4-translated (SIIT)
   if (zeroUpTo(6)) return v4Of(h6, h7); // ::/96 IPv4-compatible (deprecated)
   if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return v4Of(h6, h7); // 64:ff9b::/96 NAT64
-  if (a === 0x2002) return v4Of(b, c); // 2002::/16 6to4
   return undefined;
 };
 

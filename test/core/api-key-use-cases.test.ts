@@ -148,7 +148,22 @@ describe("RevokeApiKey and UnbanApiKey", () => {
     const unbanned = await new UnbanApiKey(ports.apiKeys).execute(key.id);
 
     expect(unbanned.bannedUntil).toBeUndefined();
-    await expect(new UnbanApiKey(ports.apiKeys).execute(99)).rejects.toMatchObject({ code: "not_found" });
+    await expect(new UnbanApiKey(ports.apiKeys).execute(99)).rejects.toMatchObject({
+      code: "not_found",
+      message: "API key 99 does not exist",
+    });
+  });
+
+  it("says a revoked key is revoked when asked to lift its ban", async () => {
+    const world = aWorld();
+    const ports = withSecrets(world);
+    const { key } = await new CreateApiKey(ports).execute({ label: "shop", role: "customer", plan: "free" });
+    await new RevokeApiKey(ports).execute(key.id);
+
+    await expect(new UnbanApiKey(ports.apiKeys).execute(key.id)).rejects.toMatchObject({
+      code: "not_found",
+      message: `API key ${key.id} is revoked`,
+    });
   });
 });
 

@@ -106,7 +106,8 @@ const registryBlocks: [block: string, address: string, refused: boolean][] = [
   ["2001:20::/28 ORCHIDv2 (global)", "2001:20::1", false],
   ["2001:30::/28 Drone Remote ID Protocol Entity Tags (global)", "2001:30::1", false],
   ["2001:db8::/32 Documentation", "2001:db8::1", true],
-  ["2002::/16 6to4, judged by its IPv4 address", "2002:c0a8:101::", true],
+  ["2002::/16 6to4 (N/A: refused, whatever it carries)", "2002:c0a8:101::", true],
+  ["2002::/16 6to4 carrying a public address", "2002:808:808::1", true],
   ["2620:4f:8000::/48 Direct Delegation AS112 Service (global)", "2620:4f:8000::1", false],
   ["3fff::/20 Documentation", "3fff:fff::1", true],
   ["5f00::/16 Segment Routing (SRv6) SIDs", "5f00::1", true],
@@ -115,6 +116,31 @@ const registryBlocks: [block: string, address: string, refused: boolean][] = [
   ["fec0::/10 Site-Local (deprecated)", "fec0::1", true],
   ["ff00::/8 Multicast", "ff05::1:3", true],
   ["::/96 IPv4-compatible (deprecated), judged by its IPv4 address", "::10.0.0.1", true],
+];
+
+/**
+ * Every IPv6 form that carries an IPv4 address, each with a special-purpose one inside (refused), and where the form
+ * is judged by what it carries, with a public one (allowed).
+ */
+const embeddedForms: [form: string, address: string, refused: boolean][] = [
+  ["IPv4-mapped ::ffff:0:0/96, loopback", "::ffff:127.0.0.1", true],
+  ["IPv4-mapped, hexadecimal", "::ffff:7f00:1", true],
+  ["IPv4-mapped, public", "::ffff:8.8.8.8", false],
+  ["IPv4-translated ::ffff:0:0:0/96, loopback", "::ffff:0:7f00:1", true],
+  ["IPv4-translated, dotted", "::ffff:0:127.0.0.1", true],
+  ["IPv4-translated, cloud metadata", "::ffff:0:a9fe:a9fe", true],
+  ["IPv4-translated, public", "::ffff:0:808:808", false],
+  ["IPv4-compatible ::/96, private", "::192.168.0.1", true],
+  ["IPv4-compatible, public", "::8.8.8.8", false],
+  ["NAT64 64:ff9b::/96, loopback", "64:ff9b::127.0.0.1", true],
+  ["NAT64, public", "64:ff9b::8.8.8.8", false],
+  ["NAT64 local use 64:ff9b:1::/48, loopback", "64:ff9b:1::7f00:1", true],
+  ["NAT64 local use, public", "64:ff9b:1:ffff::808:808", true],
+  ["6to4 2002::/16, loopback", "2002:7f00:1::1", true],
+  ["6to4, private", "2002:a00:1::1", true],
+  ["6to4, public", "2002:808:808::1", true],
+  ["Teredo 2001::/32, loopback client", "2001:0:4136:e378:8000:63bf:80ff:fffe", true],
+  ["Teredo, public server and client", "2001:0:808:808::f7f7:f7f7", true],
 ];
 
 describe("the IANA special-purpose blocks", () => {
@@ -147,6 +173,12 @@ describe("the IANA special-purpose blocks", () => {
     ]) {
       expect(isRefusedAddress(address), address).toBe(false);
     }
+  });
+});
+
+describe("IPv6 forms that embed an IPv4 address", () => {
+  it.each(embeddedForms)("%s: %s refused %s", (_form, address, refused) => {
+    expect(isRefusedAddress(address)).toBe(refused);
   });
 });
 
@@ -191,6 +223,10 @@ describe("webhook targets", () => {
     "http://[::1]:9000/",
     "http://[fd00::1]/",
     "http://[::ffff:127.0.0.1]/",
+    "http://[::ffff:0:7f00:1]/",
+    "http://[::ffff:0:127.0.0.1]/",
+    "http://[2002:808:808::1]/",
+    "http://[64:ff9b::a9fe:a9fe]/",
     "http://0x7f.1/",
     "http://2130706433/",
     "http://inside.example/",

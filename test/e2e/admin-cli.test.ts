@@ -160,6 +160,9 @@ describeMongo("admin command line on MongoDB", () => {
     const revoked = await admin(["revoke-key", id], env);
     expect(revoked).toMatchObject({ code: 0, json: { id: created.json.id, revoked: true } });
     expect(await statusSoon("/pets", created.json.key, 401)).toBe(401);
+    const unbanRevoked = await admin(["unban", id], env);
+    expect(unbanRevoked.code).toBe(1);
+    expect(unbanRevoked.stderr).toBe(`admin: not_found: API key ${id} is revoked\n`);
 
     const [missingRevoke, missingUnban] = await Promise.all([
       admin(["revoke-key", "99999"], env),

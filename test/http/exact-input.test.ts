@@ -144,6 +144,42 @@ describe("input the service cannot take exactly", () => {
     });
   });
 
+  describe("percent-encoding in the request target", () => {
+    it.each([
+      ["invalid UTF-8", "/pets?name=%FF%FE", "query.name"],
+      ["an overlong encoding", "/pets?name=%C0%AF", "query.name"],
+      ["a lone continuation byte", "/pets?name=a%80", "query.name"],
+      ["an encoded surrogate", "/pets?name=%ED%A0%80", "query.name"],
+      ["a malformed escape", "/pets?name=%ZZ", "query.name"],
+      ["a truncated escape", "/pets?name=ab%2", "query.name"],
+      ["a malformed escape in a later parameter", "/pets?limit=5&after=%G1", "query.after"],
+      ["a malformed escape in a name", "/pets?na%ZZme=x", "query.na%ZZme"],
+      ["a malformed escape on a route without parameters", "/categories?x=%FF", "query.x"],
+    ])("refuses %s with 400 validation_failed naming the parameter", async (_, path, detail) => {
+      const res = await t.client.get(path, { key: t.adminKey });
+      expectValidationFailed(res, detail);
+      expect(res.body.details.find((d: { path: string }) => d.path === detail).message).toMatch(/percent-encoding/);
+    });
+
+    it("does not match a pet whose name holds U+FFFD when the query was invalid UTF-8", async () => {
+      const category = await createCategory(t, "Odd");
+      const created = await t.client.post("/pets", {
+        key: t.adminKey,
+        body: { name: "\uFFFD\uFFFDrepl", categoryId: category.id },
+      });
+      expect(created.status).toBe(201);
+      expectValidationFailed(await t.client.get("/pets?name=%FF%FE", { key: t.adminKey }), "query.name");
+      const exact = await t.client.get("/pets?name=%EF%BF%BD%EF%BF%BD", { key: t.adminKey });
+      expect(exact.body.map((p: { id: number }) => p.id)).toEqual([created.body.id]);
+    });
+
+    it("takes well-formed escapes, + as a space, and UTF-8 of every length", async () => {
+      for (const path of ["/pets?name=%C3%89b", "/pets?name=a+b", "/pets?name=%F0%9D%84%9E", "/pets?name=%25"]) {
+        expect((await t.client.get(path, { key: t.adminKey })).status, path).toBe(200);
+      }
+    });
+  });
+
   describe("text encoding", () => {
     const order = (text: string) => new TextEncoder().encode(text);
     const withBytes = (before: string, bytes: number[], after: string) =>

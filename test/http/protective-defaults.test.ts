@@ -73,7 +73,7 @@ describe("defaults that protect", () => {
     });
   });
 
-  it("sends nosniff everywhere and forbids caching of errors and admin responses", async () => {
+  it("sends nosniff everywhere and forbids caching of errors, admin responses and /me", async () => {
     const s = await start();
     petstore = s.petstore;
     const pets = await s.client.get("/pets", { key: ADMIN_KEY });
@@ -84,6 +84,9 @@ describe("defaults that protect", () => {
     const admin = await s.client.get("/admin/api-keys", { key: ADMIN_KEY });
     expect(admin.status).toBe(200);
     expect(admin.headers.get("cache-control")).toBe("no-store");
+    const me = await s.client.get("/me", { key: ADMIN_KEY });
+    expect(me.status).toBe(200);
+    expect(me.headers.get("cache-control")).toBe("no-store");
   });
 
   it("sends no CORS headers unless origins are configured", async () => {

@@ -43,6 +43,19 @@ describe("search and sort", () => {
     expect(idsOf(await get("/pets?name=nobody"))).toEqual([]);
   });
 
+  it("GET /pets?name= ignores case by Unicode case folding: the final sigma, ß and ligatures", async () => {
+    const { t } = world();
+    const category = await createCategory(t);
+    for (const name of ["ΟΔΟΣΑ", "οδός", "Straße", "ﬁne"]) await createPet(t, { name, categoryId: category.id });
+    const search = async (name: string) => idsOf(await get(`/pets?name=${encodeURIComponent(name)}`));
+
+    expect(await search("ΟΔΟΣ")).toEqual([1]);
+    expect(await search("οδος")).toEqual([1]);
+    expect(await search("ΟΔΌΣ")).toEqual([2]);
+    expect(await search("STRASS")).toEqual([3]);
+    expect(await search("FI")).toEqual([4]);
+  });
+
   it("sort=name orders by name ignoring case, then id, and Link pages through it without gaps or repeats", async () => {
     await namedPets();
     const byName = [2, 8, 5, 1, 3, 6, 4, 7];

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { migratePetNameKeys } from "../../adapters/mongo/mongo-pets.repository.ts";
+import { nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
 import { describeMongo, freshMongoDatabase, type FreshMongoDatabase } from "../support/mongo.ts";
 
@@ -29,12 +30,38 @@ describeMongo("pets written before the name key", () => {
     expect(
       await db
         .collection("pets")
-        .find({}, { projection: { nameKey: 1 } })
+        .find({ _id: { $in: [1, 2] as never[] } }, { projection: { nameKey: 1 } })
         .sort({ _id: 1 })
         .toArray(),
     ).toEqual([
       { _id: 1, nameKey: "rex" },
       { _id: 2, nameKey: "ébène" },
     ]);
+  });
+
+  it("written with a lower-cased key get the case-folded one at start-up, once: ΟΔΟΣ finds ΟΔΟΣ and ΟΔΟΣΑ", async () => {
+    const { db } = mongo;
+    await prepareMongoDatabase(db);
+    await db.collection("migrations").deleteOne({ _id: "pet-name-keys-case-folded" as never });
+    const pet = { categoryId: 1, status: "available", revision: 1, stock: 0, holds: {}, holdCount: 0, outbox: [] };
+    await db.collection("pets").insertMany([
+      { _id: 11 as never, name: "ΟΔΟΣ", nameKey: "οδος", ...pet },
+      { _id: 12 as never, name: "ΟΔΟΣΑ", nameKey: "οδοσα", ...pet },
+      { _id: 13 as never, name: "Straße", nameKey: "straße", ...pet },
+    ]);
+    const stores = mongoStoresFor(db, async () => {});
+    const found = async (prefix: string) =>
+      (await stores.pets.list({ limit: 10, namePrefix: nameKeyOf(prefix) })).map((p) => p.id);
+    expect(await found("ΟΔΟΣ")).toEqual([12]);
+
+    await migratePetNameKeys(db);
+    expect(await found("ΟΔΟΣ")).toEqual([11, 12]);
+    expect(await found("οδος")).toEqual([11, 12]);
+    expect(await found("STRASSE")).toEqual([13]);
+
+    // Done once: a key written afterwards by an old instance is not walked for again.
+    await db.collection("pets").updateOne({ _id: 13 as never }, { $set: { nameKey: "straße" } });
+    await migratePetNameKeys(db);
+    expect((await db.collection("pets").findOne({ _id: 13 as never }))?.nameKey).toBe("straße");
   });
 });
