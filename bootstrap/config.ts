@@ -89,6 +89,9 @@ const environment = z.object({
   PETSTORE_WEBHOOK_POLL_MS: wholeNumber(10, 60_000).default(500),
   PETSTORE_EVENTS_POLL_MS: wholeNumber(10, 60_000).default(250),
   PETSTORE_EVENTS_HEARTBEAT_SECONDS: wholeNumber(1, 3_600).default(15),
+  PETSTORE_EVENTS_MAX_LIFETIME_SECONDS: wholeNumber(1, 86_400).default(3_600),
+  PETSTORE_EVENTS_MAX_STREAMS_PER_KEY: wholeNumber(1, 100).default(20),
+  PETSTORE_EVENTS_MAX_STREAMS_PER_ADDRESS: wholeNumber(1, 10_000).default(50),
   PETSTORE_RECOVERY_INTERVAL_SECONDS: wholeNumber(1, 3_600).default(10),
   PETSTORE_RECOVERY_GRACE_SECONDS: wholeNumber(1, 86_400).default(30),
   PETSTORE_HEADERS_TIMEOUT_SECONDS: wholeNumber(1, 600).default(20),
@@ -107,8 +110,14 @@ export interface Config {
   adminKey: string | undefined;
   seedDemo: boolean;
   ban: { strikes: number; seconds: number };
-  /** `GET /events`: how often a caught-up stream reads the log, and the heartbeat. */
-  events: { pollMs: number; heartbeatMs: number };
+  /** `GET /events`: how often a caught-up stream reads the log, the heartbeat, a stream's lifetime, the caps. */
+  events: {
+    pollMs: number;
+    heartbeatMs: number;
+    maxLifetimeMs: number;
+    maxPerKey: number;
+    maxPerAddress: number;
+  };
   getPetDeprecation: { deprecatedAt: Date; sunsetAt: Date };
   logLevel: "debug" | "info" | "warn" | "error" | "silent";
   /** How often recovery runs, and how old a provisional write must be before it finishes or undoes it. */
@@ -195,7 +204,13 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     adminKey: e.PETSTORE_ADMIN_KEY,
     seedDemo: e.PETSTORE_SEED_DEMO ?? e.PETSTORE_STORE === "memory",
     ban: { strikes: e.PETSTORE_BAN_STRIKES, seconds: e.PETSTORE_BAN_SECONDS },
-    events: { pollMs: e.PETSTORE_EVENTS_POLL_MS, heartbeatMs: e.PETSTORE_EVENTS_HEARTBEAT_SECONDS * 1000 },
+    events: {
+      pollMs: e.PETSTORE_EVENTS_POLL_MS,
+      heartbeatMs: e.PETSTORE_EVENTS_HEARTBEAT_SECONDS * 1000,
+      maxLifetimeMs: e.PETSTORE_EVENTS_MAX_LIFETIME_SECONDS * 1000,
+      maxPerKey: e.PETSTORE_EVENTS_MAX_STREAMS_PER_KEY,
+      maxPerAddress: e.PETSTORE_EVENTS_MAX_STREAMS_PER_ADDRESS,
+    },
     getPetDeprecation: { deprecatedAt: e.PETSTORE_GET_PET_DEPRECATED_AT, sunsetAt: e.PETSTORE_GET_PET_SUNSET_AT },
     logLevel: e.PETSTORE_LOG_LEVEL,
     recovery: {

@@ -92,6 +92,7 @@ export const buildContainer = (
             draining: lifecycle.isDraining,
             events: c.events,
             onRefusal: overrides.metrics?.countRefusal,
+            onOpenStreams: overrides.metrics?.setOpenStreams,
             trustProxy: c.trustProxy,
             observe: overrides.metrics?.observeRequest,
             log: (entry) => log.info("request", entry),

@@ -1,5 +1,5 @@
 import { createServer, type Server } from "node:http";
-import { collectDefaultMetrics, Counter, Histogram, Registry } from "prom-client";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { ObservedRequest } from "../adapters/http/request-context.ts";
 import type { Stores } from "../core/stores.ts";
 import { createShopMetrics, type ShopMetrics } from "./shop-metrics.ts";
@@ -9,6 +9,8 @@ export interface Metrics extends Omit<ShopMetrics, "afterStoreCall"> {
   registry: Registry;
   observeRequest(request: ObservedRequest): void;
   countRefusal(reason: string): void;
+  /** How many `GET /events` streams are open on this instance. */
+  setOpenStreams(open: number): void;
   /** The same stores, every port operation timed and its failures counted. */
   instrument(stores: Stores): Stores;
 }
@@ -32,6 +34,11 @@ export const createMetrics = (storeKind = "memory"): Metrics => {
     name: "petstore_requests_refused_total",
     help: "Requests refused at admission, by reason (rate_limited, api_key_banned, unauthorized)",
     labelNames: ["reason"] as const,
+    registers: [registry],
+  });
+  const openStreams = new Gauge({
+    name: "petstore_event_streams_open",
+    help: "GET /events streams open on this instance",
     registers: [registry],
   });
   const storeDuration = new Histogram({
@@ -92,6 +99,7 @@ export const createMetrics = (storeKind = "memory"): Metrics => {
     observeRequest: ({ method, route, status, seconds }) =>
       requests.observe({ method, route, status_code: status }, seconds),
     countRefusal: (reason) => refusals.inc({ reason }),
+    setOpenStreams: (open) => openStreams.set(open),
     instrument: (stores) =>
       Object.fromEntries(
         Object.entries(stores).map(([name, port]) => [

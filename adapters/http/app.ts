@@ -4,7 +4,7 @@ import type { StoreHealth } from "../../core/shared/store-health.port.ts";
 import { clientAddressOf, noTrustedProxies, type TrustedProxies } from "./client-address.ts";
 import { errorResponse, type ErrorReporter } from "./error-response.ts";
 import { compressAsset, type CompressedAsset } from "./compressed-asset.ts";
-import { defaultEventStreamSettings, type EventStreamSettings } from "./event-stream.ts";
+import { defaultEventStreamSettings, OpenStreams, type EventStreamSettings } from "./event-stream.ts";
 import { buildOpenApiDocuments } from "./openapi/document.ts";
 import { DOCUMENT_CACHE_CONTROL, JSON_TYPE } from "./openapi/reference.ts";
 import { createPipeline, type Operation } from "./pipeline.ts";
@@ -36,6 +36,8 @@ export interface HttpSettings {
   log: (entry: AccessLogEntry) => void;
   /** Called once per request (metrics). */
   observe?: ((request: ObservedRequest) => void) | undefined;
+  /** The number of event streams open on this instance, whenever it changes (metrics). */
+  onOpenStreams?: ((open: number) => void) | undefined;
   /** Every refusal at admission, by code (metrics). */
   onRefusal?: ((code: string) => void) | undefined;
   /** Proxies whose X-Forwarded-For is believed (PETSTORE_TRUST_PROXY); none by default. */
@@ -92,12 +94,14 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
   });
   const documents = buildOpenApiDocuments(routeTable, { deprecation: settings.deprecation });
   let publicDocument: CompressedAsset | undefined;
+  const events = { ...defaultEventStreamSettings, ...settings.events };
   const services: RouteServices = {
     ...ports,
     deprecation: settings.deprecation,
     readinessTimeoutMs: settings.readinessTimeoutMs ?? 2_000,
     draining: settings.draining ?? (() => false),
-    events: { ...defaultEventStreamSettings, ...settings.events },
+    events,
+    streams: new OpenStreams(events, settings.onOpenStreams),
     documents: {
       public: () =>
         (publicDocument ??= compressAsset(JSON.stringify(documents.public), JSON_TYPE, DOCUMENT_CACHE_CONTROL)),

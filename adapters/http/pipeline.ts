@@ -167,7 +167,8 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
           versioned && writes
             ? expectedRevisionOf(event.req.headers.get("if-match"), versioned, path[versioned.idParam] as number)
             : undefined;
-        return { path, query, headers, body, expectedRevision } as Parsed<RouteInput>;
+        const address = clientAddress(event);
+        return { path, query, headers, body, expectedRevision, clientAddress: address } as Parsed<RouteInput>;
       };
       if (!readBody) return parsed(undefined);
       // A body that cannot be read (415, 413, invalid JSON) yields to the problems already found.

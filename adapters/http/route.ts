@@ -5,7 +5,7 @@ import type { Clock } from "../../core/shared/clock.port.ts";
 import type { Page } from "../../core/shared/page.ts";
 import type { StoreHealth } from "../../core/shared/store-health.port.ts";
 import type { CompressedAsset } from "./compressed-asset.ts";
-import type { EventStreamSettings } from "./event-stream.ts";
+import type { EventStreamSettings, OpenStreams } from "./event-stream.ts";
 import type { ErrorCode } from "./problem.ts";
 import type { UseCases } from "./use-cases.ts";
 
@@ -47,6 +47,8 @@ export interface Parsed<I extends RouteInput> {
   expectedRevision: number | undefined;
   /** On an `idempotent` route called with an Idempotency-Key: the attempt it runs as (see IdempotentAttempt). */
   attempt?: IdempotentAttempt | undefined;
+  /** The client's address (behind trusted proxies, the one they name): what per-address caps count. */
+  clientAddress: string;
 }
 
 export interface RouteOutput {
@@ -142,6 +144,8 @@ export interface RouteServices {
   deprecation: Deprecation;
   /** How `GET /events` polls the log, beats and advises reconnecting. */
   events: EventStreamSettings;
+  /** The event streams open on this instance, capped per key and per client address. */
+  streams: OpenStreams;
   /** The OpenAPI documents, serialised once; the public one compressed on first use. */
   documents: { public: () => CompressedAsset; admin: string };
 }

@@ -1,4 +1,5 @@
 import { AdmitRequest } from "../../core/rate-limiting/admit-request.ts";
+import { CheckKeyStanding } from "../../core/access/check-key-standing.ts";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { CreateApiKey } from "../../core/access/create-api-key.ts";
 import { CreateCategory } from "../../core/categories/create-category.ts";
@@ -106,6 +107,10 @@ export const useCaseFactories = {
     ({ cachedApiKeys, ...d }) => new GetMe({ apiKeys: cachedApiKeys, ...d }),
   ),
   followEvents: useCase(["eventLog"], ({ eventLog }) => new FollowEvents(eventLog)),
+  checkKeyStanding: useCase(
+    ["cachedApiKeys", "clock"],
+    ({ cachedApiKeys, clock }) => new CheckKeyStanding({ apiKeys: cachedApiKeys, clock }),
+  ),
   updateApiKey: useCase(
     ["cachedApiKeys", "adminGuard"],
     ({ cachedApiKeys, ...d }) => new UpdateApiKey({ apiKeys: cachedApiKeys, ...d }),

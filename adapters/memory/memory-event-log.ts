@@ -2,12 +2,20 @@ import type { DomainEvent, EventType, OrderData } from "../../core/events/domain
 import {
   EVENT_LOG_RETENTION_MS,
   type EventLog,
+  type EventLogBounds,
   type EventLogPage,
   type LoggedEvent,
 } from "../../core/events/event-log.port.ts";
 import { stampedId, stampOf } from "../../core/events/event-stamp.ts";
 import { petStatuses, type PetStatus } from "../../core/pets/pet.ts";
 import { copyEvent } from "./memory-pending-events.ts";
+
+/**
+ * Where a new memory log starts: the wall clock's milliseconds times 1,000, so a log started after a restart never
+ * hands out a position an earlier process's log did (that would take over 1,000 events a millisecond), and a reader
+ * still holding one is told it comes from another log. Far below 2^53 for thousands of years.
+ */
+export const memoryLogOrigin = (now = Date.now()): number => now * 1_000;
 
 /** The memory store's log keeps at most this many events, besides the retention time. */
 export const MEMORY_EVENT_LOG_LIMIT = 10_000;
@@ -33,8 +41,9 @@ export class MemoryEventLog implements EventLog {
   readonly #limit: number;
   readonly #now: () => number;
   /** Positions `#first` to `#next - 1` are kept; position `p` is in slot `p % #limit` of every column. */
-  #first = 1;
-  #next = 1;
+  #first: number;
+  #next: number;
+  readonly #origin: number;
   readonly #ms: Float64Array;
   readonly #sequence: Uint32Array;
   readonly #type: Uint8Array;
@@ -50,9 +59,12 @@ export class MemoryEventLog implements EventLog {
   /** The greatest id ever appended: a greater one is new without a lookup. */
   #greatest = "";
 
-  constructor(options: { limit?: number; now?: () => number } = {}) {
+  /** `origin`: positions start above it (memoryLogOrigin, so that no two processes' logs share positions). */
+  constructor(options: { limit?: number; now?: () => number; origin?: number } = {}) {
     this.#limit = options.limit ?? MEMORY_EVENT_LOG_LIMIT;
     this.#now = options.now ?? Date.now;
+    this.#origin = options.origin ?? 0;
+    this.#first = this.#next = this.#origin + 1;
     const n = this.#limit;
     this.#ms = new Float64Array(n);
     this.#sequence = new Uint32Array(n);
@@ -89,6 +101,11 @@ export class MemoryEventLog implements EventLog {
       events.push({ ...(other ? copyEvent(other) : this.#decode(p % this.#limit)), position: p } as LoggedEvent);
     }
     return { events, last: events.at(-1)?.position ?? position };
+  }
+
+  async bounds(): Promise<EventLogBounds> {
+    this.#trim(this.#now());
+    return { origin: this.#origin, oldest: this.#first, end: this.#next - 1 };
   }
 
   /** Into the columns when it has one of the stamped shapes; false when it has not (nothing written). */

@@ -2,7 +2,7 @@ import type { Stores } from "../../core/stores.ts";
 import { MemoryAdminGuard } from "./memory-admin-guard.ts";
 import { MemoryApiKeys } from "./memory-api-keys.repository.ts";
 import { MemoryCategories } from "./memory-categories.repository.ts";
-import { MemoryEventLog } from "./memory-event-log.ts";
+import { MemoryEventLog, memoryLogOrigin } from "./memory-event-log.ts";
 import { MemoryIdAllocator } from "./memory-id-allocator.ts";
 import { MemoryIdempotencyRecords } from "./memory-idempotency-records.ts";
 import { MemoryOrders } from "./memory-orders.repository.ts";
@@ -14,8 +14,11 @@ import { MemoryDeliveryAttempts } from "./memory-delivery-attempts.ts";
 import { MemoryWebhookMessages } from "./memory-webhook-messages.ts";
 import { MemoryWebhookSubscriptions } from "./memory-webhook-subscriptions.repository.ts";
 
-/** Every port in process memory: one process, nothing survives a restart. */
-export const createMemoryStores = (): Stores => {
+/**
+ * Every port in process memory: one process, nothing survives a restart. `eventLogOrigin`: where the event log's
+ * positions start (memoryLogOrigin by default).
+ */
+export const createMemoryStores = (options: { eventLogOrigin?: number } = {}): Stores => {
   const pets = new MemoryPets();
   const orders = new MemoryOrders();
   return {
@@ -23,7 +26,7 @@ export const createMemoryStores = (): Stores => {
     categories: new MemoryCategories(),
     orders,
     outbox: new MemoryOutbox(pets, orders),
-    eventLog: new MemoryEventLog(),
+    eventLog: new MemoryEventLog({ origin: options.eventLogOrigin ?? memoryLogOrigin() }),
     ids: new MemoryIdAllocator(),
     apiKeys: new MemoryApiKeys(),
     adminGuard: new MemoryAdminGuard(),

@@ -4,6 +4,7 @@ import {
   EVENT_LOG_RETENTION_MS,
   EVENT_LOG_SETTLE_MS,
   type EventLog,
+  type EventLogBounds,
   type EventLogPage,
   type LoggedEvent,
 } from "../../core/events/event-log.port.ts";
@@ -126,6 +127,21 @@ export class MongoEventLog implements EventLog {
           } as LoggedEvent);
       }
       return { events, last };
+    });
+  }
+
+  /**
+   * The log is the database's: it outlives every process, so no position comes from another log (origin 0). A
+   * database made anew starts again at 1; a reader ahead of it is told so.
+   */
+  bounds(): Promise<EventLogBounds> {
+    return guarded(async () => {
+      const [counter, oldest] = await Promise.all([
+        this.#counters.findOne({ _id: COUNTER }),
+        this.#log.findOne({}, { sort: { _id: 1 }, projection: { _id: 1 } }),
+      ]);
+      const end = counter?.value ?? 0;
+      return { origin: 0, oldest: oldest?._id ?? end + 1, end };
     });
   }
 

@@ -18,6 +18,8 @@ export class CachedApiKeys implements ApiKeys {
   readonly #store: ApiKeys;
   readonly #clock: Clock;
   readonly #entries = new Map<string, Entry>();
+  /** Look-ups by id for open streams: one store read per key and KEY_CACHE_MS, however many streams it has. */
+  readonly #byId = new Map<number, { key: Promise<ApiKey | undefined>; until: number }>();
   /** Bumped by every change: a look-up that started before one does not remember what it read. */
   #generation = 0;
   readonly #served = new WeakMap<ApiKey, number>();
@@ -43,6 +45,27 @@ export class CachedApiKeys implements ApiKeys {
   /** From memory, with no change made here since: it may predate another instance's change. */
   mayBeStale(key: ApiKey): boolean {
     return this.#served.get(key) === this.#generation;
+  }
+
+  /** The key as it was at most KEY_CACHE_MS ago (revoked keys included); a change made here shows at once. */
+  recentOfId(id: number): Promise<ApiKey | undefined> {
+    const now = this.#clock.now().getTime();
+    const cached = this.#byId.get(id);
+    if (cached && cached.until > now) return cached.key;
+    const generation = this.#generation;
+    const key = this.#store.ofId(id);
+    // Shared while it runs, so streams of one key that ask at once make one read; a failed read is not kept.
+    const entry = { key, until: now + KEY_CACHE_MS };
+    if (this.#byId.size >= MAX_ENTRIES) this.#byId.delete(this.#byId.keys().next().value!);
+    this.#byId.set(id, entry);
+    const drop = () => {
+      if (this.#byId.get(id) === entry) this.#byId.delete(id);
+    };
+    key.then(() => {
+      // A read that overlapped a change made here is not remembered.
+      if (generation !== this.#generation) drop();
+    }, drop);
+    return key;
   }
 
   async ofId(id: number): Promise<ApiKey | undefined> {
@@ -92,6 +115,7 @@ export class CachedApiKeys implements ApiKeys {
   #forget(): void {
     this.#generation += 1;
     this.#entries.clear();
+    this.#byId.clear();
   }
 
   #remember(secretHash: string, key: ApiKey | undefined, now: number): void {

@@ -34,6 +34,18 @@ export const eventLogContract = (harness: ContractHarness): void => {
       expect(await log().readAfter(0, 10)).toEqual({ events: [], last: 0 });
     });
 
+    it("tells its bounds: the oldest position kept and the last handed out, above its origin", async () => {
+      const empty = await log().bounds();
+      expect(empty.oldest).toBe(empty.end + 1);
+      expect(empty.end).toBeGreaterThanOrEqual(empty.origin);
+      await log().append([event(1), event(2), event(3)]);
+
+      const positions = (await log().readAfter(0, 10)).events.map((e) => e.position);
+      const bounds = await log().bounds();
+      expect(bounds).toEqual({ origin: empty.origin, oldest: positions[0], end: positions[2] });
+      expect(bounds.origin).toBeLessThan(bounds.oldest);
+    });
+
     it("gives back what was appended, in the order appended, at increasing positions", async () => {
       await log().append([event(3), event(1)]);
       await log().append([event(2)]);

@@ -46,6 +46,36 @@ describe("CachedApiKeys", () => {
     expect(lookUps()).toBe(2);
   });
 
+  it("reads a key by id for open streams once per bound, however many ask at once; a change here shows at once", async () => {
+    const clock = new ManualClock("2026-11-21T12:00:00.000Z");
+    const store = new MemoryApiKeys();
+    await store.add(anApiKey());
+    let reads = 0;
+    const ofId = store.ofId.bind(store);
+    store.ofId = (id) => ((reads += 1), ofId(id));
+    const keys = new CachedApiKeys(store, clock);
+
+    const seen = await Promise.all([1, 2, 3, 4, 5].map(() => keys.recentOfId(1)));
+    expect(seen.every((key) => key?.id === 1)).toBe(true);
+    clock.advance(KEY_CACHE_MS - 1);
+    await keys.recentOfId(1);
+    expect(reads).toBe(1);
+    clock.advance(1);
+    await keys.recentOfId(1);
+    expect(reads).toBe(2);
+
+    // Another instance's revocation shows once the bound has passed; one made here, at once.
+    const revokedAt = clock.now();
+    await store.revoke(1, revokedAt);
+    expect((await keys.recentOfId(1))?.revokedAt).toBeUndefined();
+    clock.advance(KEY_CACHE_MS);
+    expect((await keys.recentOfId(1))?.revokedAt).toEqual(revokedAt);
+    await store.add(anApiKey({ id: 2, secretHash: "hash-of-key-2" }));
+    await keys.recentOfId(2);
+    await keys.ban(2, { at: clock.now(), until: new Date(clock.now().getTime() + 60_000), forgetBefore: new Date(0) });
+    expect((await keys.recentOfId(2))?.bannedUntil).toBeDefined();
+  });
+
   it("sees a change made through it at once: revoke, settings, ban, unban", async () => {
     const clock = new ManualClock("2026-11-21T12:00:00.000Z");
     const store = new MemoryApiKeys();

@@ -87,6 +87,25 @@ describe("metrics", () => {
     expect(refused("rate_limited")).toBeGreaterThanOrEqual(1);
   });
 
+  it("shows the event streams open on the instance (petstore_event_streams_open)", async () => {
+    const open = async () =>
+      value(
+        (await (await fetch(metricsUrl)).text())
+          .split("\n")
+          .find((line) => line.startsWith("petstore_event_streams_open ")),
+      );
+    expect(await open()).toBe(0);
+    const abort = new AbortController();
+    const stream = await fetch(`${service.url}/events`, { headers: { "x-api-key": ADMIN_KEY }, signal: abort.signal });
+    expect(stream.status).toBe(200);
+    expect(await open()).toBe(1);
+    abort.abort();
+    // The server learns of the closed connection on its own time: asked again until it has.
+    let left = await open();
+    while (left !== 0) left = await new Promise((resolve) => setTimeout(resolve, 20)).then(open);
+    expect(left).toBe(0);
+  });
+
   it("after one order, one cancellation and their webhooks, shows the shop's and the pipeline's series moved", () => {
     expect(value(series("petstore_orders_placed_total")[0])).toBe(1);
     expect(value(series("petstore_orders_cancelled_total")[0])).toBe(1);

@@ -50,6 +50,34 @@ describeMongo("GET /events with two instances on one database", () => {
     await mongo?.close();
   });
 
+  it("a key revoked on one instance ends its stream on the other within 2 s, with `end` key_revoked", async () => {
+    const created = await fetch(`${a.origin}/admin/api-keys`, {
+      method: "POST",
+      headers: { "x-api-key": a.adminKey, "content-type": "application/json" },
+      body: JSON.stringify({ label: "floor", role: "staff", plan: "pro" }),
+    });
+    const { id, key } = (await created.json()) as { id: number; key: string };
+    const stream = await fetch(`${b.origin}/events`, { headers: { "x-api-key": key } });
+    expect(stream.status).toBe(200);
+    const reader = stream.body!.getReader();
+    const decoder = new TextDecoder();
+    let text = decoder.decode((await reader.read()).value);
+    expect(text).toContain(": connected");
+
+    const revoked = await fetch(`${a.origin}/admin/api-keys/${id}`, {
+      method: "DELETE",
+      headers: { "x-api-key": a.adminKey },
+    });
+    expect(revoked.status).toBe(204);
+    const since = performance.now();
+    for (let read = await reader.read(); !read.done; read = await reader.read()) text += decoder.decode(read.value);
+    const took = performance.now() - since;
+
+    expect(text.endsWith('event: end\ndata: {"reason":"key_revoked"}\n\n')).toBe(true);
+    // The bound: B's key cache (1 s) and one poll of the stream (50 ms here).
+    expect(took).toBeLessThan(2_000);
+  });
+
   it("a stream on one instance gets the events of writes made through the other, in order, once", async () => {
     const call = async (served: ServedPetstore, method: string, path: string, body?: unknown) =>
       (

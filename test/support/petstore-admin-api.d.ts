@@ -51,7 +51,13 @@ export interface paths {
          *
          *     Resume after a reconnect with `Last-Event-ID`: no gaps and no repeats while the events are kept (24 hours; on the memory store also at most the newest 10,000).
          *
-         *     The stream starts with `retry:` advice (milliseconds before reconnecting), sends a comment line (`: heartbeat`) after 15 seconds without an event, and ends when the instance starts stopping (reconnect then).
+         *     The stream starts with `retry:` advice (milliseconds before reconnecting), sends a comment line (`: heartbeat`) after 15 seconds without an event.
+         *
+         *     When `Last-Event-ID` cannot be resumed after exactly (beyond the log's end: `ahead`; older than what is kept: `expired`; from another log, such as a memory store before a restart: `unknown_log`), the first event is `event: reset` with `data: {"reason":…,"lastEventId":"<as sent>","from":"<id>"}` and no `id:`: the events that follow are those after `from`.
+         *
+         *     The key is checked again while the stream is open (within a second or two, on every instance): a stream whose key is revoked, banned or no longer staff ends. A stream lives at most an hour (`PETSTORE_EVENTS_MAX_LIFETIME_SECONDS`), and ends when the instance starts stopping. Each ending sends a last `event: end` with `data: {"reason":"key_revoked"|"key_banned"|"forbidden"|"max_lifetime"|"shutting_down"}`; reconnect with `Last-Event-ID` after `max_lifetime` and `shutting_down`, not after the others.
+         *
+         *     Open streams are capped per key and per client address on each instance (`PETSTORE_EVENTS_MAX_STREAMS_PER_KEY`, `PETSTORE_EVENTS_MAX_STREAMS_PER_ADDRESS`): one more is refused with 429 `rate_limited` and `Retry-After`.
          *
          *     Opening the stream counts one request against the key's rate limit.
          *
@@ -1502,7 +1508,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Resume after this event: the `id` of the last message received (browsers' EventSource sends it when it reconnects). `0` replays every event kept. Without it the stream starts with the next event. */
+                /** @description Resume after this event: the `id` of the last message received (browsers' EventSource sends it when it reconnects). `0` replays every event kept. Without it the stream starts with the next event. An id the stream cannot resume after exactly gets a first `reset` event. */
                 "Last-Event-ID"?: string;
             };
             path?: never;
@@ -1766,7 +1772,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Resume after this event: the `id` of the last message received (browsers' EventSource sends it when it reconnects). `0` replays every event kept. Without it the stream starts with the next event. */
+                /** @description Resume after this event: the `id` of the last message received (browsers' EventSource sends it when it reconnects). `0` replays every event kept. Without it the stream starts with the next event. An id the stream cannot resume after exactly gets a first `reset` event. */
                 "Last-Event-ID"?: string;
             };
             path?: never;
