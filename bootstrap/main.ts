@@ -3,6 +3,8 @@ import { serve } from "h3";
 import { precompressReferenceAssets } from "../adapters/http/openapi/reference.ts";
 import { precompressConsoleAssets } from "../adapters/http/console/console.routes.ts";
 import { guardNodeServer } from "../adapters/http/node-server-errors.ts";
+import { refusalLimits } from "../adapters/http/refusal-limits.ts";
+import { SystemClock } from "../adapters/clock/system-clock.ts";
 import { ConfigError, loadConfig, type Config } from "./config.ts";
 import { stopGracefully } from "./graceful-stop.ts";
 import { createLogger, stdoutSink, writeAllSync } from "./logger.ts";
@@ -73,6 +75,7 @@ guardNodeServer(
   server.node!.server as NodeServer,
   server.node!.handler as Parameters<typeof guardNodeServer>[1],
   logger,
+  refusalLimits(petstore.useCases.admitRequest, new SystemClock(), config!.trustProxy),
 );
 await server.ready().catch(async (error: unknown) => {
   await petstore.close().catch(() => undefined);

@@ -12,6 +12,15 @@ export interface EdgeLog {
 
 type RequestListener = (req: IncomingMessage, res: ServerResponse) => void;
 
+/**
+ * Counts a refusal against the client address's window (the `free` plan) and answers that window's rate-limit
+ * headers (PRODUCT.md §3). `forwardedFor`: the request's X-Forwarded-For, when its headers were parsed.
+ */
+export type RefusalLimits = (
+  socketAddress: string | undefined,
+  forwardedFor: string | undefined,
+) => Promise<Record<string, string>>;
+
 const bodyOf = (code: ErrorCode, message: string): string =>
   JSON.stringify({ code, message, status: statusOfCode[code] } satisfies ErrorBody);
 
@@ -79,10 +88,10 @@ const longRequestLine = (raw: Buffer | undefined): boolean => {
  * Answers on a socket whose request never became one (the parser refused it): a complete response, then close.
  * What the client still sends is read and dropped, so closing does not reset the connection under the answer.
  */
-const answerOnSocket = (socket: Duplex, code: ErrorCode, message: string): void => {
+const answerOnSocket = (socket: Duplex, code: ErrorCode, message: string, limits: Record<string, string>): void => {
   const body = bodyOf(code, message);
   const status = statusOfCode[code];
-  const head = Object.entries({ ...headersOf(body), connection: "close" })
+  const head = Object.entries({ ...headersOf(body), ...limits, connection: "close" })
     .map(([name, value]) => `${name}: ${value}\r\n`)
     .join("");
   socket.resume();
@@ -98,15 +107,18 @@ const answerOnSocket = (socket: Duplex, code: ErrorCode, message: string): void 
 const unanswered = Symbol("unanswered requests");
 const latest = Symbol("latest request");
 const heldRefusal = Symbol("held refusal");
+const refusing = Symbol("refusal under way");
 interface HeldRefusal {
   code: ErrorCode;
   message: string;
   after: number;
+  limits: Promise<Record<string, string>>;
 }
 type TrackedSocket = Duplex & {
   [unanswered]?: number;
   [latest]?: IncomingMessage | undefined;
   [heldRefusal]?: HeldRefusal | undefined;
+  [refusing]?: true;
 };
 
 /** A response is done (written, or its connection gone): the refusal behind it goes out once the ones before are. */
@@ -118,13 +130,17 @@ function responseSettled(this: ServerResponse): void {
   const refusal = socket[heldRefusal];
   if (!refusal || left > refusal.after) return;
   socket[heldRefusal] = undefined;
-  if (socket.writable) answerOnSocket(socket, refusal.code, refusal.message);
-  else socket.destroy();
+  socket[refusing] = true;
+  void refusal.limits.then((limits) => {
+    if (socket.writable) answerOnSocket(socket, refusal.code, refusal.message, limits);
+    else socket.destroy();
+  });
 }
 
-const answer = (res: ServerResponse, code: ErrorCode, message: string, close = false): void => {
+const answer = (res: ServerResponse, code: ErrorCode, message: string, limits: Record<string, string>): void => {
+  if (res.headersSent || res.destroyed) return;
   const body = bodyOf(code, message);
-  res.writeHead(statusOfCode[code], { ...headersOf(body), ...(close ? { connection: "close" } : {}) });
+  res.writeHead(statusOfCode[code], { ...headersOf(body), ...limits, connection: "close" });
   res.end(body);
 };
 
@@ -142,7 +158,23 @@ const isAbsoluteHttpUrl = (target: string): boolean => /^https?:\/\//i.test(targ
  * neither a path nor an absolute URL, a missing or repeated Host, CONNECT, an Expect other than 100-continue. The service's own
  * listener (`handler`) gets every other request. Aborted requests are logged at debug: they are the client's doing.
  */
-export const guardNodeServer = (server: Server, handler: RequestListener, log: EdgeLog): void => {
+export const guardNodeServer = (
+  server: Server,
+  handler: RequestListener,
+  log: EdgeLog,
+  limits?: RefusalLimits,
+): void => {
+  // Without a limiter (tests of the guard alone) nothing is counted and no header added.
+  const limitsOf = (socket: Duplex, forwardedFor?: string | string[]): Promise<Record<string, string>> =>
+    limits
+      ? limits(
+          (socket as Duplex & { remoteAddress?: string }).remoteAddress,
+          [forwardedFor].flat().join(", ") || undefined,
+        ).catch(() => ({}))
+      : Promise.resolve({});
+  const refuse = (req: IncomingMessage, res: ServerResponse, code: ErrorCode, message: string): void => {
+    void limitsOf(req.socket, req.headers["x-forwarded-for"]).then((found) => answer(res, code, message, found));
+  };
   server.on("clientError", (error: NodeJS.ErrnoException, socket: Duplex) => {
     const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse })._httpMessage;
     // A refused request already being answered (a 413 sent while its body still came) cannot get a second answer.
@@ -153,7 +185,7 @@ export const guardNodeServer = (server: Server, handler: RequestListener, log: E
     }
     const tracked = socket as TrackedSocket;
     // The parser reports again on every later packet: the first refusal is the one that is answered.
-    if (tracked[heldRefusal]) return;
+    if (tracked[heldRefusal] || tracked[refusing]) return;
     const { code, message } = parserRefusal(error);
     log.debug("request refused by the HTTP parser", {
       reason: error.code ?? error.message,
@@ -163,24 +195,31 @@ export const guardNodeServer = (server: Server, handler: RequestListener, log: E
     // first, then the refusal, so an order placed is never left unanswered. A request whose body the parser refused
     // is the malformed one: it is not waited for (its body never completes).
     const broken = tracked[latest] !== undefined && !tracked[latest].complete ? 1 : 0;
+    const counted = limitsOf(socket);
     if ((tracked[unanswered] ?? 0) > broken) {
-      tracked[heldRefusal] = { code, message, after: broken };
+      tracked[heldRefusal] = { code, message, after: broken, limits: counted };
       socket.pause();
       return;
     }
-    answerOnSocket(socket, code, message);
+    tracked[refusing] = true;
+    void counted.then((found) => {
+      if (socket.writable) answerOnSocket(socket, code, message, found);
+      else socket.destroy();
+    });
   });
 
-  server.on("connect", (_req: IncomingMessage, socket: Duplex) => {
-    answerOnSocket(socket, "bad_request", "CONNECT is not supported: this server is not a proxy");
+  server.on("connect", (req: IncomingMessage, socket: Duplex) => {
+    void limitsOf(socket, req.headers["x-forwarded-for"]).then((found) =>
+      answerOnSocket(socket, "bad_request", "CONNECT is not supported: this server is not a proxy", found),
+    );
   });
 
   server.on("checkExpectation", (req: IncomingMessage, res: ServerResponse) => {
-    answer(
+    refuse(
+      req,
       res,
       "expectation_failed",
       `Only Expect: 100-continue is supported (got ${JSON.stringify(req.headers.expect)})`,
-      true,
     );
   });
 
@@ -212,17 +251,17 @@ export const guardNodeServer = (server: Server, handler: RequestListener, log: E
     const target = req.url ?? "";
     // No JavaScript character takes more than 3 bytes of UTF-8: a short target needs no count.
     if (target.length * 3 > MAX_URL_BYTES && Buffer.byteLength(target) > MAX_URL_BYTES) {
-      return answer(res, "uri_too_long", `The request target is longer than ${MAX_URL_BYTES} bytes`, true);
+      return refuse(req, res, "uri_too_long", `The request target is longer than ${MAX_URL_BYTES} bytes`);
     }
     if (!target.startsWith("/") && target !== "*" && !isAbsoluteHttpUrl(target)) {
-      return answer(res, "bad_request", "The request target must be a path (/pets) or an absolute http(s) URL", true);
+      return refuse(req, res, "bad_request", "The request target must be a path (/pets) or an absolute http(s) URL");
     }
     if (req.httpVersion === "1.1" && req.headers.host === undefined) {
-      return answer(res, "bad_request", "An HTTP/1.1 request must carry a Host header", true);
+      return refuse(req, res, "bad_request", "An HTTP/1.1 request must carry a Host header");
     }
     // Node keeps the first of several Host headers; RFC 9112 §3.2 has such a request refused (hosts could disagree).
     if (hostHeaders(req.rawHeaders) > 1) {
-      return answer(res, "bad_request", "A request must carry exactly one Host header", true);
+      return refuse(req, res, "bad_request", "A request must carry exactly one Host header");
     }
     handler(req, res);
   });

@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freeLoopbackPort } from "../support/free-port.ts";
 import { parse } from "yaml";
 import { loadConfig } from "../../bootstrap/config.ts";
+import { RUN_LABEL, testRunId } from "../support/test-run-containers.ts";
 
 interface Service {
   build?: { context: string };
@@ -119,6 +120,8 @@ describe.skipIf(missingImages !== "")("the engine and the service as compose run
       "host",
       "--label",
       "petstore.test=compose",
+      "--label",
+      `${RUN_LABEL}=${testRunId()}`,
       "-e",
       "HOST=127.0.0.2",
       "-e",
@@ -162,6 +165,8 @@ describe.skipIf(missingImages !== "")("the engine and the service as compose run
       "host",
       "--label",
       "petstore.test=compose",
+      "--label",
+      `${RUN_LABEL}=${testRunId()}`,
       "-e",
       "PETSTORE_STORE=mongo",
       "-e",

@@ -106,7 +106,8 @@ const rawAnswers = (port: number, bytes: string): Promise<Framed[]> =>
   });
 
 /** The Error shape, complete: JSON body `{code,message,status}`, its length declared, and the connection closed. */
-const expectErrorAnswer = (answer: RawAnswer, status: number, code: string): void => {
+/** `limited`: answered by the service, which counts the refusal against the client address's window (PRODUCT.md §3). */
+const expectErrorAnswer = (answer: RawAnswer, status: number, code: string, limited = true): void => {
   expect({ status: answer.status, body: answer.body }).toMatchObject({ status });
   const body = JSON.parse(answer.body) as Record<string, unknown>;
   expect(Object.keys(body).sort()).toEqual(["code", "message", "status"]);
@@ -116,8 +117,14 @@ const expectErrorAnswer = (answer: RawAnswer, status: number, code: string): voi
   expect(Number(answer.headers["content-length"])).toBe(Buffer.byteLength(answer.body));
   expect(answer.headers.connection).toBe("close");
   expect(answer.closed).toBe(true);
-  // Refused before the caller is known: no window to describe (docs/api.md, "Refusals without rate-limit headers").
-  expect(answer.headers["x-ratelimit-limit"]).toBeUndefined();
+  if (!limited) {
+    expect(answer.headers["x-ratelimit-limit"]).toBeUndefined();
+    return;
+  }
+  // Refused before the caller is known: counted against the client address's free window (60 a minute).
+  expect(answer.headers["x-ratelimit-limit"]).toBe("60");
+  expect(Number(answer.headers["x-ratelimit-remaining"])).toBeGreaterThanOrEqual(0);
+  expect(Number(answer.headers["x-ratelimit-reset"])).toBeGreaterThan(Date.now() / 1000 - 1);
 };
 
 const get = (target: string, extra = "") => `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1\r\n${extra}\r\n`;
@@ -179,6 +186,25 @@ describe("what Node's HTTP parser refuses, answered with the Error shape on a re
   it("a target over 8 KiB: 414 uri_too_long, whether Node's parser or the guard sees it first", async () => {
     expectErrorAnswer(await rawExchange(port, get(`/pets?${"a".repeat(10_000)}`)), 414, "uri_too_long");
     expectErrorAnswer(await rawExchange(port, get(`/pets?${"a".repeat(20_000)}`)), 414, "uri_too_long");
+  });
+
+  it("each refusal counts against the client address's window, as a request without a key does", async () => {
+    const sequence = async () => {
+      const refusals = [
+        await rawExchange(port, get(`/pets?${"a".repeat(10_000)}`)),
+        await rawExchange(port, "get /pets HTTP/1.1\r\nHost: x\r\n\r\n"),
+        await rawExchange(port, get("/pets", `X-Padding: ${"a".repeat(20_000)}\r\n`)),
+      ];
+      const keyless = await fetch(`${service.url}/pets`);
+      expect([...refusals.map((a) => a.status), keyless.status]).toEqual([414, 400, 431, 401]);
+      const windows = [...refusals.map((a) => a.headers), Object.fromEntries(keyless.headers)];
+      return windows.map((h) => ({ remaining: Number(h["x-ratelimit-remaining"]), reset: h["x-ratelimit-reset"] }));
+    };
+    // The minute window may turn between two of them: then the sequence runs again, within the next minute.
+    let seen = await sequence();
+    if (new Set(seen.map((w) => w.reset)).size > 1) seen = await sequence();
+    const first = seen[0]!.remaining;
+    expect(seen.map((w) => w.remaining)).toEqual([first, first - 1, first - 2, first - 3]);
   });
 
   it("a target of exactly 8 KiB still reaches the service", async () => {
@@ -406,7 +432,7 @@ describe("a request that does not arrive in time", () => {
     try {
       const { port } = server.address() as { port: number };
       const answer = await rawExchange(port, "GET /pets HTTP/1.1\r\nHost: x\r\nX-Slow: ");
-      expectErrorAnswer(answer, 408, "request_timeout");
+      expectErrorAnswer(answer, 408, "request_timeout", false);
       expect(debug).toContain("request refused by the HTTP parser");
     } finally {
       server.close();

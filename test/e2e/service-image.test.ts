@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freeLoopbackPort } from "../support/free-port.ts";
+import { RUN_LABEL, testRunId } from "../support/test-run-containers.ts";
 
 const run = promisify(execFile);
 const docker = async (...args: string[]) => (await run("docker", args, { timeout: 60_000 })).stdout.trim();
@@ -39,6 +40,8 @@ describe.skipIf(unavailable !== "")(`the service image ${image}`, () => {
       "host",
       "--label",
       "petstore.test=service-image",
+      "--label",
+      `${RUN_LABEL}=${testRunId()}`,
       "-e",
       `PORT=${port}`,
       "-e",

@@ -19,10 +19,9 @@ import {
 } from "testcontainers";
 import { freeLoopbackPort } from "./free-port.ts";
 import { TEST_MONGO_IMAGE, TEST_MONGO_READY_LOG, testMongoEnvironment } from "./test-mongo-image.ts";
+import { runLabels } from "./test-run-containers.ts";
 
 const DEDICATED_FERRETDB_IMAGE = TEST_MONGO_IMAGE;
-/** .ci/stop-docker.sh removes leftovers by this label, as it does the shared server's. */
-const CONTAINER_LABEL = "petstore.test";
 
 const prepareTestcontainers = (): void => {
   // As in the global setup: the Docker host is here (host networking), and Ryuk would be an image pull.
@@ -84,7 +83,8 @@ export const startDedicatedFerretDb = async (unavailable: string): Promise<Dedic
     started = await new GenericContainer(DEDICATED_FERRETDB_IMAGE)
       .withNetworkMode("host")
       .withEnvironment(testMongoEnvironment(port))
-      .withLabels({ [CONTAINER_LABEL]: "dedicated-ferretdb" })
+      // .ci/stop-docker.sh removes leftovers by the first label; an interrupted run removes its own by the second.
+      .withLabels(runLabels("dedicated-ferretdb"))
       .withPullPolicy(PullPolicy.neverPull())
       // Port wait strategies do not work with host networking: wait for the log line.
       .withWaitStrategy(Wait.forLogMessage(TEST_MONGO_READY_LOG))

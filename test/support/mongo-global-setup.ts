@@ -28,6 +28,7 @@ import {
 import type { TestProject } from "vitest/node";
 import { freeLoopbackPort } from "./free-port.ts";
 import { TEST_MONGO_IMAGE, TEST_MONGO_READY_LOG, testMongoEnvironment } from "./test-mongo-image.ts";
+import { removeRunContainers, runLabels, testRunId } from "./test-run-containers.ts";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -41,8 +42,6 @@ declare module "vitest" {
 type MongoKind = "ferretdb" | "mongo";
 
 const DEFAULT_MONGO_IMAGE = "mongo:8";
-/** Containers started here carry this label; .ci/stop-docker.sh removes leftovers by it. */
-const CONTAINER_LABEL = "petstore.test";
 const STARTUP_TIMEOUT_MS = 60_000;
 const PING_ATTEMPTS = 20;
 const PING_INTERVAL_MS = 500;
@@ -53,6 +52,10 @@ class MongoUnavailableError extends Error {}
 const isCI = (): boolean => process.env.CI === "true";
 
 export default async function setup(project: TestProject): Promise<(() => Promise<void>) | undefined> {
+  // Containers of this run (this one, the dedicated ones tests start) go when the run ends, however it ends:
+  // interrupted (Ctrl-C), the teardowns and afterAll hooks that stop them never run.
+  const runId = testRunId();
+  process.once("exit", () => removeRunContainers(runId));
   const external = process.env.MONGODB_URL?.trim();
   if (external) {
     project.provide("mongoUrl", external);
@@ -144,7 +147,8 @@ async function startContainer(): Promise<{ container: StartedTestContainer; url:
   if (kind === "ferretdb") definition.withEnvironment(testMongoEnvironment(port));
   else definition.withCommand(["mongod", "--bind_ip", "127.0.0.1", "--port", String(port)]);
   definition
-    .withLabels({ [CONTAINER_LABEL]: "mongo" })
+    // .ci/stop-docker.sh removes leftovers by the first label; an interrupted run removes its own by the second.
+    .withLabels(runLabels("mongo"))
     .withLogConsumer((stream) => {
       stream.on("data", (chunk: Buffer | string) => {
         containerLog = (containerLog + chunk.toString()).slice(-2_000);

@@ -215,8 +215,8 @@ int64: outside int64 is 400; ids are assigned from 1 upward and stay below 2^53,
 (404 in a path). A path id has one spelling: a leading zero (\`/pets/02\`) is 400, under every method, OPTIONS included.
 Requests Node's HTTP parser refuses get the \`Error\` shape and \`Connection: close\`: 400 \`bad_request\`
 (unknown method, raw non-ASCII target, bad \`Content-Length\`, two \`Host\` headers, …), 414 \`uri_too_long\` (target
-over 8 KiB), 431 \`headers_too_large\` (headers over 16 KiB). These are answered before the caller is identified and
-carry no rate-limit headers.
+over 8 KiB), 431 \`headers_too_large\` (headers over 16 KiB). They count against the client address's \`free\` window
+and carry its rate-limit headers.
 
 **Retries.** \`POST /pets\`, \`POST /categories\` and \`POST /store/orders\` take an \`Idempotency-Key\` (per API key, kept
 24 hours): a retry with the same key and body replays the first answer, marked \`Idempotent-Replayed: true\`. A retry
@@ -278,12 +278,6 @@ export const errorCodesOf = (route: Route): ErrorCode[] => {
   codes.push("uri_too_long", "internal_error");
   return [...new Set(codes)].sort((a, b) => statusOfCode[a] - statusOfCode[b]);
 };
-
-/**
- * Answered by the HTTP layer before the request is admitted (docs/api.md, "Refusals without rate-limit headers"):
- * no caller is identified, so no window is described.
- */
-const beforeAdmission = (code: ErrorCode): boolean => code === "uri_too_long";
 
 /**
  * On the HEAD and OPTIONS twins every path has: described for tools and clients, left out of the /docs page's rows
@@ -372,7 +366,7 @@ class DocumentBuilder {
       byStatus.set(statusOfCode[code], [...(byStatus.get(statusOfCode[code]) ?? []), code]);
     for (const [status, codes] of byStatus) {
       const errorHeaders: Record<string, Ref> = {
-        ...(limited && !codes.every(beforeAdmission) ? rateLimitHeaders : {}),
+        ...(limited ? rateLimitHeaders : {}),
       };
       if (status === 429) errorHeaders["Retry-After"] = headerRef("Retry-After");
       if (codes.includes("api_key_banned")) errorHeaders["Retry-After"] = headerRef("Retry-After-If-Banned");
@@ -476,7 +470,7 @@ class DocumentBuilder {
         : (["internal_error"] as const)),
     ];
     for (const code of errors) {
-      const errorHeaders: Record<string, Ref> = { ...(limited && !beforeAdmission(code) ? rateLimitHeaders : {}) };
+      const errorHeaders: Record<string, Ref> = { ...(limited ? rateLimitHeaders : {}) };
       if (code === "rate_limited") errorHeaders["Retry-After"] = headerRef("Retry-After");
       if (code === "service_unavailable") errorHeaders["Retry-After"] = headerRef("Retry-After-If-Known");
       responses[String(statusOfCode[code])] = this.#errorResponse(statusOfCode[code], [code], errorHeaders);
