@@ -102,8 +102,11 @@ export interface StoreUnderTest {
   arm?(fault: DriverFault, at: number, note: (line: string) => void): ArmedFault;
   /** A process's start-up code before it serves (migrations): one scheduling point. */
   startUp?(): Promise<void>;
-  /** How many clients at most, and the relay's greatest interval in seconds (fewer round trips on a slow store). */
-  scale?: { maxClients: number; relaySeconds: number };
+  /**
+   * How many clients at most, the relay's greatest interval in seconds (fewer round trips on a slow store), and how
+   * much likelier crashes are (few schedules must still restart instances often, start-up code included).
+   */
+  scale?: { maxClients: number; relaySeconds: number; crashFactor: number };
 }
 
 const never = new Promise<never>(() => {});

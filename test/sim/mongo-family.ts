@@ -121,7 +121,7 @@ export const mongoFamily = (db: Db): StoreFamily => {
     const withOutbox = { projection: { outbox: 1 } };
     return {
       raw,
-      scale: { maxClients: 4, relaySeconds: 15 },
+      scale: { maxClients: 4, relaySeconds: 15, crashFactor: 3 },
       instanceStores: () => mongoStoresFor(faulty, async () => {}),
       arm(fault, at, note) {
         let crash: (value: "crashed") => void = () => {};

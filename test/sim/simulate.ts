@@ -33,12 +33,12 @@ export const memoryFamily: StoreFamily = async () => {
 const LEVELS = [0, 0, 0.004, 0.015, 0.04];
 
 /** Swarm testing: each seed draws its own mix of faults, so some schedules are calm and others hostile. */
-const ratesFor = (random: Random): FaultRates => ({
+const ratesFor = (random: Random, crashFactor: number): FaultRates => ({
   "throw-before": random.pick(LEVELS),
   "throw-after": random.pick(LEVELS),
   twice: random.pick(LEVELS),
-  "crash-before": random.pick(LEVELS) / 2,
-  "crash-after": random.pick(LEVELS) / 2,
+  "crash-before": (random.pick(LEVELS) / 2) * crashFactor,
+  "crash-after": (random.pick(LEVELS) / 2) * crashFactor,
   "stall-before": random.pick(LEVELS) / 2,
   "stall-after": random.pick(LEVELS) / 2,
   jump: random.pick(LEVELS),
@@ -58,8 +58,8 @@ export const runSeed = async (
     const setup = new Random(seed ^ 0x5eed);
     const engine = new Engine(store, {
       seed,
-      rates: ratesFor(setup),
-      maxCrashes: 3,
+      rates: ratesFor(setup, store.scale?.crashFactor ?? 1),
+      maxCrashes: 3 * (store.scale?.crashFactor ?? 1),
       maxSteps: 5_000,
       calm,
     });
