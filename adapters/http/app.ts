@@ -55,6 +55,7 @@ const limitedPrefixes = [
   "/me",
   "/events",
   "/openapi.json",
+  "/openapi-3.1.json",
   "/docs",
   "/console",
 ];
@@ -63,7 +64,7 @@ const under = (prefixes: string[], pathname: string) =>
 const isLimited = (pathname: string) => under(limitedPrefixes, pathname);
 /** The reference's area needs no key: an unknown path there is a plain 404, limited per client address. */
 const accessOfUnknown = (pathname: string): Access =>
-  under(["/openapi.json", "/docs", "/console"], pathname) ? "public" : "any-key";
+  under(["/openapi.json", "/openapi-3.1.json", "/docs", "/console"], pathname) ? "public" : "any-key";
 
 /** `/pets/{petId}` → `/pets/:petId` */
 const h3Path = (path: string): string => path.replace(/\{(\w+)\}/g, ":$1");
@@ -95,6 +96,7 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
   const documents = buildOpenApiDocuments(routeTable, { deprecation: settings.deprecation });
   let publicDocument: CompressedAsset | undefined;
   const events = { ...defaultEventStreamSettings, ...settings.events };
+  let publicDocument31: CompressedAsset | undefined;
   const services: RouteServices = {
     ...ports,
     deprecation: settings.deprecation,
@@ -105,6 +107,8 @@ export const createHttpApp = (ports: HttpPorts, settings: HttpSettings): H3 => {
     documents: {
       public: () =>
         (publicDocument ??= compressAsset(JSON.stringify(documents.public), JSON_TYPE, DOCUMENT_CACHE_CONTROL)),
+      public31: () =>
+        (publicDocument31 ??= compressAsset(JSON.stringify(documents.public31), JSON_TYPE, DOCUMENT_CACHE_CONTROL)),
       admin: JSON.stringify(documents.admin),
     },
   };

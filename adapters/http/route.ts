@@ -92,8 +92,11 @@ interface RouteDeclaration<I extends RouteInput> {
   deprecated?: { successor: string };
   /** Shown as a stability mark (`x-stability`) and a badge (`x-badges`). */
   stability?: "beta" | "experimental";
-  /** Turns off the interactive try-out of this operation in the reference (`x-hideTryItPanel`). */
-  hideTryItPanel?: boolean;
+  /**
+   * Turns off the interactive try-out of this operation in the reference (`x-hideTryItPanel`); the reason is
+   * said in the operation's description.
+   */
+  hideTryItPanel?: { reason: string };
   /** Requests the service sends because of this operation (webhooks), by name: OpenAPI `callbacks`. */
   callbacks?: Readonly<Record<string, Callback>>;
 }
@@ -146,8 +149,8 @@ export interface RouteServices {
   events: EventStreamSettings;
   /** The event streams open on this instance, capped per key and per client address. */
   streams: OpenStreams;
-  /** The OpenAPI documents, serialised once; the public one compressed on first use. */
-  documents: { public: () => CompressedAsset; admin: string };
+  /** The OpenAPI documents, serialised once; the public ones (3.0.3 and 3.1.0) compressed on first use. */
+  documents: { public: () => CompressedAsset; public31: () => CompressedAsset; admin: string };
 }
 
 /** Declares a route; the type parameter ties the handler's input to the declared schemas. */

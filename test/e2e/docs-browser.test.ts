@@ -124,12 +124,45 @@ describe.runIf(available)("GET /docs in headless Chromium", () => {
     expect(response.status()).toBe(200);
     expect(response.request().headers()["x-api-key"]).toBe(service.adminKey);
     await expect
-      .poll(() => block.locator(".live-responses-table tbody .response-col_status").first().textContent())
+      .poll(() => block.locator(".live-responses-table tbody .response-col_status").first().textContent(), {
+        timeout: 30_000,
+      })
       .toMatch(/200/);
     expect(await block.locator(".live-responses-table tbody .response-col_description").first().textContent()).toMatch(
       /"name"/,
     );
-  });
+  }, 60_000);
+
+  it("shows the OpenAPI 3.1 rendering when chosen, with every event type under webhooks, and remembers the choice", async () => {
+    const document = standaloneDocuments().public31;
+    const webhooks = Object.values(document.webhooks as Record<string, { post: { operationId: string } }>).map(
+      ({ post }) => `operations-webhooks-${post.operationId}`,
+    );
+    expect(webhooks).toHaveLength(5);
+    // Clicked in the page: Playwright's click would also wait for the hash navigations Swagger UI's deep links make.
+    const choose = (url: string) =>
+      page.evaluate(
+        (selector) => document.querySelector<HTMLButtonElement>(selector)!.click(),
+        `.petstore-documents button[data-document="${url}"]`,
+      );
+    await choose("/openapi-3.1.json");
+    await expect
+      .poll(() => page.locator(".swagger-ui .info .title").textContent(), { timeout: 30_000 })
+      .toMatch(/OAS 3\.1/);
+    await page.locator('.opblock[id^="operations-webhooks-"]').first().waitFor({ state: "attached", timeout: 60_000 });
+    expect(
+      (await page.$$eval('.opblock[id^="operations-webhooks-"]', (blocks) => blocks.map((block) => block.id))).sort(),
+    ).toEqual([...webhooks].sort());
+    expect(await page.locator("#operations-Pets-listPets").count()).toBe(1);
+    await page.reload({ waitUntil: "networkidle" });
+    await page.locator('.opblock[id^="operations-webhooks-"]').first().waitFor({ state: "attached", timeout: 60_000 });
+    expect(await page.locator('.petstore-documents button[aria-pressed="true"]').textContent()).toMatch(/3\.1/);
+    await choose("/openapi.json");
+    await expect.poll(() => page.locator('.opblock[id^="operations-webhooks-"]').count(), { timeout: 30_000 }).toBe(0);
+    await expect
+      .poll(() => page.locator(".swagger-ui .info .title").textContent(), { timeout: 30_000 })
+      .toMatch(/OAS 3\.0/);
+  }, 180_000);
 
   it("asked nothing of any host but this loopback server, and the page logged no errors", () => {
     const network = requests.filter((r) => /^(https?|wss?):/.test(r.url));

@@ -1,7 +1,10 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadConfig } from "../../bootstrap/config.ts";
 import { createLogger } from "../../bootstrap/logger.ts";
 import { composePetstore, type Petstore } from "../../bootstrap/petstore.ts";
+import { standaloneDocuments } from "../../adapters/http/openapi/standalone.ts";
 import { webhookEventBodies } from "../../adapters/http/schemas.ts";
 import { webhookEventTypes, type WebhookEventType } from "../../core/webhooks/webhook-event.ts";
 import { ADMIN_KEY, TestClient } from "../support/test-petstore.ts";
@@ -76,6 +79,17 @@ describe("webhooks for what the API does (memory stores, real outbox, loopback r
       expect(webhookEventBodies[body.type as WebhookEventType].safeParse(body).success, JSON.stringify(body)).toBe(
         true,
       );
+    // …and what the OpenAPI 3.1 document's `webhooks` promise, read as JSON Schema 2020-12.
+    const document31 = standaloneDocuments().public31;
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats.default(ajv);
+    ajv.addSchema({ components: document31.components }, "doc");
+    const webhooks = document31.webhooks as Record<string, { post: Record<string, any> }>;
+    for (const body of bodies) {
+      const { $ref } = webhooks[body.type]!.post.requestBody.content["application/json"].schema as { $ref: string };
+      const validate = ajv.getSchema(`doc${$ref}`)!;
+      expect(validate(body), `${JSON.stringify(body)}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+    }
     const summary = (list: readonly (readonly [string, unknown])[]) =>
       list.map(([type, data]) => JSON.stringify([type, data])).sort();
     expect(summary(bodies.map((b) => [b.type, b.data] as const))).toEqual(summary(expected));

@@ -19,6 +19,7 @@ const getPaths = [
   "/admin/api-keys/1",
   "/admin/openapi.json",
   "/openapi.json",
+  "/openapi-3.1.json",
   "/docs",
   "/healthz",
   "/readyz",
@@ -97,6 +98,7 @@ describe("HTTP semantics (PRODUCT.md §6)", () => {
     ["/store/inventory", "GET, HEAD, OPTIONS"],
     ["/admin/api-keys/1/unban", "POST, OPTIONS"],
     ["/openapi.json", "GET, HEAD, OPTIONS"],
+    ["/openapi-3.1.json", "GET, HEAD, OPTIONS"],
     ["/healthz", "GET, HEAD, OPTIONS"],
   ])("OPTIONS %s answers 204 with Allow: %s, without a key", async (path, allow) => {
     const res = await t.client.request("OPTIONS", path);

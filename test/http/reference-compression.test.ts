@@ -45,6 +45,7 @@ describe("/openapi.json and /docs assets: compressed and cacheable", () => {
 
   it.each([
     "/openapi.json",
+    "/openapi-3.1.json",
     "/docs",
     "/docs/assets/swagger-ui-bundle.js",
     "/docs/assets/swagger-ui.css",

@@ -10,7 +10,9 @@ describe("versions", () => {
     try {
       const publicDocument = await t.client.get("/openapi.json");
       const adminDocument = await t.client.get("/admin/openapi.json", { key: t.adminKey });
+      const publicDocument31 = await t.client.get("/openapi-3.1.json");
       expect(publicDocument.body.info.version).toBe(packageVersion);
+      expect(publicDocument31.body.info.version).toBe(packageVersion);
       expect(adminDocument.body.info.version).toBe(packageVersion);
     } finally {
       await t.close();

@@ -217,7 +217,7 @@ export class HostilePetstore {
 }
 
 /** Paths whose every answer carries the rate-limit headers (PRODUCT.md §3). */
-const limitedPrefixes = ["/pets", "/categories", "/store", "/admin", "/openapi.json", "/docs"];
+const limitedPrefixes = ["/pets", "/categories", "/store", "/admin", "/openapi.json", "/openapi-3.1.json", "/docs"];
 export const isLimited = (pathname: string): boolean =>
   limitedPrefixes.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 

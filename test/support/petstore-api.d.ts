@@ -180,6 +180,8 @@ export interface paths {
          * @description A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first.
          *
          *     Roles: `customer`, `staff`, `admin`.
+         *
+         *     **No "Try it out" on /docs:** The product's interface description turns the try-out panel off here (`x-hideTryItPanel`); the operation works like every other list. Call it with a client or curl: `curl -H "X-API-Key: $KEY" localhost:8080/store/orders`.
          */
         get: operations["listOrders"];
         put?: never;
@@ -1199,7 +1201,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Identifier of the pet */
+                /**
+                 * @description Identifier of the pet
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -1422,7 +1427,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Identifier of the pet */
+                /**
+                 * @description Identifier of the pet
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -1704,7 +1712,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Identifier of the pet */
+                /**
+                 * @description Identifier of the pet
+                 * @example 8
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -1914,7 +1925,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the pet */
+                /**
+                 * @description Identifier of the pet
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -2054,7 +2068,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Identifier of the pet */
+                /**
+                 * @description Identifier of the pet
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -2387,8 +2404,8 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "name": "Dogs",
-                 *       "description": "Loyal companions"
+                 *       "name": "Reptiles",
+                 *       "description": "Scales and sunshine"
                  *     }
                  */
                 "application/json": components["schemas"]["NewCategory"];
@@ -2856,7 +2873,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Identifier of the category */
+                /**
+                 * @description Identifier of the category
+                 * @example 1
+                 */
                 categoryId: number;
             };
             cookie?: never;
@@ -3049,7 +3069,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Identifier of the category */
+                /**
+                 * @description Identifier of the category
+                 * @example 1
+                 */
                 categoryId: number;
             };
             cookie?: never;
@@ -3312,7 +3335,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Identifier of the category */
+                /**
+                 * @description Identifier of the category
+                 * @example 5
+                 */
                 categoryId: number;
             };
             cookie?: never;
@@ -3522,7 +3548,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the category */
+                /**
+                 * @description Identifier of the category
+                 * @example 1
+                 */
                 categoryId: number;
             };
             cookie?: never;
@@ -3662,7 +3691,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Identifier of the category */
+                /**
+                 * @description Identifier of the category
+                 * @example 1
+                 */
                 categoryId: number;
             };
             cookie?: never;
@@ -3982,7 +4014,7 @@ export interface operations {
                 /**
                  * @example {
                  *       "petId": 1,
-                 *       "quantity": 2,
+                 *       "quantity": 1,
                  *       "shipDate": "2026-12-01T10:00:00Z"
                  *     }
                  */
@@ -4463,7 +4495,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Identifier of the order */
+                /**
+                 * @description Identifier of the order
+                 * @example 1
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -4656,7 +4691,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Identifier of the order */
+                /**
+                 * @description Identifier of the order
+                 * @example 1
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -4866,7 +4904,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the order */
+                /**
+                 * @description Identifier of the order
+                 * @example 1
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -5006,7 +5047,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Identifier of the order */
+                /**
+                 * @description Identifier of the order
+                 * @example 1
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -5148,7 +5192,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Identifier of the order */
+                /**
+                 * @description Identifier of the order
+                 * @example 1
+                 */
                 orderId: number;
             };
             cookie?: never;
@@ -5157,7 +5204,7 @@ export interface operations {
             content: {
                 /**
                  * @example {
-                 *       "complete": true
+                 *       "shipDate": "2026-12-02T10:00:00Z"
                  *     }
                  */
                 "application/json": components["schemas"]["OrderUpdate"];
@@ -5807,7 +5854,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Identifier of the pet */
+                /**
+                 * @description Identifier of the pet
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -6000,7 +6050,10 @@ export interface operations {
                 "If-Match"?: string;
             };
             path: {
-                /** @description Identifier of the pet */
+                /**
+                 * @description Identifier of the pet
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -6259,7 +6312,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the pet */
+                /**
+                 * @description Identifier of the pet
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;
@@ -6399,7 +6455,10 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                /** @description Identifier of the pet */
+                /**
+                 * @description Identifier of the pet
+                 * @example 1
+                 */
                 petId: number;
             };
             cookie?: never;

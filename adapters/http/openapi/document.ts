@@ -6,16 +6,16 @@ import { headerShapeOf } from "../request-headers.ts";
 import { publicTags, type Access, type Callback, type DocTag, type Route } from "../route.ts";
 import { ErrorView, PAGE_SIZE } from "../schemas.ts";
 import { errorDocs, reasonPhrases } from "./error-examples.ts";
-import { SchemaComponents, type SchemaObject } from "./json-schema.ts";
-import { requestExamples } from "./request-examples.ts";
+import { SchemaComponents, type OpenApiVersion, type SchemaObject } from "./json-schema.ts";
+import { pathExamples, requestExamples } from "./request-examples.ts";
 
 export interface DocumentOptions {
   deprecation: { deprecatedAt: Date; sunsetAt: Date };
 }
 
-/** An OpenAPI 3.0.3 document as plain JSON data. */
+/** An OpenAPI 3.0.3 or 3.1.0 document as plain JSON data. */
 export interface OpenApiDocument {
-  openapi: "3.0.3";
+  openapi: OpenApiVersion;
   info: { title: string; version: string; description: string };
   paths: Record<string, Record<string, OperationObject>>;
   components: Record<string, Record<string, unknown>>;
@@ -189,6 +189,15 @@ const planTable = Object.entries(planLimits)
   .map(([plan, { perMinute, perDay }]) => `${plan} ${perMinute.toLocaleString("en")}/${perDay.toLocaleString("en")}`)
   .join(", ");
 
+/** The tag of the 3.1 document's `webhooks`: what the service sends, not what a caller calls. */
+const webhooksTag = {
+  name: "Webhooks",
+  description:
+    "The requests the service sends to subscribed URLs, one per event type, signed per Standard Webhooks (`webhook-id`, " +
+    "`webhook-timestamp`, `webhook-signature`). Subscriptions are managed with an admin key under `/admin/webhooks` " +
+    "(in `/admin/openapi.json`).",
+};
+
 const publicDescription = `The petstore: pets, their categories, orders and stock, as JSON over HTTP.
 
 **Authentication.** Every operation needs an API key in the \`X-API-Key\` header; its role (\`customer\`, \`staff\` or \`admin\`)
@@ -301,11 +310,14 @@ const pascal = (path: string): string =>
     .join("");
 
 class DocumentBuilder {
-  readonly components = new SchemaComponents();
+  readonly components: SchemaComponents;
   readonly usedHeaders = new Set<string>();
   readonly options: DocumentOptions;
-  constructor(options: DocumentOptions) {
+  readonly version: OpenApiVersion;
+  constructor(options: DocumentOptions, version: OpenApiVersion = "3.0.3") {
     this.options = options;
+    this.version = version;
+    this.components = new SchemaComponents(version);
   }
 
   /** The operation of a route; `head: true` describes its HEAD twin (same statuses and headers, no bodies). */
@@ -329,6 +341,8 @@ class DocumentBuilder {
           `Sunset on ${sunset.toISOString().slice(0, 10)}: from then on it answers 410 \`gone\`.`,
       );
     }
+    if (route.hideTryItPanel && !head)
+      descriptions.push(`**No "Try it out" on /docs:** ${route.hideTryItPanel.reason}`);
     if (route.stability === "beta") descriptions.push("**Beta:** only additive changes are expected.");
     if (route.stability === "experimental")
       descriptions.push("**Experimental:** may change or go away without a deprecation period.");
@@ -414,40 +428,66 @@ class DocumentBuilder {
     };
   }
 
-  /** OpenAPI 3.0.3 callbacks: the requests the service sends, each to the URL the request body named. */
+  /** OpenAPI callbacks: the requests the service sends, each to the URL the request body named. */
   #callbacks(operationId: string, callbacks: Readonly<Record<string, Callback>>): Record<string, unknown> {
     return Object.fromEntries(
       Object.entries(callbacks).map(([name, callback]) => [
         name,
         {
           [`{$request.body#/${callback.urlField}}`]: {
-            post: {
-              summary: callback.summary,
-              description: callback.description,
-              operationId: `${operationId}${pascal(name)}`,
-              parameters: Object.entries(callback.headers).map(([header, description]) => ({
-                name: header,
-                in: "header",
-                required: true,
-                description,
-                schema: { type: "string" },
-              })),
-              requestBody: {
-                required: true,
-                content: { "application/json": { schema: this.components.convert(callback.body) } },
-              },
-              responses: {
-                "2XX": { description: "Received: any 2xx answer counts as delivered." },
-                default: {
-                  description:
-                    "Not received (any other status, or none in time): retried later under the same `webhook-id`.",
-                },
-              },
-            },
+            post: this.#sentRequest(callback, `${operationId}${pascal(name)}`),
           },
         },
       ]),
     );
+  }
+
+  /**
+   * OpenAPI 3.1 `webhooks`: every request the service sends (the callbacks of all routes, public or not), by event
+   * type, to the URL a subscription named.
+   */
+  webhooks(routes: readonly Route[]): Record<string, { post: OperationObject }> {
+    const webhooks: Record<string, { post: OperationObject }> = {};
+    for (const route of routes) {
+      for (const [name, callback] of Object.entries(route.callbacks ?? {})) {
+        const operationId = `${pascal(name).replace(/^./, (c) => c.toLowerCase())}Webhook`;
+        const post = this.#sentRequest(callback, operationId);
+        webhooks[name] = {
+          post: {
+            tags: [webhooksTag.name],
+            ...post,
+            description: `${callback.description}\n\nSent to every subscription to \`${name}\`, made with \`${route.method} ${route.path}\` (${rolesAllowed(route.access).replace(/\.$/, "")}).`,
+          },
+        };
+      }
+    }
+    return webhooks;
+  }
+
+  /** A request the service sends: the Standard Webhooks headers and the event as its body. */
+  #sentRequest(callback: Callback, operationId: string): OperationObject {
+    return {
+      summary: callback.summary,
+      description: callback.description,
+      operationId,
+      parameters: Object.entries(callback.headers).map(([header, description]) => ({
+        name: header,
+        in: "header",
+        required: true,
+        description,
+        schema: { type: "string" },
+      })),
+      requestBody: {
+        required: true,
+        content: { "application/json": { schema: this.components.convert(callback.body) } },
+      },
+      responses: {
+        "2XX": { description: "Received: any 2xx answer counts as delivered." },
+        default: {
+          description: "Not received (any other status, or none in time): retried later under the same `webhook-id`.",
+        },
+      },
+    };
   }
 
   /** OPTIONS on a path: 204 with Allow, no key needed; its path parameters checked. */
@@ -496,7 +536,10 @@ class DocumentBuilder {
         `${route.operationId}: path ${route.path} has parameters [${names}] but its input declares [${declared}]`,
       );
     }
-    return names.map((name) => this.#parameter(name, "path", shape[name] as z.ZodType, true));
+    return names.map((name) => ({
+      ...this.#parameter(name, "path", shape[name] as z.ZodType, true),
+      example: pathExamples[route.operationId]?.[name] ?? 1,
+    }));
   }
 
   #fieldParameters(where: "query" | "header", shape: z.ZodRawShape | undefined): SchemaObject[] {
@@ -558,7 +601,12 @@ class DocumentBuilder {
     return response;
   }
 
-  document(info: { title: string; description: string }, routes: Route[], tags: DocTag[]): OpenApiDocument {
+  document(
+    info: { title: string; description: string },
+    routes: Route[],
+    tags: DocTag[],
+    webhookRoutes: readonly Route[] = [],
+  ): OpenApiDocument {
     const paths: Record<string, Record<string, OperationObject>> = {};
     const operationIds = new Set<string>();
     const byPath = new Map<string, Route[]>();
@@ -573,14 +621,20 @@ class DocumentBuilder {
       for (const route of onPath.filter((r) => r.method === "GET")) add(path, "head", this.operation(route, true));
       add(path, "options", this.optionsOperation(path, onPath));
     }
+    const webhooks = this.webhooks(webhookRoutes);
+    const hasWebhooks = Object.keys(webhooks).length > 0;
     const usedHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => this.usedHeaders.has(name)));
     return {
-      openapi: "3.0.3",
+      openapi: this.version,
       info: { title: info.title, version: API_VERSION, description: info.description },
       servers: [{ url: "/", description: "This server" }],
       security: [{ apiKey: [] }],
-      tags: tags.map((name) => ({ name, description: tagDescriptions[name] })),
+      tags: [
+        ...tags.map((name) => ({ name, description: tagDescriptions[name] })),
+        ...(hasWebhooks ? [webhooksTag] : []),
+      ],
       paths,
+      ...(hasWebhooks ? { webhooks } : {}),
       components: {
         schemas: seedOrdered(this.components.schemas),
         headers: usedHeaders,
@@ -619,6 +673,8 @@ const seedOrdered = (schemas: Record<string, SchemaObject>): Record<string, Sche
 export interface OpenApiDocuments {
   /** `GET /openapi.json`: tags Pets and Store. */
   public: OpenApiDocument;
+  /** `GET /openapi-3.1.json`: the same operations and schemas in OpenAPI 3.1.0, plus every event under `webhooks`. */
+  public31: OpenApiDocument;
   /** `GET /admin/openapi.json`: API keys, the probes and the reference endpoints. */
   admin: OpenApiDocument;
 }
@@ -632,6 +688,12 @@ export const buildOpenApiDocuments = (routes: readonly Route[], options: Documen
       { title: "Petstore", description: publicDescription },
       routes.filter(isPublic),
       [...publicTags],
+    ),
+    public31: new DocumentBuilder(options, "3.1.0").document(
+      { title: "Petstore", description: publicDescription },
+      routes.filter(isPublic),
+      [...publicTags],
+      routes,
     ),
     admin: new DocumentBuilder(options).document(
       { title: "Petstore administration", description: adminDescription },

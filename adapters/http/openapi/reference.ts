@@ -7,7 +7,7 @@ import { compressAsset, type CompressedAsset } from "../compressed-asset.ts";
 import { assetReply, rawText, route } from "../route.ts";
 
 const OpenApiJson = z.looseObject({
-  openapi: z.string().meta({ description: "3.0.3" }),
+  openapi: z.string().meta({ description: "3.0.3 or 3.1.0" }),
   info: z.looseObject({ title: z.string(), version: z.string() }),
   paths: z.looseObject({}),
 });
@@ -84,6 +84,19 @@ export const referenceRoutes = [
     access: "public",
     output: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson, cacheable: true },
     handle: (_input, _actor, { documents }) => assetReply(documents.public()),
+  }),
+  route({
+    method: "GET",
+    path: "/openapi-3.1.json",
+    operationId: "getOpenApi31Document",
+    tag: "Reference",
+    summary: "The public OpenAPI document, in OpenAPI 3.1",
+    description:
+      "The same operations and schemas as `/openapi.json`, in OpenAPI 3.1.0 (JSON Schema 2020-12), with every event the service " +
+      "sends to webhook subscriptions under `webhooks`: its payload and the Standard Webhooks signature headers.",
+    access: "public",
+    output: { status: 200, description: "The OpenAPI 3.1.0 document.", body: OpenApiJson, cacheable: true },
+    handle: (_input, _actor, { documents }) => assetReply(documents.public31()),
   }),
   route({
     method: "GET",

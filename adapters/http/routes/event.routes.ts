@@ -48,7 +48,11 @@ export const eventRoutes = [
       mediaType: "text/event-stream",
     },
     errors: ["service_unavailable"],
-    hideTryItPanel: true,
+    hideTryItPanel: {
+      reason:
+        "The answer is a stream that stays open, and the reference page shows an answer only once it has ended. " +
+        "Follow it with `curl -N` or an `EventSource`.",
+    },
     handle: async ({ headers, clientAddress }, actor, { useCases, events, streams, draining }) => {
       if (draining()) throw new DomainError("service_unavailable", "This instance is stopping; reconnect", 1);
       const release = streams.open(actor.keyId, clientAddress);

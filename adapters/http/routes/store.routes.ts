@@ -63,7 +63,11 @@ export const storeRoutes = [
       body: z.array(OrderView),
       headers: ["Link"],
     },
-    hideTryItPanel: true,
+    hideTryItPanel: {
+      reason:
+        "The product's interface description turns the try-out panel off here (`x-hideTryItPanel`); the operation works " +
+        'like every other list. Call it with a client or curl: `curl -H "X-API-Key: $KEY" localhost:8080/store/orders`.',
+    },
     handle: async ({ query }, actor, { useCases }) => {
       const byState = query.state === undefined ? undefined : query.state === "complete";
       if (byState !== undefined && query.complete !== undefined && byState !== query.complete) {

@@ -81,8 +81,38 @@
     };
   };
 
+  // Either rendering of the public document; the choice lasts for the tab's session.
+  var documents = ["/openapi.json", "/openapi-3.1.json"];
+  var chosen = null;
+  try {
+    chosen = window.sessionStorage.getItem("petstore-docs-document");
+  } catch {
+    // storage may be refused (private modes): the 3.0.3 document then
+  }
+  var url = documents.indexOf(chosen) >= 0 ? chosen : documents[0];
+  var buttons = document.querySelectorAll(".petstore-documents button");
+  var mark = function (current) {
+    buttons.forEach(function (button) {
+      button.setAttribute("aria-pressed", String(button.getAttribute("data-document") === current));
+    });
+  };
+  buttons.forEach(function (button) {
+    button.addEventListener("click", function () {
+      var next = button.getAttribute("data-document");
+      mark(next);
+      try {
+        window.sessionStorage.setItem("petstore-docs-document", next);
+      } catch {
+        // not remembered; shown all the same
+      }
+      window.ui.specActions.updateUrl(next);
+      window.ui.specActions.download(next);
+    });
+  });
+  mark(url);
+
   window.ui = window.SwaggerUIBundle({
-    url: "/openapi.json",
+    url: url,
     dom_id: "#swagger-ui",
     deepLinking: true,
     layout: "BaseLayout",
