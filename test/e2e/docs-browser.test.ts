@@ -134,8 +134,8 @@ describe.runIf(available)("GET /docs in headless Chromium", () => {
   }, 60_000);
 
   it("shows the OpenAPI 3.1 rendering when chosen, with every event type under webhooks, and remembers the choice", async () => {
-    const document = standaloneDocuments().public31;
-    const webhooks = Object.values(document.webhooks as Record<string, { post: { operationId: string } }>).map(
+    const document31 = standaloneDocuments().public31;
+    const webhooks = Object.values(document31.webhooks as Record<string, { post: { operationId: string } }>).map(
       ({ post }) => `operations-webhooks-${post.operationId}`,
     );
     expect(webhooks).toHaveLength(5);

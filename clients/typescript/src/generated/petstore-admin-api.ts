@@ -62,6 +62,8 @@ export interface paths {
          *     Opening the stream counts one request against the key's rate limit.
          *
          *     Roles: `staff`, `admin`.
+         *
+         *     **No "Try it out" on /docs:** The answer is a stream that stays open, and the reference page shows an answer only once it has ended. Follow it with `curl -N` or an `EventSource`.
          */
         get: operations["streamEvents"];
         put?: never;
@@ -347,6 +349,38 @@ export interface paths {
          *     No API key needed; rate limited per client address (free plan).
          */
         head: operations["getOpenApiDocumentHead"];
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi-3.1.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The public OpenAPI document, in OpenAPI 3.1
+         * @description The same operations and schemas as `/openapi.json`, in OpenAPI 3.1.0 (JSON Schema 2020-12), with every event the service sends to webhook subscriptions under `webhooks`: its payload and the Standard Webhooks signature headers.
+         *
+         *     No API key needed; rate limited per client address (free plan).
+         */
+        get: operations["getOpenApi31Document"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        /**
+         * Methods of /openapi-3.1.json
+         * @description Answers 204 with `Allow`. No API key needed; rate limited per client address (free plan). With CORS configured, a browser's preflight gets its `Access-Control-Allow-*` headers here.
+         */
+        options: operations["optionsOpenapi31Json"];
+        /**
+         * The public OpenAPI document, in OpenAPI 3.1 (headers only)
+         * @description The headers of `GET /openapi-3.1.json`, without the body.
+         *
+         *     No API key needed; rate limited per client address (free plan).
+         */
+        head: operations["getOpenApi31DocumentHead"];
         patch?: never;
         trace?: never;
     };
@@ -2508,7 +2542,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the API key */
+                /**
+                 * @description Identifier of the API key
+                 * @example 1
+                 */
                 keyId: number;
             };
             cookie?: never;
@@ -2684,7 +2721,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the API key */
+                /**
+                 * @description Identifier of the API key
+                 * @example 1
+                 */
                 keyId: number;
             };
             cookie?: never;
@@ -2876,7 +2916,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the API key */
+                /**
+                 * @description Identifier of the API key
+                 * @example 1
+                 */
                 keyId: number;
             };
             cookie?: never;
@@ -3013,7 +3056,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the API key */
+                /**
+                 * @description Identifier of the API key
+                 * @example 1
+                 */
                 keyId: number;
             };
             cookie?: never;
@@ -3138,7 +3184,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the API key */
+                /**
+                 * @description Identifier of the API key
+                 * @example 1
+                 */
                 keyId: number;
             };
             cookie?: never;
@@ -3379,7 +3428,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the API key */
+                /**
+                 * @description Identifier of the API key
+                 * @example 1
+                 */
                 keyId: number;
             };
             cookie?: never;
@@ -3555,7 +3607,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the API key */
+                /**
+                 * @description Identifier of the API key
+                 * @example 1
+                 */
                 keyId: number;
             };
             cookie?: never;
@@ -4310,7 +4365,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook subscription */
+                /**
+                 * @description Identifier of the webhook subscription
+                 * @example 1
+                 */
                 webhookId: number;
             };
             cookie?: never;
@@ -4486,7 +4544,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook subscription */
+                /**
+                 * @description Identifier of the webhook subscription
+                 * @example 1
+                 */
                 webhookId: number;
             };
             cookie?: never;
@@ -4660,7 +4721,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook subscription */
+                /**
+                 * @description Identifier of the webhook subscription
+                 * @example 1
+                 */
                 webhookId: number;
             };
             cookie?: never;
@@ -4797,7 +4861,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook subscription */
+                /**
+                 * @description Identifier of the webhook subscription
+                 * @example 1
+                 */
                 webhookId: number;
             };
             cookie?: never;
@@ -4922,7 +4989,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook subscription */
+                /**
+                 * @description Identifier of the webhook subscription
+                 * @example 1
+                 */
                 webhookId: number;
             };
             cookie?: never;
@@ -5098,7 +5168,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook subscription */
+                /**
+                 * @description Identifier of the webhook subscription
+                 * @example 1
+                 */
                 webhookId: number;
             };
             cookie?: never;
@@ -5235,7 +5308,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook subscription */
+                /**
+                 * @description Identifier of the webhook subscription
+                 * @example 1
+                 */
                 webhookId: number;
             };
             cookie?: never;
@@ -5411,7 +5487,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook subscription */
+                /**
+                 * @description Identifier of the webhook subscription
+                 * @example 1
+                 */
                 webhookId: number;
             };
             cookie?: never;
@@ -5548,7 +5627,10 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description Identifier of the webhook subscription */
+                /**
+                 * @description Identifier of the webhook subscription
+                 * @example 1
+                 */
                 webhookId: number;
             };
             cookie?: never;
@@ -5691,7 +5773,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description 3.0.3 */
+                        /** @description 3.0.3 or 3.1.0 */
                         openapi: string;
                         info: {
                             title: string;
@@ -6032,6 +6114,355 @@ export interface operations {
             };
         };
     };
+    getOpenApi31Document: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1.0 document. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description 3.0.3 or 3.1.0 */
+                        openapi: string;
+                        info: {
+                            title: string;
+                            version: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                        paths: {
+                            [key: string]: unknown;
+                        };
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too Many Requests.
+             *
+             *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
+             */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal Server Error.
+             *
+             *     - `internal_error`: a fault on our side; nothing about it is disclosed
+             */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `service_unavailable`: the store is not answering (see Retry-After)
+             */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    optionsOpenapi31Json: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The methods this path answers, in `Allow`. */
+            204: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    Allow: components["headers"]["Allow"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /**
+             * @description Bad Request.
+             *
+             *     - `validation_failed`: the path, query (an undeclared parameter included), a header or the body breaks the schema; `details` lists every problem
+             */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description URI Too Long.
+             *
+             *     - `uri_too_long`: the request target is longer than 8 KiB
+             */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Too Many Requests.
+             *
+             *     - `rate_limited`: a window of the plan is used up (see Retry-After); back off exponentially
+             */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Internal Server Error.
+             *
+             *     - `internal_error`: a fault on our side; nothing about it is disclosed
+             */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /**
+             * @description Service Unavailable.
+             *
+             *     - `service_unavailable`: the store is not answering (see Retry-After)
+             */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpenApi31DocumentHead: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1.0 document. */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not Modified: the `If-None-Match` tag is current; no body. */
+            304: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    ETag: components["headers"]["ETag-Encoded"];
+                    Vary: components["headers"]["Vary-Accept-Encoding"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request (see `GET /openapi-3.1.json`); no body. */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description URI Too Long (see `GET /openapi-3.1.json`); no body. */
+            414: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Too Many Requests (see `GET /openapi-3.1.json`); no body. */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Internal Server Error (see `GET /openapi-3.1.json`); no body. */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Service Unavailable (see `GET /openapi-3.1.json`); no body. */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "Retry-After": components["headers"]["Retry-After-If-Known"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     getAdminOpenApiDocument: {
         parameters: {
             query?: never;
@@ -6053,7 +6484,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description 3.0.3 */
+                        /** @description 3.0.3 or 3.1.0 */
                         openapi: string;
                         info: {
                             title: string;
