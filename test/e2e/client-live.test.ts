@@ -1,7 +1,8 @@
 /**
  * @petstore/client against the running service, on Node (its sources) and in headless Chromium (its build, as
  * `npm pack` makes it, loaded as ES modules with an import map): `/me`, a typed walk to an order, and `events()`
- * from the first event after the stream opened to a resumption with Last-Event-ID that repeats nothing.
+ * from the first event after the stream opened to a resumption with Last-Event-ID that repeats nothing; on Node also
+ * the service's `reset` (an id beyond the log's end) and `end` (the key revoked).
  * Chromium is /usr/bin/chromium (Debian's `chromium`; `.ci/install-browser.sh`). Without it the browser half is
  * skipped, unless CI=true, where it fails.
  */
@@ -103,14 +104,28 @@ const checkWalk = (result: WalkResult, role: string) => {
 describe("@petstore/client against the running service", () => {
   let service: ServedPetstore;
 
-  const newKey = async (role: "staff" | "admin", label: string) => {
+  const issueKey = async (role: "staff" | "admin", label: string) => {
     const created = await fetch(`${service.origin}/admin/api-keys`, {
       method: "POST",
       headers: { "x-api-key": service.adminKey, "content-type": "application/json" },
       body: JSON.stringify({ label, role, plan: "business" }),
     });
     expect(created.status).toBe(201);
-    return ((await created.json()) as { key: string }).key;
+    return (await created.json()) as { key: string; id: number };
+  };
+  const newKey = async (role: "staff" | "admin", label: string) => (await issueKey(role, label)).key;
+
+  /** A stream on a fresh staff key, its first item asked for, once the connection is open. */
+  const openStream = async (options: Client.EventsOptions = {}) => {
+    const lib = await import("../../clients/typescript/src/index.ts");
+    const { key, id } = await issueKey("staff", "stream");
+    const petstore = lib.createPetstoreClient({ baseUrl: service.origin, apiKey: key, logger: false });
+    let opened = () => {};
+    const open = new Promise<void>((resolve) => (opened = resolve));
+    const stream = petstore.events({ ...options, onOpen: () => opened() });
+    const first = stream.next();
+    await open;
+    return { lib, petstore, stream, first, keyId: id };
   };
 
   beforeAll(async () => {
@@ -123,6 +138,40 @@ describe("@petstore/client against the running service", () => {
   it("on Node: /me, a walk to an order, and events() from open to a resumption", async () => {
     const lib = await import("../../clients/typescript/src/index.ts");
     checkWalk(await walk(lib, service.origin, await newKey("staff", "node"), "Node pets"), "staff");
+  }, 60_000);
+
+  it("on Node: a reset for an id beyond the log's end, then the events after its `from`", async () => {
+    const ahead = "9007199254740991";
+    const { petstore, stream, first } = await openStream({ lastEventId: ahead });
+    const category = await petstore.POST("/categories", { body: { name: "Reset pets" } });
+    const pet = await petstore.POST("/pets", { body: { name: "Rex", categoryId: category.data!.id } });
+    const petId = pet.data!.id;
+    await petstore.PUT("/store/inventory/{petId}", { params: { path: { petId } }, body: { quantity: 1 } });
+    const order = await petstore.POST("/store/orders", { body: { petId, quantity: 1 } });
+    const reset = (await first).value;
+    expect(reset).toMatchObject({ kind: "reset", reason: "ahead", lastEventId: ahead });
+    const from = BigInt((reset as Client.PetstoreStreamReset).from);
+    for (let next = await stream.next(); ; next = await stream.next()) {
+      if (next.done || next.value.kind !== "event") throw new Error(`unexpected ${JSON.stringify(next)}`);
+      expect(BigInt(next.value.id) > from).toBe(true);
+      if (next.value.type === "order.placed" && next.value.data.id === order.data!.id) break;
+    }
+    await stream.return(undefined);
+  }, 60_000);
+
+  it("on Node: stops with PetstoreStreamEndedError when the stream's key is revoked", async () => {
+    const { lib, first, keyId } = await openStream();
+    const revoked = await fetch(`${service.origin}/admin/api-keys/${keyId}`, {
+      method: "DELETE",
+      headers: { "x-api-key": service.adminKey },
+    });
+    expect(revoked.status).toBe(204);
+    const ended = await first.then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(ended).toBeInstanceOf(lib.PetstoreStreamEndedError);
+    expect((ended as Client.PetstoreStreamEndedError).reason).toBe("key_revoked");
   }, 60_000);
 
   if (!available) {
