@@ -186,16 +186,28 @@ describe("the @petstore/client tarball, installed into a new project as its READ
     ]);
   }, 240_000);
 
-  it("loads with require() from CommonJS on the machine's Node", async () => {
-    const node = await machineNode();
-    const { stdout } = await run(
-      node.path,
+  it("loads with require() from CommonJS on the machine's Node, typed in a .cts file", async () => {
+    writeFileSync(
+      join(scratch, "cjs.cts"),
       [
-        "-e",
-        `const c = require("@petstore/client"); console.log(typeof c.createPetstoreClient, typeof c.verifyWebhook)`,
-      ],
-      { cwd: scratch, timeout: 60_000 },
+        'import petstore = require("@petstore/client");',
+        'const client = petstore.createPetstoreClient({ baseUrl: "http://localhost:8080", apiKey: undefined });',
+        "console.log(typeof client.GET, typeof petstore.verifyWebhook);",
+        "",
+      ].join("\n"),
     );
+    writeFileSync(
+      join(scratch, "tsconfig.cjs.json"),
+      JSON.stringify({
+        extends: "./tsconfig.json",
+        compilerOptions: { declaration: false, declarationMap: false },
+        files: ["cjs.cts"],
+        include: [],
+      }),
+    );
+    await tsc(["-p", "tsconfig.cjs.json"], scratch);
+    const node = await machineNode();
+    const { stdout } = await run(node.path, ["cjs.cjs"], { cwd: scratch, timeout: 60_000 });
     expect(stdout.trim()).toBe("function function");
-  }, 60_000);
+  }, 120_000);
 });
