@@ -1,5 +1,11 @@
 // The part of autocannon's API the benchmark uses (the package ships no types).
 declare module "autocannon" {
+  interface RequestOptions {
+    method?: string;
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
   interface Options {
     url: string;
     connections?: number;
@@ -10,10 +16,16 @@ declare module "autocannon" {
     body?: string;
     /** Total requests to send instead of a duration. */
     amount?: number;
-    requests?: Array<{
-      setupRequest?: (request: { headers: Record<string, string> }) => { headers: Record<string, string> };
-      onResponse?: (status: number, body: string) => void;
-    }>;
+    requests?: Array<
+      RequestOptions & {
+        /** Makes the request to send from autocannon's defaults, which it must keep (host and port among them). */
+        setupRequest?(
+          request: RequestOptions & { headers: Record<string, string> },
+          context: Record<string, unknown>,
+        ): RequestOptions;
+        onResponse?(status: number, body: string, context: Record<string, unknown>): void;
+      }
+    >;
   }
   interface Histogram {
     p50: number;

@@ -1,6 +1,7 @@
 /**
  * The benchmark's baseline: bare h3 on the same server stack (srvx on node:http), doing each route's own work —
  * zod over the same input, a Map for the store, JSON out — and nothing else (no keys, limits, logging, headers).
+ * BENCH_SEEDED_PETS pets, each with BENCH_SEEDED_STOCK units.
  * Run by bench/run.ts as a child process: PORT in the environment, control over IPC.
  */
 import { H3, serve } from "h3";
@@ -28,6 +29,8 @@ const PetListQuery = z.strictObject({
     .transform((s) => s.split(","))
     .pipe(z.array(idString).max(100))
     .optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(20),
+  after: z.coerce.number().int().min(0).max(Number.MAX_SAFE_INTEGER).default(0),
 });
 
 interface Pet {
@@ -37,11 +40,12 @@ interface Pet {
   status: "available" | "pending" | "sold";
 }
 const seeded = Number(process.env.BENCH_SEEDED_PETS ?? 1);
+const seededStock = Number(process.env.BENCH_SEEDED_STOCK ?? 1_000_000);
 const pets = new Map<number, Pet>();
 const stock = new Map<number, number>();
 for (let id = 1; id <= seeded; id++) {
-  pets.set(id, { id, name: "Rex", categoryId: 1, status: "available" });
-  stock.set(id, id === 1 ? 1_000_000 : 0);
+  pets.set(id, { id, name: `Rex ${id}`, categoryId: 1, status: "available" });
+  stock.set(id, seededStock);
 }
 let nextPetId = seeded + 1;
 let nextOrderId = 1;
@@ -64,11 +68,19 @@ const firstPets = (n: number): Pet[] => {
   }
   return page;
 };
+const petsAfter = (after: number, limit: number): Pet[] => {
+  const page: Pet[] = [];
+  for (let id = after + 1; id < nextPetId && page.length < limit; id++) {
+    const pet = pets.get(id);
+    if (pet) page.push(pet);
+  }
+  return page;
+};
 
 const app = new H3();
 app.get("/pets", (event) => {
   const q = PetListQuery.parse(Object.fromEntries(event.url.searchParams));
-  return q.ids ? q.ids.flatMap((id) => pets.get(id) ?? []) : firstPets(20);
+  return q.ids ? q.ids.flatMap((id) => pets.get(id) ?? []) : petsAfter(q.after, q.limit);
 });
 app.get("/pets/:petId", (event) => {
   const pet = pets.get(idString.parse(event.context.params?.petId));
@@ -92,6 +104,13 @@ app.post("/store/orders", async (event) => {
   orders.set(order.id, order);
   event.res.status = 201;
   return order;
+});
+app.delete("/store/orders/:orderId", (event) => {
+  const order = orders.get(idString.parse(event.context.params?.orderId));
+  if (!order) throw new Error("not found");
+  orders.delete(order.id);
+  stock.set(order.petId, (stock.get(order.petId) ?? 0) + order.quantity);
+  return new Response(null, { status: 204 });
 });
 app.post("/pets", async (event) => {
   const input = NewPet.parse(await event.req.json());

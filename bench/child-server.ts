@@ -1,13 +1,21 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import type { ControlReply, ControlRequest } from "./server-control.ts";
 
-/** `taskset` when the machine has it and at least two cores: the server on core 0, the load generator on core 1. */
-export const pinning = (): { server: string[]; available: boolean } => {
+/**
+ * `taskset` when the machine has it and at least two cores: the server on core 0, the load generator and the log
+ * shippers on core 1.
+ */
+export const pinning = (): { server: string[]; loader: string[]; available: boolean } => {
   const available =
     spawnSync("taskset", ["--version"], { stdio: "ignore" }).status === 0 &&
     (globalThis.navigator?.hardwareConcurrency ?? 1) >= 2;
-  return { server: available ? ["taskset", "-c", "0"] : [], available };
+  return {
+    server: available ? ["taskset", "-c", "0"] : [],
+    loader: available ? ["taskset", "-c", "1"] : [],
+    available,
+  };
 };
 
 /** Pins this process (every thread) to a core; false when it could not. */
@@ -36,24 +44,58 @@ export interface ChildServer {
   threadCpuMicros(): Record<ThreadKind, number> | undefined;
   /** Its resident set now, MiB, from /proc without collecting garbage first (undefined without /proc). */
   rssNow(): number | undefined;
+  /** Log lines its shipper has read so far (undefined when its output goes to /dev/null). */
+  logLines(): Promise<number | undefined>;
   stop(): Promise<void>;
 }
 
+/** A process reading a server's output from a pipe (bench/log-shipper.ts), and how to ask it for its count. */
+const startShipper = (prefix: string[]) => {
+  const argv = [...prefix, process.execPath, fileURLToPath(new URL("./log-shipper.ts", import.meta.url))];
+  const shipper = spawn(argv[0]!, argv.slice(1), { stdio: ["pipe", "ignore", "inherit", "ipc"] });
+  const waiting = new Map<number, (lines: number) => void>();
+  let nextId = 1;
+  shipper.on("message", (reply: { id: number; lines: number }) => waiting.get(reply.id)?.(reply.lines));
+  const exited = new Promise<void>((resolve) => shipper.once("exit", () => resolve()));
+  return {
+    pipe: shipper.stdin!,
+    lines: () =>
+      shipper.connected
+        ? new Promise<number>((resolve) => {
+            const id = nextId++;
+            waiting.set(id, (lines) => {
+              waiting.delete(id);
+              resolve(lines);
+            });
+            shipper.send({ id });
+          })
+        : Promise.resolve(Number.NaN),
+    stop: async () => {
+      const timer = setTimeout(() => shipper.kill("SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+};
+
 /**
- * Starts `file` under this Node with an IPC channel, stdout to /dev/null (the service's log sink), stderr inherited,
- * and waits for its `ready`.
+ * Starts `file` under this Node with an IPC channel, stdout to /dev/null or, with `shipLogs`, into a pipe a log
+ * shipper reads (started under that prefix), stderr inherited, and waits for its `ready`.
  */
 export const startChildServer = async (
   file: string,
   port: number,
   env: Record<string, string>,
-  options: { prefix: string[]; nodeArgs?: string[] },
+  options: { prefix: string[]; nodeArgs?: string[]; shipLogs?: { prefix: string[] } },
 ): Promise<ChildServer> => {
   const argv = [...options.prefix, process.execPath, ...(options.nodeArgs ?? []), file];
+  const shipper = options.shipLogs && startShipper(options.shipLogs.prefix);
   const child: ChildProcess = spawn(argv[0]!, argv.slice(1), {
     env: { ...process.env, ...env, PORT: String(port) },
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    stdio: ["ignore", shipper ? shipper.pipe : "ignore", "inherit", "ipc"],
   });
+  // The server holds the pipe's writing end now; the shipper sees its end when the server exits.
+  shipper?.pipe.destroy();
   const pending = new Map<number, (reply: ControlReply) => void>();
   let nextId = 1;
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
@@ -93,12 +135,15 @@ export const startChildServer = async (
       const reply = await ask("memory");
       return reply.type === "memory" ? { rss: reply.rss, heap: reply.heap } : { rss: Number.NaN, heap: Number.NaN };
     },
+    logLines: async () => shipper?.lines(),
     async stop() {
-      if (child.exitCode !== null) return;
-      send({ type: "stop" });
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(timer);
+      if (child.exitCode === null) {
+        send({ type: "stop" });
+        const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
+        await exited;
+        clearTimeout(timer);
+      }
+      await shipper?.stop();
     },
   };
 };

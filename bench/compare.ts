@@ -48,7 +48,7 @@ const start = async (tree: string): Promise<ChildServer> =>
     join(tree, "bench/service-server.ts"),
     await freeLoopbackPort(),
     { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
-    { prefix: place.server, nodeArgs: SERVICE_NODE_ARGS },
+    { prefix: place.server, nodeArgs: SERVICE_NODE_ARGS, shipLogs: { prefix: place.loader } },
   );
 const servers: ChildServer[] = [];
 try {
@@ -65,11 +65,11 @@ try {
       { server: theirs, prepared: theirService, cpu: [] as number[], failures: 0 },
       { server: ours, prepared: ourService, cpu: [] as number[], failures: 0 },
     ];
-    for (const side of sides) await drive(side.server, scenario, side.prepared.keys[scenario.as], 1, connections);
+    for (const side of sides) await drive(side.server, scenario, side.prepared.keys, 1, connections);
     for (let round = 0; round < rounds; round++) {
       for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
         await side.prepared.nextRound();
-        const result = await drive(side.server, scenario, side.prepared.keys[scenario.as], seconds, connections);
+        const result = await drive(side.server, scenario, side.prepared.keys, seconds, connections);
         side.cpu.push(result.cpuMicrosPerRequest);
         side.failures += result.failures;
       }

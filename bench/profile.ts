@@ -1,7 +1,7 @@
 /**
  * npm run bench:profile -- "<scenario>" [seconds]: where the service's CPU goes under one of the benchmark's scenarios
- * (bench/scenarios.ts, matched by name, e.g. "GET /pets?ids=1"). The service runs as in `npm run bench` (memory store,
- * info logging, pinned to core 0) under V8's sampling profiler; autocannon warms it up for 3 s, then loads it for
+ * (bench/scenarios.ts, matched by name, e.g. "varied order"; "mixed" by default). The service runs as in `npm run bench`
+ * (memory store, info logging into a log shipper's pipe, pinned to core 0) under V8's sampling profiler; autocannon warms it up for 3 s, then loads it for
  * `seconds` (default 8). Printed: CPU µs per request, split by thread where /proc tells (the profile samples the main
  * thread only, and V8's helper threads, mostly garbage collection, cost a placed order several µs), the functions
  * with the most self time and the files and packages with the most, counted over the load only; the .cpuprofile is
@@ -13,10 +13,10 @@ import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import autocannon from "autocannon";
 import { freeLoopbackPort } from "../test/support/free-port.ts";
 import { pinning, pinSelf, SERVICE_NODE_ARGS, startChildServer } from "./child-server.ts";
-import { allScenarios, prepareService, type Scenario } from "./scenarios.ts";
+import { load } from "./drive.ts";
+import { allScenarios, prepareService } from "./scenarios.ts";
 import { table } from "./stats.ts";
 
 interface ProfileNode {
@@ -30,7 +30,7 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const [name = "GET /pets?ids=1", secondsArg = "8"] = process.argv.slice(2);
+const [name = "mixed", secondsArg = "8"] = process.argv.slice(2);
 const scenario = allScenarios.find((s) => s.name === name);
 if (!scenario) {
   process.stderr.write(
@@ -52,30 +52,21 @@ const service = await startChildServer(
   {
     prefix: place.server,
     nodeArgs: [...SERVICE_NODE_ARGS, "--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=100"],
+    shipLogs: { prefix: place.loader },
   },
 );
 if (place.available) pinSelf(1);
-
-const load = (s: Scenario, key: string, duration: number) =>
-  autocannon({
-    url: `${service.url}${s.path}`,
-    method: s.method,
-    connections: 50,
-    duration,
-    headers: { "x-api-key": key, ...(s.body ? { "content-type": "application/json" } : {}) },
-    ...(s.body ? { body: s.body } : {}),
-  });
 
 let cpuMicros = 0;
 let requests = 0;
 let threads: Record<string, number> | undefined;
 try {
   const prepared = await prepareService(service.url, adminKey);
-  await load(scenario, prepared.keys[scenario.as], 3);
+  await load(service.url, scenario, prepared.keys, 3, 50);
   await prepared.nextRound();
   const before = await service.cpuMicros();
   const threadsBefore = service.threadCpuMicros();
-  const result = await load(scenario, prepared.keys[scenario.as], seconds);
+  const result = await load(service.url, scenario, prepared.keys, seconds, 50);
   cpuMicros = (await service.cpuMicros()) - before;
   const threadsAfter = service.threadCpuMicros();
   requests = result["2xx"] + result.non2xx;

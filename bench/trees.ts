@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { freeLoopbackPort } from "../test/support/free-port.ts";
 import { pinning, pinSelf, SERVICE_NODE_ARGS, startChildServer, type ChildServer } from "./child-server.ts";
 import { drive } from "./drive.ts";
-import { allScenarios, prepareService } from "./scenarios.ts";
+import { allScenarios, prepareService, SEEDED_PETS, SEEDED_STOCK, type Keys } from "./scenarios.ts";
 import { median, table } from "./stats.ts";
 
 const [name, ...specs] = process.argv.slice(2);
@@ -42,7 +42,7 @@ const adminKey = randomBytes(24).toString("base64url");
 interface Side {
   label: string;
   server: ChildServer;
-  key: string;
+  keys: Keys;
   nextRound: () => Promise<void>;
   cpu: number[];
   main: number[];
@@ -54,31 +54,32 @@ try {
   const server = await startChildServer(
     bare,
     await freeLoopbackPort(),
-    {},
+    { BENCH_SEEDED_PETS: String(SEEDED_PETS), BENCH_SEEDED_STOCK: String(SEEDED_STOCK) },
     { prefix: place.server, nodeArgs: SERVICE_NODE_ARGS },
   );
-  started.push({ label: "bare h3", server, key: "", nextRound: async () => {}, cpu: [], main: [], v8: [] });
+  const none: Keys = { customer: ["-"], staff: "-" };
+  started.push({ label: "bare h3", server, keys: none, nextRound: async () => {}, cpu: [], main: [], v8: [] });
   for (const side of sides) {
     const server = await startChildServer(
       resolve(side.tree, "bench/service-server.ts"),
       await freeLoopbackPort(),
       { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
-      { prefix: place.server, nodeArgs: side.args },
+      { prefix: place.server, nodeArgs: side.args, shipLogs: { prefix: place.loader } },
     );
     const prepared = await prepareService(server.url, adminKey).catch(async (error: unknown) => {
       await server.stop();
       throw error;
     });
     const { nextRound } = prepared;
-    started.push({ label: side.label, server, key: prepared.keys[scenario.as], nextRound, cpu: [], main: [], v8: [] });
+    started.push({ label: side.label, server, keys: prepared.keys, nextRound, cpu: [], main: [], v8: [] });
   }
   if (place.available) pinSelf(1);
-  for (const side of started) await drive(side.server, scenario, side.key, 1, connections);
+  for (const side of started) await drive(side.server, scenario, side.keys, 1, connections);
   for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 === 0 ? started : [...started].reverse()) {
       await side.nextRound();
       const before = side.server.threadCpuMicros();
-      const result = await drive(side.server, scenario, side.key, seconds, connections);
+      const result = await drive(side.server, scenario, side.keys, seconds, connections);
       const after = side.server.threadCpuMicros();
       const answered = result.reqPerSec * seconds;
       side.cpu.push(result.cpuMicrosPerRequest);
