@@ -97,6 +97,9 @@ const hits = new Map<number, number>();
 profile.samples.forEach((id, i) => {
   if (times[i]! >= from) hits.set(id, (hits.get(id) ?? 0) + 1);
 });
+// Shares of the time the main thread was busy: waiting for the next request (`(idle)`) is no one's cost.
+const idle = new Set(profile.nodes.filter((node) => node.callFrame.functionName === "(idle)").map((node) => node.id));
+for (const id of idle) hits.delete(id);
 const total = [...hits.values()].reduce((a, b) => a + b, 0);
 
 const where = (url: string): string => {

@@ -20,7 +20,7 @@ import { emptyResponse, jsonResponse, textResponse, type Answer } from "./respon
 import { Reply, type Access, type Parsed, type Route, type RouteInput, type RouteServices } from "./route.ts";
 import { NoQuery } from "./schemas.ts";
 import { checkTargetText } from "./target-text.ts";
-import { parseInto, rememberingParser } from "./validation.ts";
+import { parseInto } from "./validation.ts";
 
 export interface PipelineDeps {
   admit: AdmitRequest;
@@ -135,9 +135,8 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
   const operation = (route: Route, services: RouteServices): Operation => {
     const input: RouteInput = route.input ?? {};
     const querySchema = input.query ?? NoQuery;
-    const readQuery = rememberingParser(querySchema, "query");
-    const readPath = input.path && rememberingParser(input.path, "path");
-    const readBody = input.body && rememberingParser(input.body, "body");
+    const pathSchema = input.path;
+    const bodySchema = input.body;
     const writes = route.method !== "GET";
     const headerShape = headerShapeOf(route);
     const headerNames = Object.keys(headerShape);
@@ -148,11 +147,13 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
     const parse = (event: H3Event): Parsed<RouteInput> | Promise<Parsed<RouteInput>> => {
       const details: ProblemDetail[] = [];
       checkTargetText(event.url.pathname, event.url.search, details);
-      // Within one route a path's text decides its parameters.
-      const path = (readPath ? readPath(event.url.pathname, paramsOf, event, details) : {}) as Record<string, unknown>;
+      const path = (pathSchema ? parseInto(pathSchema, paramsOf(event), "path", details) : {}) as Record<
+        string,
+        unknown
+      >;
       // Most requests have no query: a route without query parameters then parses nothing.
       const search = event.url.search;
-      const query = !input.query && search === "" ? {} : readQuery(search, queryOf, event, details);
+      const query = !input.query && search === "" ? {} : parseInto(querySchema, queryOf(event), "query", details);
       const headers = headerSchema
         ? parseInto(
             headerSchema,
@@ -170,10 +171,10 @@ export const createPipeline = ({ admit, runIdempotently, clock, report, clientAd
         const address = clientAddress(event);
         return { path, query, headers, body, expectedRevision, clientAddress: address } as Parsed<RouteInput>;
       };
-      if (!readBody) return parsed(undefined);
+      if (!bodySchema) return parsed(undefined);
       // A body that cannot be read (415, 413, invalid JSON) yields to the problems already found.
       return readJsonText(event)
-        .then((text) => readBody(text, jsonValueOf, text, details))
+        .then((text) => parseInto(bodySchema, jsonValueOf(text), "body", details))
         .then(parsed, (error: unknown) => {
           throw details.length ? invalid(details) : error;
         });

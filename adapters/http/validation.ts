@@ -26,39 +26,3 @@ export const parseInto = <S extends z.ZodType>(
   }
   return undefined;
 };
-
-const deepFreeze = <T>(value: T): T => {
-  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const item of Object.values(value)) deepFreeze(item);
-  }
-  return value;
-};
-
-/** Texts remembered per part of a route, and their longest: past that many the memo starts over. */
-const MEMO_ENTRIES = 256;
-const MEMO_TEXT = 256;
-
-/**
- * `parseInto` for one part of one route, remembering what each text (a path, a query string, a JSON body) parsed to:
- * clients send the same few again and again, and zod is dear in the server (docs/performance.md). Only successes are
- * kept; they are shared between requests, so frozen.
- */
-export const rememberingParser = <S extends z.ZodType>(schema: S, where: InputPart) => {
-  let memo = new Map<string, z.output<S>>();
-  return <A>(
-    text: string,
-    inputOf: (from: A) => unknown,
-    from: A,
-    details: ProblemDetail[],
-  ): z.output<S> | undefined => {
-    const known = memo.get(text);
-    if (known !== undefined) return known;
-    const parsed = parseInto(schema, inputOf(from), where, details);
-    if (parsed !== undefined && text.length <= MEMO_TEXT) {
-      if (memo.size >= MEMO_ENTRIES) memo = new Map();
-      memo.set(text, deepFreeze(parsed));
-    }
-    return parsed;
-  };
-};
