@@ -9,7 +9,7 @@ import { freeLoopbackPort } from "../support/free-port.ts";
 /** `npm run bench -- --smoke`: everything the benchmark does runs and reports; its timings are not looked at. */
 describe("npm run bench -- --smoke", () => {
   it("prints each scenario for the service, the Fastify peer and bare h3 with nothing failed, and every memory load", async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ["bench/run.ts", "--smoke"], { timeout: 230_000 });
+    const { stdout } = await promisify(execFile)(process.execPath, ["bench/run.ts", "--smoke"], { timeout: 590_000 });
     const lines = stdout.split("\n");
     // Three sets of processes by default: their rounds are pooled.
     expect(stdout).toMatch(/^petstore bench \(smoke: timings mean nothing\): .*, 3 set\(s\) of processes, /m);
@@ -79,7 +79,7 @@ describe("npm run bench -- --smoke", () => {
         `${target} in\n${stdout}`,
       ).toBe(true);
     }
-  }, 240_000);
+  }, 600_000);
 });
 
 /** `npm run bench:compare -- HEAD`: two builds in alternating rounds, and its own temporary worktree gone after. */
