@@ -38,6 +38,8 @@ describeMongo("GET /events with two instances on one database", () => {
       PETSTORE_SEED_DEMO: "false",
       PETSTORE_EVENTS_POLL_MS: "50",
       PETSTORE_WEBHOOK_POLL_MS: "50",
+      // Start-up creates every index: on a loaded machine that takes more than the default 2 s.
+      MONGODB_TIMEOUT_MS: "20000",
     };
     a = await servePetstore(env);
     b = await servePetstore(env);
