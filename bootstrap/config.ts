@@ -100,6 +100,11 @@ const environment = z.object({
   PETSTORE_LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" })
     .default("info"),
+  // OpenTelemetry's own variables; the exporter reads the OTEL_EXPORTER_OTLP_* ones itself.
+  OTEL_TRACES_EXPORTER: z
+    .enum(["otlp", "none"], { error: "expected otlp or none (traces are exported by OTLP over HTTP only)" })
+    .optional(),
+  OTEL_SDK_DISABLED: flag.optional(),
 });
 
 export interface Config {
@@ -128,6 +133,8 @@ export interface Config {
   trustProxy: TrustedProxies;
   /** Port of the Prometheus /metrics listener; undefined: off. */
   metricsPort: number | undefined;
+  /** OpenTelemetry traces exported by OTLP/HTTP: only with OTEL_TRACES_EXPORTER=otlp (and OTEL_SDK_DISABLED unset). */
+  tracing: boolean;
   /** After SIGTERM: serve on with /readyz at 503 for `drainSeconds`, then finish in-flight work within `deadlineSeconds`. */
   shutdown: { drainSeconds: number; deadlineSeconds: number };
   webhooks: WebhookSettings;
@@ -220,6 +227,7 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     corsOrigins: (e.PETSTORE_CORS_ORIGINS ?? []).map((o) => (o === "*" ? o : new URL(o).origin)),
     trustProxy: e.PETSTORE_TRUST_PROXY ?? noTrustedProxies,
     metricsPort: e.PETSTORE_METRICS_PORT,
+    tracing: e.OTEL_TRACES_EXPORTER === "otlp" && e.OTEL_SDK_DISABLED !== true,
     shutdown: { drainSeconds: e.PETSTORE_DRAIN_SECONDS, deadlineSeconds: e.PETSTORE_SHUTDOWN_SECONDS },
     webhooks: {
       allowPrivateTargets: e.PETSTORE_WEBHOOK_ALLOW_PRIVATE,

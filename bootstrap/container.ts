@@ -3,6 +3,7 @@
 import "reflect-metadata";
 import { Container } from "inversify";
 import { createHttpApp } from "../adapters/http/app.ts";
+import type { ObservedRequest } from "../adapters/http/request-context.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { SystemClock } from "../adapters/clock/system-clock.ts";
 import { NodeSecrets } from "../adapters/crypto/node-secrets.ts";
@@ -19,6 +20,7 @@ import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { createLifecycle, type Lifecycle } from "./lifecycle.ts";
 import type { Metrics } from "./metrics.ts";
+import type { Tracing } from "./tracing.ts";
 import { errorFields, type Logger } from "./logger.ts";
 import { tokens } from "./tokens.ts";
 import { bindPorts, bindUseCases } from "./use-cases.ts";
@@ -33,6 +35,8 @@ export interface ContainerOverrides {
   events?: EventFeed;
   /** Prometheus metrics, when PETSTORE_METRICS_PORT is set. */
   metrics?: Metrics;
+  /** OpenTelemetry traces, when OTEL_TRACES_EXPORTER=otlp. */
+  tracing?: Pick<Tracing, "sender" | "observeRequest">;
 }
 
 /**
@@ -54,13 +58,21 @@ export const buildContainer = (
   container.bind(tokens.secrets).toConstantValue(overrides.secrets ?? new NodeSecrets());
   container.bind(tokens.webhookSigner).toConstantValue(new HmacWebhookSigner());
   container.bind(tokens.addressResolver).toConstantValue(overrides.addressResolver ?? new DnsAddressResolver());
-  container.bind(tokens.webhookSender).toConstantValue(
+  const sender =
     overrides.webhookSender ??
-      new HttpWebhookSender({
-        timeoutMs: config.webhooks.timeoutMs,
-        allowPrivateTargets: config.webhooks.allowPrivateTargets,
-      }),
-  );
+    new HttpWebhookSender({
+      timeoutMs: config.webhooks.timeoutMs,
+      allowPrivateTargets: config.webhooks.allowPrivateTargets,
+    });
+  container.bind(tokens.webhookSender).toConstantValue(overrides.tracing ? overrides.tracing.sender(sender) : sender);
+  const { metrics, tracing } = overrides;
+  const observe =
+    metrics && tracing
+      ? (request: ObservedRequest) => {
+          metrics.observeRequest(request);
+          tracing.observeRequest(request);
+        }
+      : (metrics?.observeRequest ?? tracing?.observeRequest);
   bindPorts(container, stores);
   bindUseCases(container);
   container
@@ -94,7 +106,7 @@ export const buildContainer = (
             onRefusal: overrides.metrics?.countRefusal,
             onOpenStreams: overrides.metrics?.setOpenStreams,
             trustProxy: c.trustProxy,
-            observe: overrides.metrics?.observeRequest,
+            observe,
             log: (entry) => log.info("request", entry),
             report: (error, requestId) => log.error("unhandled error", { ...errorFields(error), requestId }),
           },

@@ -100,15 +100,18 @@ export const createMetrics = (storeKind = "memory"): Metrics => {
       requests.observe({ method, route, status_code: status }, seconds),
     countRefusal: (reason) => refusals.inc({ reason }),
     setOpenStreams: (open) => openStreams.set(open),
-    instrument: (stores) =>
-      Object.fromEntries(
-        Object.entries(stores).map(([name, port]) => [
-          name,
-          typeof port === "object" && port !== null ? instrumentPort(name, port) : port,
-        ]),
-      ) as unknown as Stores,
+    instrument: (stores) => eachPort(stores, instrumentPort),
   };
 };
+
+/** The same stores, each port (not `close`) replaced by what `wrap` makes of it. */
+export const eachPort = (stores: Stores, wrap: <T extends object>(name: string, port: T) => T): Stores =>
+  Object.fromEntries(
+    Object.entries(stores).map(([name, port]) => [
+      name,
+      typeof port === "object" && port !== null ? wrap(name, port) : port,
+    ]),
+  ) as unknown as Stores;
 
 /** A plain node:http server with GET /metrics only, on its own port: never on the API's. */
 export const startMetricsServer = async (metrics: Metrics, port: number, host: string): Promise<Server> => {

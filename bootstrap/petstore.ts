@@ -1,4 +1,5 @@
 import type { H3 } from "h3";
+import { API_VERSION } from "../adapters/http/openapi/document.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
 import { RecoverInterruptedWrites } from "../core/recovery/recover-interrupted-writes.ts";
@@ -51,9 +52,14 @@ export const composePetstore = async (
 ): Promise<Petstore> => {
   const metrics =
     overrides.metrics ?? (config.metricsPort === undefined ? undefined : createMetrics(config.store.kind));
+  // Loaded only when asked for: without it the service never loads OpenTelemetry.
+  const tracing = config.tracing
+    ? (await import("./tracing.ts")).startTracing({ version: API_VERSION, storeKind: config.store.kind })
+    : undefined;
   const opened = overrides.stores ?? (await openStores(config));
-  const stores = metrics ? metrics.instrument(opened) : opened;
-  const container = buildContainer(config, stores, logger, { ...overrides, metrics });
+  const traced = tracing ? tracing.instrument(opened) : opened;
+  const stores = metrics ? metrics.instrument(traced) : traced;
+  const container = buildContainer(config, stores, logger, { ...overrides, metrics, tracing });
   const useCases = container.get(tokens.useCases);
   const clock = container.get(tokens.clock);
   metrics?.watchPipeline(opened, clock);
@@ -68,8 +74,10 @@ export const composePetstore = async (
   );
   if (config.seedDemo && (await seedDemoData(useCases, stores))) logger.info("demo data loaded");
   const webhookWorker = container.get(tokens.webhookWorker);
+  const app = container.get(tokens.httpApp);
+  tracing?.traceRequests(app);
   return {
-    app: container.get(tokens.httpApp),
+    app,
     useCases,
     stores,
     generatedAdminKey: generatedSecret,
@@ -80,6 +88,7 @@ export const composePetstore = async (
       await recoveryLoop.stop();
       await webhookWorker.stop();
       await stores.close();
+      await tracing?.shutdown();
     },
   };
 };

@@ -19,6 +19,7 @@ describe("configuration from the environment", () => {
       corsOrigins: [],
       trustProxy: noTrustedProxies,
       metricsPort: undefined,
+      tracing: false,
       shutdown: { drainSeconds: 0, deadlineSeconds: 10 },
       connections: { headersTimeoutSeconds: 20, requestTimeoutSeconds: 60, keepAliveTimeoutSeconds: 5 },
       webhooks: { allowPrivateTargets: false, retryBaseMs: 5_000, timeoutMs: 10_000, pollMs: 500 },
@@ -64,6 +65,7 @@ describe("configuration from the environment", () => {
       PETSTORE_HEADERS_TIMEOUT_SECONDS: "10",
       PETSTORE_REQUEST_TIMEOUT_SECONDS: "30",
       PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS: "65",
+      OTEL_TRACES_EXPORTER: "otlp",
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -78,6 +80,7 @@ describe("configuration from the environment", () => {
       recovery: { intervalSeconds: 5, graceSeconds: 120 },
       corsOrigins: ["https://shop.example", "*"],
       metricsPort: 9464,
+      tracing: true,
       shutdown: { drainSeconds: 5, deadlineSeconds: 30 },
       webhooks: { allowPrivateTargets: true, retryBaseMs: 20, timeoutMs: 300, pollMs: 25 },
       connections: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, keepAliveTimeoutSeconds: 65 },
@@ -91,6 +94,15 @@ describe("configuration from the environment", () => {
       loadConfig({ PETSTORE_STORE: "mongo", MONGODB_URL: "mongodb://x", PETSTORE_SEED_DEMO: "true" }).seedDemo,
     ).toBe(true);
     expect(loadConfig({ PETSTORE_SEED_DEMO: "false" }).seedDemo).toBe(false);
+  });
+
+  it("traces only when OTEL_TRACES_EXPORTER asks for otlp, and not when the SDK is disabled", () => {
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: "none" }).tracing).toBe(false);
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: "otlp", OTEL_SDK_DISABLED: "true" }).tracing).toBe(false);
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }).tracing).toBe(false);
+    expect(() => loadConfig({ OTEL_TRACES_EXPORTER: "zipkin" })).toThrow(
+      'Invalid setting OTEL_TRACES_EXPORTER: expected otlp or none (traces are exported by OTLP over HTTP only) (got "zipkin")',
+    );
   });
 
   it("treats an empty variable as unset", () => {
