@@ -26,7 +26,7 @@ const scrape = async (metrics: Metrics): Promise<Map<string, number>> => {
 
 /** Scrapes until `check` holds (the worker and recovery run on their own timers), or fails saying what it saw. */
 const eventually = async (metrics: Metrics, check: (s: Map<string, number>) => boolean, what: string) => {
-  const deadline = Date.now() + 15_000;
+  const deadline = Date.now() + 30_000;
   for (;;) {
     const samples = await scrape(metrics);
     if (check(samples)) return samples;
@@ -147,7 +147,7 @@ describe("business and pipeline metrics", () => {
     expect(refusing.received).toHaveLength(10);
     expect(at(samples, "petstore_webhook_backlog_messages")).toBe(0);
     expect(at(samples, "petstore_webhook_backlog_oldest_age_seconds")).toBe(0);
-  });
+  }, 120_000);
 
   it("counts recovery passes and the unfinished writes they found", async () => {
     const runs = 'petstore_recovery_runs_total{result="succeeded"}';
@@ -166,7 +166,7 @@ describe("business and pipeline metrics", () => {
     const after = await eventually(metrics, (s) => found(s) > 0, "recovery finding the reservation");
     expect(at(after, 'petstore_recovery_unfinished_writes_total{action="undone_reservations"}')).toBe(1);
     expect(at(after, runs)).toBeGreaterThan(at(before, runs));
-  });
+  }, 60_000);
 
   it("counts a failed recovery pass", async () => {
     const own = createMetrics();

@@ -65,7 +65,7 @@ const startOtlpReceiver = async () => {
     spans,
     /** Waits (the exporter sends in batches) until a span matches, or fails listing what came. */
     async find(match: (span: ExportedSpan) => boolean, what: string): Promise<ExportedSpan> {
-      const deadline = Date.now() + 15_000;
+      const deadline = Date.now() + 30_000;
       for (;;) {
         const found = spans.find(match);
         if (found) return found;
@@ -132,7 +132,7 @@ describe("OpenTelemetry tracing", () => {
     );
     expect(store.kind).toBe(3); // client
     expect(store.attributes).toMatchObject({ "petstore.store": "pets", "db.operation.name": store.name.slice(5) });
-  });
+  }, 60_000);
 
   it("starts a trace of its own for a request without traceparent, and marks a 404 by its template", async () => {
     const before = new Set(collector.spans.map((s) => s.traceId));
@@ -144,7 +144,7 @@ describe("OpenTelemetry tracing", () => {
     expect(before.has(server.traceId)).toBe(false);
     expect(server.parentSpanId ?? "").toBe("");
     expect(server).toMatchObject({ name: "GET unmatched", attributes: { "http.response.status_code": 404 } });
-  });
+  }, 60_000);
 
   it("sends a traceparent with each webhook delivery, the delivery's own span", async () => {
     const json = { "x-api-key": ADMIN_KEY, "content-type": "application/json" };
@@ -172,7 +172,7 @@ describe("OpenTelemetry tracing", () => {
       kind: 3,
       attributes: { "http.response.status_code": 204, "url.full": receiver.url },
     });
-  });
+  }, 60_000);
 
   it("exports nothing without OTEL_TRACES_EXPORTER=otlp, even with an endpoint set", async () => {
     const quiet = await startOtlpReceiver();
@@ -189,5 +189,5 @@ describe("OpenTelemetry tracing", () => {
     } finally {
       await quiet.close();
     }
-  });
+  }, 60_000);
 });
