@@ -16,6 +16,7 @@
  *    reason; elsewhere one warning is printed, `mongoUnavailable` carries the
  *    reason and the MongoDB suites are skipped (describeMongo).
  */
+import { constants as osConstants } from "node:os";
 import { MongoClient } from "mongodb";
 import {
   GenericContainer,
@@ -56,6 +57,13 @@ export default async function setup(project: TestProject): Promise<(() => Promis
   // interrupted (Ctrl-C), the teardowns and afterAll hooks that stop them never run.
   const runId = testRunId();
   process.once("exit", () => removeRunContainers(runId));
+  // Without a terminal vitest leaves SIGINT and SIGTERM to Node, which ends the process without an `exit` event.
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+    process.once(signal, () => {
+      removeRunContainers(runId);
+      process.exit(128 + osConstants.signals[signal]);
+    });
+  }
   const external = process.env.MONGODB_URL?.trim();
   if (external) {
     project.provide("mongoUrl", external);

@@ -146,7 +146,9 @@ const followEvents = (key, bus, setState) => {
             }
             if (message.retry) retryMs = Number(message.retry) || retryMs;
             if (message.id !== undefined) lastEventId = message.id;
-            if (message.data !== undefined) bus.emit(JSON.parse(message.data));
+            // `reset`: the stream stands at `from` now; `end`: it closes, and the reconnection is authorized afresh.
+            if (message.event === "reset") lastEventId = JSON.parse(message.data).from;
+            else if (message.event !== "end" && message.data !== undefined) bus.emit(JSON.parse(message.data));
           }
         }
       } catch {
