@@ -1,5 +1,7 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Stores } from "../../core/stores.ts";
+import { isWebhookEventType } from "../../core/webhooks/webhook-event.ts";
+import { messageIdOf } from "../../core/webhooks/webhook-message.ts";
 import { findStoreViolations, readStoreView, type Rule } from "../support/invariants.ts";
 import type { Observations } from "./engine.ts";
 import type { Ledger } from "./workload.ts";
@@ -23,6 +25,8 @@ export interface SimViolation {
 }
 
 const everything = { limit: 10_000 };
+/** The id of the one webhook subscription, to every event type, made before the first event. */
+export const SUBSCRIBER = 1;
 const range = (to: number): number[] => Array.from({ length: to }, (_, i) => i + 1);
 
 export const checkWorld = async (
@@ -82,6 +86,9 @@ export const checkWorld = async (
   for (const event of observed.pendingSeen.values())
     if (!logged.has(event.id))
       fail("event-missing", `${event.type} ${JSON.stringify(event.data)} was recorded but never reached the event log`);
+  for (const event of view.logged)
+    if (isWebhookEventType(event.type) && !(await stores.webhookMessages.ofId(messageIdOf(event.id, SUBSCRIBER))))
+      fail("event-missing", `${event.type} ${JSON.stringify(event.data)} is logged but its webhook message is not`);
   const quantitiesLogged = new Set(
     view.logged
       .filter((e) => e.type === "inventory.changed" && "quantity" in e.data)

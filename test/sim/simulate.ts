@@ -3,7 +3,8 @@ import { MemoryOutbox } from "../../adapters/memory/memory-outbox.ts";
 import type { MemoryOrders } from "../../adapters/memory/memory-orders.repository.ts";
 import type { MemoryPets } from "../../adapters/memory/memory-pets.repository.ts";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
-import { checkWorld, type SimViolation } from "./checks.ts";
+import { webhookEventTypes } from "../../core/webhooks/webhook-event.ts";
+import { checkWorld, SUBSCRIBER, type SimViolation } from "./checks.ts";
 import { Engine, GRACE_MS, type FaultRates, type StoreUnderTest } from "./engine.ts";
 import { Random } from "./random.ts";
 import { useCasesOn, Workload } from "./workload.ts";
@@ -65,6 +66,15 @@ export const runSeed = async (
     });
     // The world before the clients come: three categories (the last empty) and three pets with some stock.
     const direct = useCasesOn(engine.instance("setup", 0).stores, engine);
+    // A webhook subscriber to every event: each relayed event must be fanned out to it once.
+    await store.raw.webhooks.add({
+      id: SUBSCRIBER,
+      url: "https://hooks.example/simulation",
+      events: [...webhookEventTypes],
+      description: undefined,
+      secrets: [{ value: "simulation-secret-0123456789abcdef", expiresAt: undefined }],
+      createdAt: engine.clock.now(),
+    });
     const categories: number[] = [];
     for (const name of ["Dogs", "Cats", "Fish"]) categories.push((await direct.createCategory.execute({ name })).id);
     const pets: number[] = [];
