@@ -145,6 +145,7 @@ export class Engine {
   #stalled: Call[] = [];
   #sleepers: Sleeper[] = [];
   #seq = 0;
+  readonly #deaths = new Map<Instance, () => void>();
   #crashes = 0;
   /** Outside a schedule (set-up, final recovery, checks) calls go straight to the store, still observed. */
   #direct = true;
@@ -172,7 +173,7 @@ export class Engine {
       died = resolve;
     });
     const instance: Instance = { name, generation, alive: true, crashed, stores: undefined as unknown as Stores };
-    (instance as Instance & { die(): void }).die = () => died("crashed");
+    this.#deaths.set(instance, () => died("crashed"));
     const raw = (this.#store.instanceStores?.() ?? this.#store.raw) as unknown as Record<string, unknown>;
     const stores: Record<string, unknown> = { ...raw };
     for (const [port, target] of Object.entries(raw)) {
@@ -359,7 +360,7 @@ export class Engine {
   #crash(instance: Instance): void {
     this.#crashes += 1;
     instance.alive = false;
-    (instance as Instance & { die(): void }).die();
+    this.#deaths.get(instance)?.();
     this.#ready = this.#ready.filter((c) => c.instance !== instance);
     this.#sleepers = this.#sleepers.filter((s) => s.instance !== instance);
     this.note(`CRASH ${instance.name}#${instance.generation}`);
