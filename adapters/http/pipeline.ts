@@ -72,204 +72,223 @@ const unknownQuota = (now: Date, retryAfterSeconds = 60): Quota => ({
   limits: planLimits.free,
 });
 
-/**
- * The request pipeline, once per request: admission (key, ban, quota), permission, input (path, query, headers,
- * body) parsed by the route's schemas, preconditions, the handler, and one serialisation of what it returns.
- * Every refusal happens before the operation runs, so none is ever kept under an Idempotency-Key. Rate-limit
- * headers go on whatever comes out, errors included.
- */
-export const createPipeline = ({ admit, runIdempotently, clock, report, clientAddress, onRefusal }: PipelineDeps) => {
-  const answer = async (event: H3Event, run: () => Promise<Answer> | Answer): Promise<Answer> => {
-    try {
-      return await run();
-    } catch (error) {
-      return errorResponse(error, report, requestIdOf(event));
-    }
-  };
-
-  const withQuota = (response: Answer, quota: Quota): Answer => {
-    setRateLimitHeaders(response.headers, quota, clock.now());
-    return response;
-  };
-
-  /** Admits the request under `access`, then runs `handler`; `"unlimited"` skips admission altogether. */
-  const admitted = async (
-    event: H3Event,
-    access: Access,
-    handler: (actor: Actor | undefined) => Promise<Answer> | Answer,
-  ): Promise<Answer> => {
-    if (access === "unlimited") return await answer(event, () => handler(undefined));
-    const keyed = access !== "public";
-    let admission: Admission;
-    try {
-      admission = await admit.execute({
-        secret: event.req.headers.get("x-api-key") ?? undefined,
-        address: clientAddress(event),
-        keyRequired: keyed,
-      });
-    } catch (error) {
-      // The store behind keys and limits is not answering. Public documents need neither: serve them. Everything
-      // else waits; either way the headers say "nothing left until Retry-After".
-      const retryAfter = isDomainError(error) ? error.retryAfterSeconds : undefined;
-      const outage = isDomainError(error) && error.code === "service_unavailable";
-      const response =
-        outage && !keyed
-          ? await answer(event, () => handler(undefined))
-          : errorResponse(error, report, requestIdOf(event));
-      return withQuota(response, unknownQuota(clock.now(), retryAfter));
-    }
-    const { actor, refusal, quota } = admission;
-    if (actor) noteKeyId(event, actor.keyId);
-    const response = await answer(event, () => {
-      if (refusal) {
-        onRefusal?.(refusal.code);
-        throw refusal;
-      }
-      if (keyed && access !== "any-key" && actor) authorize(actor, access);
-      return handler(actor);
-    });
-    return withQuota(response, quota);
-  };
-
-  /** Compiles a route into what the router calls. */
-  const operation = (route: Route, services: RouteServices): Operation => {
-    const input: RouteInput = route.input ?? {};
-    const querySchema = input.query ?? NoQuery;
-    const pathSchema = input.path;
-    const bodySchema = input.body;
-    const writes = route.method !== "GET";
-    const headerShape = headerShapeOf(route);
-    const headerNames = Object.keys(headerShape);
-    const headerSchema = headerNames.length ? z.object(headerShape) : undefined;
-    const versioned = route.versioned;
-
-    /** Path, query and headers are read at once; only a route that takes a body waits, for the body. */
-    const parse = (event: H3Event): Parsed<RouteInput> | Promise<Parsed<RouteInput>> => {
-      const details: ProblemDetail[] = [];
-      checkTargetText(event.url.pathname, event.url.search, details);
-      const path = (pathSchema ? parseInto(pathSchema, paramsOf(event), "path", details) : {}) as Record<
-        string,
-        unknown
-      >;
-      // Most requests have no query: a route without query parameters then parses nothing.
-      const search = event.url.search;
-      const query = !input.query && search === "" ? {} : parseInto(querySchema, queryOf(event), "query", details);
-      const headers = headerSchema
-        ? parseInto(
-            headerSchema,
-            Object.fromEntries(headerNames.map((name) => [name, event.req.headers.get(name) ?? undefined])),
-            "header",
-            details,
-          )
-        : {};
-      const parsed = (body: unknown): Parsed<RouteInput> => {
-        if (details.length) throw invalid(details);
-        const expectedRevision =
-          versioned && writes
-            ? expectedRevisionOf(event.req.headers.get("if-match"), versioned, path[versioned.idParam] as number)
-            : undefined;
-        const address = clientAddress(event);
-        return { path, query, headers, body, expectedRevision, clientAddress: address } as Parsed<RouteInput>;
-      };
-      if (!bodySchema) return parsed(undefined);
-      // A body that cannot be read (415, 413, invalid JSON) yields to the problems already found.
-      return readJsonText(event)
-        .then((text) => parseInto(bodySchema, jsonValueOf(text), "body", details))
-        .then(parsed, (error: unknown) => {
-          throw details.length ? invalid(details) : error;
-        });
-    };
-
-    const serialise = (result: unknown, event: H3Event): Answer => {
-      const reply = result instanceof Reply ? result : new Reply({ body: result });
-      if (reply.asset) return respondWithAsset(reply.asset, event.req, reply.headers);
-      if (reply.stream)
-        return {
-          status: 200,
-          headers: { ...reply.headers, "content-type": reply.stream.contentType },
-          body: reply.stream.body,
-        };
-      const headers = { ...reply.headers };
-      if (reply.nextAfter !== undefined) {
-        const next = new URLSearchParams(event.url.searchParams);
-        next.set("after", String(reply.nextAfter));
-        if (reply.nextAfterName !== undefined) next.set("afterName", reply.nextAfterName);
-        headers.link = `<${event.url.pathname}?${next}>; rel="next"`;
-      }
-      if (reply.etag) {
-        headers.etag = reply.etag;
-        if (!writes && matchesNoneMatch(event.req.headers.get("if-none-match"), reply.etag))
-          return emptyResponse(304, headers);
-      }
-      if (route.output.status === 204) return emptyResponse(204, headers);
-      if (reply.raw)
-        return textResponse(reply.raw.text, route.output.status, { "content-type": reply.raw.contentType, ...headers });
-      return jsonResponse(reply.body, route.output.status, headers);
-    };
-
-    // Keyed routes always have an actor once admitted; open routes never get one.
-    const handle = route.handle as (
-      parsed: Parsed<RouteInput>,
-      actor: Actor | undefined,
-      app: RouteServices,
-    ) => unknown;
-    const run = async (event: H3Event, actor: Actor | undefined): Promise<Answer> => {
-      const reading = parse(event);
-      const parsed = reading instanceof Promise ? await reading : reading;
-      const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
-      if (key === undefined || !actor) return serialise(await handle(parsed, actor, services), event);
-      return await idempotently(runIdempotently, report, event, actor, key, async (attempt) =>
-        serialise(await handle({ ...parsed, attempt }, actor, services), event),
-      );
-    };
-    const { deprecated } = route;
-    if (!deprecated) return (event) => admitted(event, route.access, (actor) => run(event, actor));
-
-    // Every answer of a deprecated operation says so; after its sunset it is gone, whatever was asked.
-    const { deprecatedAt, sunsetAt } = services.deprecation;
-    const deprecation = `@${Math.floor(deprecatedAt.getTime() / 1000)}`;
-    const sunset = sunsetAt.toUTCString();
-    // The successor's path, split around its parameters once: `/pets?ids={petId}` → ["/pets?ids=", "petId", ""].
-    const successor = deprecated.successor.replace(/^[A-Z]+ /, "").split(/\{(\w+)\}/);
-    const successorOf = (params: Record<string, string>) =>
-      successor.map((part, i) => (i % 2 === 1 ? (params[part] ?? "") : part)).join("");
-    return (event) =>
-      admitted(event, route.access, async (actor) => {
-        const headers = {
-          deprecation,
-          sunset,
-          link: `<${successorOf(event.context.params ?? {})}>; rel="successor-version"`,
-        };
-        const response =
-          clock.now() >= sunsetAt
-            ? errorResponse(
-                new HttpProblem(
-                  "gone",
-                  `${route.method} ${route.path} reached its sunset; use ${deprecated.successor}`,
-                ),
-                report,
-              )
-            : await answer(event, () => run(event, actor));
-        Object.assign(response.headers, headers);
-        return response;
-      });
-  };
-
-  /**
-   * The path-parameter check of a route on its own, for the answers of a path that run no operation (OPTIONS): a
-   * malformed id is 400 there as under every other method.
-   */
-  const pathCheck = (route: Route | undefined): ((event: H3Event) => void) => {
-    const schema = route?.input?.path;
-    if (!schema) return () => undefined;
-    return (event) => {
-      const details: ProblemDetail[] = [];
-      parseInto(schema, event.context.params ?? {}, "path", details);
-      if (details.length) throw invalid(details);
-    };
-  };
-
-  return { admitted, operation, pathCheck };
+/** Runs `run`, answering whatever it throws as the error it stands for. */
+const answered = async (deps: PipelineDeps, event: H3Event, run: () => Promise<Answer> | Answer): Promise<Answer> => {
+  try {
+    return await run();
+  } catch (error) {
+    return errorResponse(error, deps.report, requestIdOf(event));
+  }
 };
+
+const withQuota = (deps: PipelineDeps, response: Answer, quota: Quota): Answer => {
+  setRateLimitHeaders(response.headers, quota, deps.clock.now());
+  return response;
+};
+
+/**
+ * Step 1, admission: key, ban and quota, then permission; `handler` runs only for an admitted request, and the
+ * rate-limit headers go on whatever comes out, errors included. `"unlimited"` skips admission altogether.
+ */
+const admitted = async (
+  deps: PipelineDeps,
+  event: H3Event,
+  access: Access,
+  handler: (actor: Actor | undefined) => Promise<Answer> | Answer,
+): Promise<Answer> => {
+  if (access === "unlimited") return await answered(deps, event, () => handler(undefined));
+  const keyed = access !== "public";
+  let admission: Admission;
+  try {
+    admission = await deps.admit.execute({
+      secret: event.req.headers.get("x-api-key") ?? undefined,
+      address: deps.clientAddress(event),
+      keyRequired: keyed,
+    });
+  } catch (error) {
+    // The store behind keys and limits is not answering. Public documents need neither: serve them. Everything
+    // else waits; either way the headers say "nothing left until Retry-After".
+    const retryAfter = isDomainError(error) ? error.retryAfterSeconds : undefined;
+    const outage = isDomainError(error) && error.code === "service_unavailable";
+    const response =
+      outage && !keyed
+        ? await answered(deps, event, () => handler(undefined))
+        : errorResponse(error, deps.report, requestIdOf(event));
+    return withQuota(deps, response, unknownQuota(deps.clock.now(), retryAfter));
+  }
+  const { actor, refusal, quota } = admission;
+  if (actor) noteKeyId(event, actor.keyId);
+  const response = await answered(deps, event, () => {
+    if (refusal) {
+      deps.onRefusal?.(refusal.code);
+      throw refusal;
+    }
+    if (keyed && access !== "any-key" && actor) authorize(actor, access);
+    return handler(actor);
+  });
+  return withQuota(deps, response, quota);
+};
+
+type InputReader = (event: H3Event) => Parsed<RouteInput> | Promise<Parsed<RouteInput>>;
+
+/**
+ * Step 2, input: path, query and headers parsed by the route's schemas at once, every problem reported together;
+ * only a route that takes a body waits, for the body. The schemas are resolved here, once per route.
+ */
+const inputReader = (route: Route, clientAddress: PipelineDeps["clientAddress"]): InputReader => {
+  const input: RouteInput = route.input ?? {};
+  const querySchema = input.query ?? NoQuery;
+  const { path: pathSchema, body: bodySchema } = input;
+  const writes = route.method !== "GET";
+  const headerShape = headerShapeOf(route);
+  const headerNames = Object.keys(headerShape);
+  const headerSchema = headerNames.length ? z.object(headerShape) : undefined;
+  const { versioned } = route;
+
+  return (event) => {
+    const details: ProblemDetail[] = [];
+    checkTargetText(event.url.pathname, event.url.search, details);
+    const path = (pathSchema ? parseInto(pathSchema, paramsOf(event), "path", details) : {}) as Record<string, unknown>;
+    // Most requests have no query: a route without query parameters then parses nothing.
+    const query =
+      !input.query && event.url.search === "" ? {} : parseInto(querySchema, queryOf(event), "query", details);
+    const headers = headerSchema
+      ? parseInto(
+          headerSchema,
+          Object.fromEntries(headerNames.map((name) => [name, event.req.headers.get(name) ?? undefined])),
+          "header",
+          details,
+        )
+      : {};
+    const parsed = (body: unknown): Parsed<RouteInput> => {
+      if (details.length) throw invalid(details);
+      const expectedRevision =
+        versioned && writes
+          ? expectedRevisionOf(event.req.headers.get("if-match"), versioned, path[versioned.idParam] as number)
+          : undefined;
+      return {
+        path,
+        query,
+        headers,
+        body,
+        expectedRevision,
+        clientAddress: clientAddress(event),
+      } as Parsed<RouteInput>;
+    };
+    if (!bodySchema) return parsed(undefined);
+    // A body that cannot be read (415, 413, invalid JSON) yields to the problems already found.
+    return readJsonText(event)
+      .then((text) => parseInto(bodySchema, jsonValueOf(text), "body", details))
+      .then(parsed, (error: unknown) => {
+        throw details.length ? invalid(details) : error;
+      });
+  };
+};
+
+/** Step 4, the answer: one serialisation of what the handler returned (paging link, ETag and 304, asset, stream). */
+const answerOf = (route: Route, result: unknown, event: H3Event): Answer => {
+  const reply = result instanceof Reply ? result : new Reply({ body: result });
+  if (reply.asset) return respondWithAsset(reply.asset, event.req, reply.headers);
+  if (reply.stream)
+    return {
+      status: 200,
+      headers: { ...reply.headers, "content-type": reply.stream.contentType },
+      body: reply.stream.body,
+    };
+  const headers = { ...reply.headers };
+  if (reply.nextAfter !== undefined) {
+    const next = new URLSearchParams(event.url.searchParams);
+    next.set("after", String(reply.nextAfter));
+    if (reply.nextAfterName !== undefined) next.set("afterName", reply.nextAfterName);
+    headers.link = `<${event.url.pathname}?${next}>; rel="next"`;
+  }
+  if (reply.etag) {
+    headers.etag = reply.etag;
+    if (route.method === "GET" && matchesNoneMatch(event.req.headers.get("if-none-match"), reply.etag))
+      return emptyResponse(304, headers);
+  }
+  if (route.output.status === 204) return emptyResponse(204, headers);
+  if (reply.raw)
+    return textResponse(reply.raw.text, route.output.status, { "content-type": reply.raw.contentType, ...headers });
+  return jsonResponse(reply.body, route.output.status, headers);
+};
+
+type Run = (event: H3Event, actor: Actor | undefined) => Promise<Answer>;
+
+/** Steps 2 to 4 for an admitted request: input, the handler (under its Idempotency-Key when it has one), answer. */
+const runner = (deps: PipelineDeps, route: Route, services: RouteServices): Run => {
+  const read = inputReader(route, deps.clientAddress);
+  // Keyed routes always have an actor once admitted; open routes never get one.
+  const handle = route.handle as (parsed: Parsed<RouteInput>, actor: Actor | undefined, app: RouteServices) => unknown;
+  return async (event, actor) => {
+    const reading = read(event);
+    const parsed = reading instanceof Promise ? await reading : reading;
+    const key = route.idempotent ? (parsed.headers as { "Idempotency-Key"?: string })["Idempotency-Key"] : undefined;
+    if (key === undefined || !actor) return answerOf(route, await handle(parsed, actor, services), event);
+    return await idempotently(deps.runIdempotently, deps.report, event, actor, key, async (attempt) =>
+      answerOf(route, await handle({ ...parsed, attempt }, actor, services), event),
+    );
+  };
+};
+
+/** A deprecated operation: every answer says so, and after its sunset it is gone, whatever was asked. */
+const deprecatedOperation = (deps: PipelineDeps, route: Route, services: RouteServices, run: Run): Operation => {
+  const deprecated = route.deprecated!;
+  const { deprecatedAt, sunsetAt } = services.deprecation;
+  const deprecation = `@${Math.floor(deprecatedAt.getTime() / 1000)}`;
+  const sunset = sunsetAt.toUTCString();
+  // The successor's path, split around its parameters once: `/pets?ids={petId}` → ["/pets?ids=", "petId", ""].
+  const successor = deprecated.successor.replace(/^[A-Z]+ /, "").split(/\{(\w+)\}/);
+  const successorOf = (params: Record<string, string>) =>
+    successor.map((part, i) => (i % 2 === 1 ? (params[part] ?? "") : part)).join("");
+  return (event) =>
+    admitted(deps, event, route.access, async (actor) => {
+      const headers = {
+        deprecation,
+        sunset,
+        link: `<${successorOf(event.context.params ?? {})}>; rel="successor-version"`,
+      };
+      const response =
+        deps.clock.now() >= sunsetAt
+          ? errorResponse(
+              new HttpProblem("gone", `${route.method} ${route.path} reached its sunset; use ${deprecated.successor}`),
+              deps.report,
+            )
+          : await answered(deps, event, () => run(event, actor));
+      Object.assign(response.headers, headers);
+      return response;
+    });
+};
+
+/**
+ * The path-parameter check of a route on its own, for the answers of a path that run no operation (OPTIONS): a
+ * malformed id is 400 there as under every other method.
+ */
+const pathCheck = (route: Route | undefined): ((event: H3Event) => void) => {
+  const schema = route?.input?.path;
+  if (!schema) return () => undefined;
+  return (event) => {
+    const details: ProblemDetail[] = [];
+    parseInto(schema, event.context.params ?? {}, "path", details);
+    if (details.length) throw invalid(details);
+  };
+};
+
+/**
+ * The request pipeline, once per request: admission (key, ban, quota, permission), input (path, query, headers,
+ * body, preconditions), the handler, and the answer. Every refusal happens before the operation runs, so none is
+ * ever kept under an Idempotency-Key.
+ */
+export const createPipeline = (deps: PipelineDeps) => ({
+  admitted: (event: H3Event, access: Access, handler: (actor: Actor | undefined) => Promise<Answer> | Answer) =>
+    admitted(deps, event, access, handler),
+  /** Compiles a route into what the router calls. */
+  operation: (route: Route, services: RouteServices): Operation => {
+    const run = runner(deps, route, services);
+    if (route.deprecated) return deprecatedOperation(deps, route, services, run);
+    return (event) => admitted(deps, event, route.access, (actor) => run(event, actor));
+  },
+  pathCheck,
+});
 
 export type Pipeline = ReturnType<typeof createPipeline>;
