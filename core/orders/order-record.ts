@@ -24,3 +24,15 @@ export const orderOf = (record: OrderRecord): Order => ({
   placedBy: record.placedBy,
   revision: record.revision,
 });
+
+/** The tombstone that burns an order id whose placing was lost: no attempt can write an order under it any more. */
+export const abandonedOrder = (id: number, petId: number, quantity: number, at: Date): OrderRecord => ({
+  id,
+  petId,
+  quantity,
+  shipDate: undefined,
+  placedBy: 0,
+  state: "abandoned",
+  revision: 1,
+  createdAt: at,
+});

@@ -2,7 +2,7 @@ import type { Actor } from "../access/permissions.ts";
 import { notedId, type IdempotentAttempt } from "../idempotency/run-idempotently.ts";
 import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { markOf } from "../pets/pet-record.ts";
+import { markOf, type PetRecord } from "../pets/pet-record.ts";
 import {
   foreseeReserve,
   keepReservation,
@@ -14,7 +14,7 @@ import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
 import type { IdAllocator } from "../shared/id-allocator.port.ts";
 import type { NewOrder, Order } from "./order.ts";
-import { orderOf, type OrderRecord } from "./order-record.ts";
+import { abandonedOrder, orderOf, type OrderRecord } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
 import { StockHints } from "./stock-hints.ts";
 
@@ -52,13 +52,27 @@ export class PlaceOrder {
     const noted = notedId(attempt, "orderId");
     const found = noted === undefined ? undefined : await orders.ofId(noted);
     if (found && this.#isPlacedAs(found, input, actor)) return orderOf(found);
-    // Reuse the noted id unless an order that is not this request's (an abandoned one) took it.
-    const earlier = found === undefined ? noted : undefined;
+    let earlier: number | undefined;
+    let seen: PetRecord | undefined;
+    if (noted !== undefined && found === undefined) {
+      // A lost attempt's reservation under the noted id (its mark) is taken over under that id. Without one, the id
+      // may have been an order since deleted (a relayed cancellation): it is burnt, so that no attempt of this key,
+      // however late, writes an order under it again, and this one goes on under a new id.
+      seen = await pets.ofId(input.petId);
+      if (markOf(seen, noted, "reserve")) earlier = noted;
+      else if (!(await orders.insert(abandonedOrder(noted, input.petId, input.quantity, clock.now())))) {
+        const placed = await orders.ofId(noted);
+        if (placed && this.#isPlacedAs(placed, input, actor)) return orderOf(placed);
+      }
+    }
     let expectedStock = this.#hints.stockOf(input.petId);
     // Under an earlier attempt's id, units may be held already: only the reservation can tell.
-    if (earlier === undefined && (expectedStock === undefined || expectedStock < input.quantity)) {
+    if (
+      earlier === undefined &&
+      (seen !== undefined || expectedStock === undefined || expectedStock < input.quantity)
+    ) {
       // Refuses early, writing nothing; the reservation decides.
-      const seen = await pets.ofId(input.petId);
+      seen ??= await pets.ofId(input.petId);
       this.#hints.saw(input.petId, seen);
       const foreseen = foreseeReserve(seen, input.quantity);
       if (foreseen) throw refusal(foreseen, input);

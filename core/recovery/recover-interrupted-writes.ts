@@ -1,6 +1,6 @@
 import type { Categories } from "../categories/categories.port.ts";
 import { decideCategoryDeletion } from "../categories/delete-category.ts";
-import type { OrderRecord } from "../orders/order-record.ts";
+import { abandonedOrder, type OrderRecord } from "../orders/order-record.ts";
 import type { Orders } from "../orders/orders.port.ts";
 import { readPetSide, settleOrder } from "../orders/settle-order.ts";
 import { categoryAcceptsPets } from "../pets/category-check.ts";
@@ -97,16 +97,7 @@ export class RecoverInterruptedWrites {
       return;
     }
     if (order === undefined) {
-      const abandoned: OrderRecord = {
-        id: mark.orderId,
-        petId: pet.id,
-        quantity: mark.units,
-        shipDate: undefined,
-        placedBy: 0,
-        state: "abandoned",
-        revision: 1,
-        createdAt: clock.now(),
-      };
+      const abandoned = abandonedOrder(mark.orderId, pet.id, mark.units, clock.now());
       if (await orders.insert(abandoned)) {
         order = abandoned;
         report.abandonedPlacings += 1;

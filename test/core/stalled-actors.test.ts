@@ -55,4 +55,30 @@ describe("an actor stalled past the grace period, then resuming", () => {
 
     expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 3, holdCount: 0, heldUnits: 0, marks: [] });
   });
+
+  it("a keyed retry after its order was placed, cancelled and relayed burns the noted id: no id is reused", async () => {
+    const world = aWorld();
+    const pet = await givenPet(world, { stock: 3 });
+    // The first attempt places order 1 and dies before its answer is recorded; the order is cancelled and relayed.
+    const first = await new PlaceOrder(world).execute({ petId: pet.id, quantity: 1 }, alice, {
+      previous: undefined,
+      note: async () => {},
+      confirm: async () => true,
+    });
+    await new CancelOrder(world).execute(first.id, staff);
+    await relayAll(world);
+    expect(await world.orders.ofId(first.id)).toBeUndefined();
+
+    const retry = await new PlaceOrder(world).execute({ petId: pet.id, quantity: 1 }, alice, {
+      previous: { orderId: first.id },
+      note: async () => {},
+      confirm: async () => true,
+    });
+    await relayAll(world);
+
+    expect(retry.id).not.toBe(first.id);
+    const placedEvents = (await world.eventLog.readAfter(0, 100)).events.filter((e) => e.type === "order.placed");
+    expect(placedEvents.map((e) => (e.data as { id: number }).id)).toEqual([first.id, retry.id]);
+    expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 2, holdCount: 1, heldUnits: 1, marks: [] });
+  });
 });

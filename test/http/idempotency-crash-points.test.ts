@@ -179,7 +179,7 @@ describe("Idempotency-Key: a first attempt cut at each step places at most one o
     await expectOnly(pet.id, retried.body);
   });
 
-  it("died after noting its id, before reserving: the retry places the order under that id", async () => {
+  it("died after noting its id, before reserving: the retry burns that id and places the order under a new one", async () => {
     const { pet, stop, first, retry } = await firstStoppedAt(t.stores.pets, "reserve", "cut-after-note");
 
     t.clock.advance(LOCK_MS);
