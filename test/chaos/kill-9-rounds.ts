@@ -84,8 +84,9 @@ try {
         clients,
         pets,
         recoveryLimitMs: limitMs,
-        // A loaded machine may keep a start-up's first commands waiting longer than the default 2 s.
-        env: { ...FAST_RECOVERY_ENV, MONGODB_TIMEOUT_MS: "5000" },
+        // A loaded machine may keep a new database's start-up waiting long; requests in flight then stall through a
+        // pause of the engine rather than fail, and resume after recovery acted (what the pause rounds are for).
+        env: { ...FAST_RECOVERY_ENV, MONGODB_TIMEOUT_MS: "30000" },
         instances,
         ...(pausing && container && { pauseEngine: { container, ms: pauseMs } }),
       });
