@@ -74,8 +74,11 @@ try {
   console.log(
     `${rounds} kill rounds (instances: ${values.instances}) and ${pauses} engine pauses of ${pauseMs / 1000} s, ${clients} clients, ${pets} pets, recovery limit ${limitMs / 1000} s, env ${JSON.stringify(FAST_RECOVERY_ENV)}`,
   );
+  // Pause rounds are spread among the kill rounds, so a run cut short has played some of each.
+  const every = pauses > 0 ? Math.max(1, Math.floor((rounds + pauses) / pauses)) : 0;
+  let paused = 0;
   for (let round = 1; round <= rounds + pauses; round++) {
-    const pausing = round > rounds;
+    const pausing = paused < pauses && (round % every === 0 || round - paused > rounds);
     const instances = pausing ? 2 : instancesOf(round);
     let r: KillRoundResult;
     try {
@@ -99,6 +102,7 @@ try {
       continue;
     }
     results.push(r);
+    if (pausing) paused++;
     const verdict =
       r.recoveredMs === undefined
         ? `NOT RECOVERED: ${r.problems.join(" | ")}`
