@@ -149,7 +149,9 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
   let paused = false;
 
   try {
-    const running = await Promise.all(Array.from({ length: instances }, start));
+    // One after the other: the first prepares the new database (its indexes), the second finds it ready.
+    const running = [await start()];
+    if (instances === 2) running.push(await start());
     const origin = running[0]!.url;
     const limits = { perMinute: 1_000_000, perDay: 10_000_000 };
     const newKey = async (role: string) =>

@@ -24,8 +24,8 @@ export const startServiceProcess = async (env: Record<string, string> = {}): Pro
   }));
   createInterface({ input: child.stderr! }).on("line", (line) => output.push(line));
   const url = await new Promise<string>((resolve, reject) => {
-    // Generous: a loaded machine may take many seconds to start a process; a hang still fails.
-    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output.join("\n")}`)), 60_000);
+    // Generous: on a loaded machine a start on a new database (its indexes) may take a minute; a hang still fails.
+    const timer = setTimeout(() => reject(new Error(`service did not start:\n${output.join("\n")}`)), 120_000);
     void exit.then(() => reject(new Error(`service exited during start-up:\n${output.join("\n")}`)));
     createInterface({ input: child.stdout! }).on("line", (line) => {
       output.push(line);
