@@ -31,6 +31,14 @@ describe("versions", () => {
     expect(client.dependencies["openapi-fetch"]).toBe(root.devDependencies["openapi-fetch"]);
   });
 
+  it("the petstore-client Python package has the service's version, and its generated module says so", () => {
+    const pyproject = readFileSync("clients/python/pyproject.toml", "utf8");
+    expect(/^name = "petstore-client"$/m.test(pyproject)).toBe(true);
+    expect(/^version = "(.+)"$/m.exec(pyproject)?.[1]).toBe(packageVersion);
+    const generated = readFileSync("clients/python/src/petstore_client/_generated.py", "utf8");
+    expect(/^API_VERSION = "(.+)"$/m.exec(generated)?.[1]).toBe(packageVersion);
+  });
+
   it("CHANGELOG.md has an Unreleased section and a section for that version", () => {
     const changelog = readFileSync("CHANGELOG.md", "utf8");
     expect(changelog).toMatch(/^## \[Unreleased\]$/m);

@@ -3,6 +3,7 @@
  *   npm run generate:client   → writes test/support/petstore-api.d.ts and petstore-admin-api.d.ts, and the
  *                               @petstore/client package's clients/typescript/src/generated/ (both documents'
  *                               types, with what every answer guarantees; error codes)
+ *                               and the petstore-client Python package's _generated.py (generate-python-client.ts)
  *   npm run check:client      → regenerates to temporary files and fails when the committed ones differ
  * (test/e2e/typed-client.test.ts runs the same comparison.)
  */
@@ -13,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import type { OpenApiDocument } from "../../adapters/http/openapi/document.ts";
 import { standaloneDocuments } from "../../adapters/http/openapi/standalone.ts";
+import { renderPythonClient } from "./generate-python-client.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 
@@ -25,6 +27,7 @@ export const clientTypeFiles = {
   packageTypes: join(packageGenerated, "petstore-api.ts"),
   packageAdminTypes: join(packageGenerated, "petstore-admin-api.ts"),
   packageErrorCodes: join(packageGenerated, "error-codes.ts"),
+  pythonClient: join(here, "../../clients/python/src/petstore_client/_generated.py"),
 } as const;
 
 const header = (which: string) =>
@@ -93,6 +96,7 @@ export const renderAllClientTypes = async (): Promise<Record<keyof typeof client
     packageTypes: await renderClientTypes(withAnswerGuarantees(documents.public), "public"),
     packageAdminTypes: await renderClientTypes(withAnswerGuarantees(documents.admin), "operators'"),
     packageErrorCodes: renderErrorCodes(documents.public, documents.admin),
+    pythonClient: renderPythonClient(withAnswerGuarantees(documents.public), errorCodesOf(documents.public)),
   };
 };
 
