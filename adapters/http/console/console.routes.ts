@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -13,13 +13,20 @@ const packageFile = (name: string, path: string): string => join(dirname(require
 
 const JS = "text/javascript; charset=utf-8";
 
+/** Our own modules, one per screen and concern (console.js is the entry); the folder's type shims are not served. */
+const ownModules = readdirSync(join(here, "assets"))
+  .filter((name) => name.endsWith(".js"))
+  .sort();
+
 /**
  * The console's files: our own, and Preact and htm as the ES modules their packages ship. Preact's hooks import
  * the bare name "preact", which a browser resolves only through an import map (an inline script the page's CSP
  * forbids): that one import is pointed at the served file instead.
  */
 const assets: Record<string, { type: string; read: () => string | Buffer }> = {
-  "console.js": { type: JS, read: () => readFileSync(join(here, "assets", "console.js")) },
+  ...Object.fromEntries(
+    ownModules.map((name) => [name, { type: JS, read: () => readFileSync(join(here, "assets", name)) }]),
+  ),
   "console.css": { type: "text/css; charset=utf-8", read: () => readFileSync(join(here, "assets", "console.css")) },
   "preact.mjs": { type: JS, read: () => readFileSync(packageFile("preact", "preact.mjs")) },
   "hooks.mjs": {
