@@ -12,7 +12,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from "vitest";
 import { freshMongoDatabase, mongoSkipReason, mongoUrl, type FreshMongoDatabase } from "../support/mongo.ts";
 import { servePetstore, type ServedPetstore } from "../support/serve-petstore.ts";
 
@@ -91,6 +91,7 @@ describe.runIf(available).each(stores)(
     const shot = (name: string, on: Page = page) =>
       on.screenshot({ path: join(SHOTS, `${store}-${name}.png`), fullPage: true });
     const watch = (on: Page) => {
+      on.setDefaultTimeout(PATIENCE);
       on.on("console", (message) => {
         // A CSP refusal would mean inline code or another host. 4xx answers the page provokes on purpose are logged
         // by Chromium as failed loads: those are expected.
@@ -139,7 +140,14 @@ describe.runIf(available).each(stores)(
       if (store === "mongo") mongo = await freshMongoDatabase("console");
       service = await servePetstore(
         store === "mongo"
-          ? { ...env, PETSTORE_STORE: "mongo", MONGODB_URL: mongoUrl(), MONGODB_DB: mongo!.db.databaseName }
+          ? {
+              ...env,
+              PETSTORE_STORE: "mongo",
+              MONGODB_URL: mongoUrl(),
+              MONGODB_DB: mongo!.db.databaseName,
+              // A shared, loaded machine: a store that answers slowly is not one that is down.
+              MONGODB_TIMEOUT_MS: "30000",
+            }
           : env,
       );
       // The relay (part of the webhook worker, as main.ts starts it) takes events to the shared log /events reads.
@@ -185,6 +193,16 @@ describe.runIf(available).each(stores)(
       page = await context.newPage();
       watch(page);
     }, 5 * PATIENCE);
+
+    beforeEach(() => {
+      // What the page showed when a test failed, beside the other screenshots.
+      onTestFailed(async ({ task }) => {
+        const name = task.name.slice(0, 40).replace(/\W+/g, "-");
+        await page
+          ?.screenshot({ path: join(SHOTS, `${store}-FAILED-${name}.png`), fullPage: true })
+          .catch(() => undefined);
+      });
+    });
 
     afterAll(async () => {
       await browser?.close();
@@ -387,6 +405,11 @@ describe.runIf(available).each(stores)(
         await page.getByLabel("Category", { exact: true }).selectOption({ label: "Birds" });
         await expect.poll(() => petCategoryProblem.count(), { timeout: PATIENCE }).toBe(0);
         await page.getByRole("button", { name: "Create pet" }).click();
+        // Done: announced, and the focus is back in the name field for the next pet.
+        await expect
+          .poll(() => page.locator("#section-catalog [role=status]").textContent(), { timeout: PATIENCE })
+          .toBe("Pet Tweety created");
+        await expect.poll(() => focused(page), { timeout: PATIENCE }).toMatch(/^input#new-pet\|/);
         await page.getByLabel("Name starts with", { exact: true }).fill("Twe");
         const tweety = page.locator("#pets tr", { hasText: "Tweety" });
         await tweety.waitFor({ timeout: PATIENCE });
@@ -459,7 +482,9 @@ describe.runIf(available).each(stores)(
         expect(await page.locator("#orders tbody tr").first().getAttribute("data-order-id")).toBe(String(luna.body.id));
         expect(sent.some((s) => s.startsWith("GET /store/orders?sort=-id&limit=20"))).toBe(true);
         await expect.poll(() => row(max.body.id).locator("td.pet").textContent(), { timeout: PATIENCE }).toBe("Max #3");
-        expect(await row(luna.body.id).locator("td.pet").textContent()).toBe("Luna #5");
+        await expect
+          .poll(() => row(luna.body.id).locator("td.pet").textContent(), { timeout: PATIENCE })
+          .toBe("Luna #5");
         // A staff key may not read other keys' labels: it filters by its own key (none of these are its own).
         await page.getByLabel("Placed with my key").check();
         await expect
@@ -642,6 +667,19 @@ describe.runIf(available).each(stores)(
       4 * PATIENCE,
     );
 
+    let audit: BrowserContext | undefined;
+    let audited: Page | undefined;
+    /** axe is injected as a script: this context alone lets the test's own script past the console's CSP. */
+    const auditPage = async () => {
+      if (audited) return audited;
+      audit = await browser.newContext({ viewport: DESKTOP, bypassCSP: true });
+      audited = await audit.newPage();
+      watch(audited);
+      await audited.goto(`${service.origin}/console`);
+      return audited;
+    };
+    afterAll(() => audit?.close().catch(() => undefined));
+
     for (const scheme of ["light", "dark"] as const) {
       for (const [width, viewport] of [
         ["desktop", DESKTOP],
@@ -650,10 +688,12 @@ describe.runIf(available).each(stores)(
         it.runIf(enabled)(
           `has no serious or critical accessibility violations (axe-core), ${scheme}, ${width} width, no sideways scrolling`,
           async () => {
-            // axe is injected as a script: this context alone lets the test's own script past the console's CSP.
-            const audit = await browser.newContext({ viewport, colorScheme: scheme, bypassCSP: true });
-            const a11y = await audit.newPage();
-            watch(a11y);
+            // One page for the four audits (its cached assets spare the address's rate limit), emulating each mode
+            // and width; signed out first, to audit the sign-in page too.
+            const a11y = await auditPage();
+            await a11y.emulateMedia({ colorScheme: scheme });
+            await a11y.setViewportSize(viewport);
+            await a11y.evaluate(() => sessionStorage.clear());
             await a11y.goto(`${service.origin}/console`);
             await a11y.addScriptTag({ path: AXE });
             expect(await a11y.evaluate(() => matchMedia("(prefers-color-scheme: dark)").matches)).toBe(
@@ -687,7 +727,6 @@ describe.runIf(available).each(stores)(
               const file = name.split(" ")[0]!.toLowerCase();
               await a11y.screenshot({ path: join(SHOTS, `${store}-${file}-${width}-${scheme}.png`), fullPage: true });
             }
-            await audit.close();
           },
           6 * PATIENCE,
         );

@@ -76,17 +76,20 @@ const InlineText = ({ label, id, initial, rules, body, onSubmit, onCancel }) => 
 const useForm = (initial) => {
   const [values, setValues] = useState(initial);
   const [left, setLeft] = useState(/** @type {Record<string, boolean>} */ ({}));
+  const [edited, setEdited] = useState(/** @type {Record<string, boolean>} */ ({}));
   const [tried, setTried] = useState(false);
   const [error, setError] = useState("");
   return {
     values,
     error,
     tried,
+    /** A field's message shows once a send was tried, or once it was edited and left (not merely passed through). */
     /** @param {string} field */
-    shown: (field) => tried || Boolean(left[field]),
+    shown: (field) => tried || Boolean(left[field] && edited[field]),
     /** @param {string} field @param {string} value */
     set: (field, value) => {
       setValues((current) => ({ ...current, [field]: value }));
+      setEdited((current) => ({ ...current, [field]: true }));
       setError("");
     },
     /** @param {string} field */
@@ -98,6 +101,7 @@ const useForm = (initial) => {
     reset: (next) => {
       setValues(next);
       setLeft({});
+      setEdited({});
       setTried(false);
       setError("");
     },

@@ -41,14 +41,26 @@ export const loadRules = () => {
   return loading;
 };
 
-/** The rules once loaded. */
+/** How long to wait before asking again for a document that could not be read (a 429, say). */
+const RETRY_MS = 10_000;
+
+/** The rules once loaded; until then the service's own refusals stand in. */
 export const useRules = () => {
   const [rules, setRules] = useState(/** @type {Rules | undefined} */ (undefined));
   useEffect(() => {
     let live = true;
-    void loadRules().then((loaded) => live && setRules(loaded));
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const attempt = () =>
+      void loadRules().then((loaded) => {
+        if (!live) return;
+        if (loaded) setRules(loaded);
+        else timer = setTimeout(attempt, RETRY_MS);
+      });
+    attempt();
     return () => {
       live = false;
+      clearTimeout(timer);
     };
   }, []);
   return rules;
