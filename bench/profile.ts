@@ -1,11 +1,12 @@
 /**
- * npm run bench:profile -- "<scenario>" [seconds]: where the service's CPU goes under one of the benchmark's scenarios
- * (bench/scenarios.ts, matched by name, e.g. "varied order"; "mixed" by default). The service runs as in `npm run bench`
- * (memory store, info logging into a log shipper's pipe, pinned to core 0) under V8's sampling profiler; autocannon warms it up for 3 s, then loads it for
- * `seconds` (default 8). Printed: CPU µs per request, split by thread where /proc tells (the profile samples the main
- * thread only, and V8's helper threads, mostly garbage collection, cost a placed order several µs), the functions
- * with the most self time and the files and packages with the most, counted over the load only; the .cpuprofile is
- * kept for Chrome DevTools' Performance panel.
+ * npm run bench:profile -- "<scenario>" [seconds] [peer]: where the service's CPU goes (or, with `peer`, the Fastify
+ * peer's) under one of the benchmark's scenarios (bench/scenarios.ts, matched by name, e.g. "varied order"; "mixed" by
+ * default). The server runs as in `npm run bench` (the service on the memory store, info logging into a log shipper's
+ * pipe, pinned to core 0) under V8's sampling profiler; autocannon warms it up for 3 s, then loads it for `seconds`
+ * (default 8). Printed: CPU µs per request, split by thread where /proc tells (the profile samples the main thread
+ * only, and V8's helper threads, mostly garbage collection, cost a placed order several µs), the functions with the
+ * most self time and the files and packages with the most, as shares of the main thread's busy time over the load
+ * only; the .cpuprofile is kept for Chrome DevTools' Performance panel.
  * The profiler costs CPU too: compare shares within a profile, and take CPU figures from `npm run bench`.
  */
 import { randomBytes } from "node:crypto";
@@ -16,7 +17,8 @@ import { fileURLToPath } from "node:url";
 import { freeLoopbackPort } from "../test/support/free-port.ts";
 import { pinning, pinSelf, SERVICE_NODE_ARGS, startChildServer } from "./child-server.ts";
 import { load } from "./drive.ts";
-import { allScenarios, prepareService } from "./scenarios.ts";
+import { allScenarios, prepareService, preparedWith, SEEDED_PETS, SEEDED_STOCK, type Keys } from "./scenarios.ts";
+import { CUSTOMER_KEYS } from "./traffic.ts";
 import { table } from "./stats.ts";
 
 interface ProfileNode {
@@ -30,7 +32,7 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const [name = "mixed", secondsArg = "8"] = process.argv.slice(2);
+const [name = "mixed", secondsArg = "8", which = "service"] = process.argv.slice(2);
 const scenario = allScenarios.find((s) => s.name === name);
 if (!scenario) {
   process.stderr.write(
@@ -45,23 +47,41 @@ const directory = join(tmpdir(), `petstore-profile-${process.pid}`);
 rmSync(directory, { recursive: true, force: true });
 const place = pinning();
 const adminKey = randomBytes(24).toString("base64url");
-const service = await startChildServer(
-  fileURLToPath(new URL("./service-server.ts", import.meta.url)),
-  await freeLoopbackPort(),
-  { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
-  {
-    prefix: place.server,
-    nodeArgs: [...SERVICE_NODE_ARGS, "--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=100"],
-    shipLogs: { prefix: place.loader },
-  },
-);
+const profiling = ["--cpu-prof", `--cpu-prof-dir=${directory}`, "--cpu-prof-interval=100"];
+// The peer, for comparison, runs under the same profiler with keys of its own.
+const peerKeys: Keys = {
+  customer: Array.from({ length: CUSTOMER_KEYS }, () => randomBytes(24).toString("base64url")),
+  staff: randomBytes(24).toString("base64url"),
+};
+const service =
+  which === "peer"
+    ? await startChildServer(
+        fileURLToPath(new URL("./peer-fastify/server.ts", import.meta.url)),
+        await freeLoopbackPort(),
+        {
+          BENCH_SEEDED_PETS: String(SEEDED_PETS),
+          BENCH_SEEDED_STOCK: String(SEEDED_STOCK),
+          BENCH_PEER_KEYS: JSON.stringify(peerKeys),
+        },
+        { prefix: place.server, nodeArgs: profiling, shipLogs: { prefix: place.loader } },
+      )
+    : await startChildServer(
+        fileURLToPath(new URL("./service-server.ts", import.meta.url)),
+        await freeLoopbackPort(),
+        { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
+        {
+          prefix: place.server,
+          nodeArgs: [...SERVICE_NODE_ARGS, ...profiling],
+          shipLogs: { prefix: place.loader },
+        },
+      );
 if (place.available) pinSelf(1);
 
 let cpuMicros = 0;
 let requests = 0;
 let threads: Record<string, number> | undefined;
 try {
-  const prepared = await prepareService(service.url, adminKey);
+  const prepared = which === "peer" ? preparedWith(peerKeys) : await prepareService(service.url, adminKey);
   await load(service.url, scenario, prepared.keys, 3, 50);
   await prepared.nextRound();
   const before = await service.cpuMicros();
