@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { inexactness, InexactNumber, parseJsonExactly } from "../../adapters/http/json-numbers.ts";
 
 /** The reference: every number checked by the reviver, never the plain parse. */
@@ -32,7 +32,12 @@ describe("parseJsonExactly", () => {
       fc.double({ noNaN: true, noDefaultInfinity: true }).map(String),
       fc.constantFrom("1e2", "1E-3", "-0", "0.5", "1.0000000000000001", "9007199254740993"),
     );
-    const body = fc.record({ a: number, s: fc.string(), list: fc.array(number, { maxLength: 3 }) });
+    // Strings that look like numbers with fractions, exponents or many digits, alone or beside escapes.
+    const string = fc.oneof(
+      fc.string(),
+      fc.constantFrom("2027-01-05T09:00:00.000Z", "1.5", "1e400", "12345678901234567", 'a"1.5', "\\", '\\"2.5'),
+    );
+    const body = fc.record({ a: number, s: string, list: fc.array(number, { maxLength: 3 }) });
     fc.assert(
       fc.property(body, (b) => {
         const text = `{"a":${b.a},"s":${JSON.stringify(b.s)},"list":[${b.list.join(",")}]}`;
@@ -46,5 +51,22 @@ describe("parseJsonExactly", () => {
       }),
       { numRuns: 2_000 },
     );
+  });
+
+  it("takes the plain parse when only strings hold digits before a dot (a ship date), and the reviver for a number", () => {
+    const parse = vi.spyOn(JSON, "parse");
+    try {
+      expect(parseJsonExactly('{"petId":1,"quantity":2,"shipDate":"2027-01-05T09:00:00.000Z"}')).toEqual({
+        petId: 1,
+        quantity: 2,
+        shipDate: "2027-01-05T09:00:00.000Z",
+      });
+      expect(parse.mock.calls.at(-1)).toHaveLength(1);
+      const { n } = parseJsonExactly('{"s":"1.5","n":9007199254740993}') as { n: unknown };
+      expect(n).toBeInstanceOf(InexactNumber);
+      expect(parse.mock.calls.at(-1)).toHaveLength(2);
+    } finally {
+      parse.mockRestore();
+    }
   });
 });
