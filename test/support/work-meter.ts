@@ -1,4 +1,3 @@
-import { IdIndex } from "../../adapters/memory/memory-id-index.ts";
 import { OrderedMap } from "../../adapters/memory/memory-ordered-map.ts";
 
 /** What built-ins did for the code under test: the copies and walks a per-item cost shows up in. */
@@ -7,7 +6,7 @@ export interface Work {
   dates: number;
   /** Values handed to structuredClone, an array counting its length. */
   cloned: number;
-  /** Elements walked by array and Map iterators (spreads, for-of, Array.from, destructuring) and by the memory adapters' ordered maps and id indexes. */
+  /** Elements walked by array and Map iterators (spreads, for-of, Array.from, destructuring) and by the memory adapters' ordered maps. */
   walked: number;
   /** Elements of arrays sorted. */
   sorted: number;
@@ -17,7 +16,7 @@ export interface Work {
 
 /**
  * Runs `action` with Date, structuredClone, Array.prototype.sort, the array and Map iterators, Map lookups and
- * OrderedMap.valuesAfter and IdIndex walks counting, and restores them afterwards. Counts, never times: what it reports is the same on any machine.
+ * OrderedMap's walks (valuesAfter, valuesBefore) counting, and restores them afterwards. Counts, never times: what it reports is the same on any machine.
  */
 export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
   const work: Work = { dates: 0, cloned: 0, walked: 0, sorted: 0, lookedUp: 0 };
@@ -25,12 +24,7 @@ export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
   const realClone = globalThis.structuredClone;
   const realSort = Array.prototype.sort;
   const realValuesAfter = OrderedMap.prototype.valuesAfter;
-  const realWalkUp = IdIndex.prototype.walkUp;
-  const realWalkDown = IdIndex.prototype.walkDown;
-  const countedVisit = (visit: (slot: number) => boolean) => (slot: number) => {
-    work.walked += 1;
-    return visit(slot);
-  };
+  const realValuesBefore = OrderedMap.prototype.valuesBefore;
   const realGet = Map.prototype.get;
   const realHas = Map.prototype.has;
   const counted = <T>(iterator: Iterator<T>): IterableIterator<T> => ({
@@ -72,11 +66,8 @@ export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
   OrderedMap.prototype.valuesAfter = function (this: OrderedMap<unknown>, after?: number) {
     return counted(realValuesAfter.call(this, after)) as Generator<never, void, undefined>;
   };
-  IdIndex.prototype.walkUp = function (this: IdIndex, after, visit) {
-    realWalkUp.call(this, after, countedVisit(visit));
-  };
-  IdIndex.prototype.walkDown = function (this: IdIndex, before, visit) {
-    realWalkDown.call(this, before, countedVisit(visit));
+  OrderedMap.prototype.valuesBefore = function (this: OrderedMap<unknown>, before?: number) {
+    return counted(realValuesBefore.call(this, before)) as Generator<never, void, undefined>;
   };
   Map.prototype.get = function (this: Map<unknown, unknown>, key: unknown) {
     work.lookedUp += 1;
@@ -99,8 +90,7 @@ export const workOf = async (action: () => Promise<unknown>): Promise<Work> => {
     globalThis.structuredClone = realClone;
     Array.prototype.sort = realSort;
     OrderedMap.prototype.valuesAfter = realValuesAfter;
-    IdIndex.prototype.walkUp = realWalkUp;
-    IdIndex.prototype.walkDown = realWalkDown;
+    OrderedMap.prototype.valuesBefore = realValuesBefore;
     Map.prototype.get = realGet;
     Map.prototype.has = realHas;
     iterators.forEach(([proto, key], i) => {
