@@ -2,8 +2,13 @@ import { expect, it } from "vitest";
 import { FAST_RECOVERY_ENV, killRound } from "../support/kill-round.ts";
 import { describeMongo, mongoUrl } from "../support/mongo.ts";
 
-/** The bound this test states: with recovery every 1 s and a 2 s grace, the invariants hold within 10 s of a restart. */
-const RECOVERY_LIMIT_MS = 10_000;
+/**
+ * The bound this test states: with recovery every 1 s and a 2 s grace, the invariants hold within 20 s of a restart
+ * (grace + interval, and room for a loaded machine).
+ */
+const RECOVERY_LIMIT_MS = 20_000;
+/** A new database's start-up (its indexes) may keep a loaded engine busy longer than the default 2 s. */
+const ENV = { ...FAST_RECOVERY_ENV, MONGODB_TIMEOUT_MS: "10000" };
 
 /**
  * 50 clients placing and cancelling orders on three pets against real service processes on MongoDB (one, or two on
@@ -16,11 +21,11 @@ describeMongo("kill -9 during orders and cancellations", () => {
   for (const instances of [1, 2] as const) {
     it(
       `keeps every invariant once the restarted service has recovered (${instances} instance${instances === 1 ? "" : "s"})`,
-      { timeout: 120_000 },
+      { timeout: 240_000 },
       async () => {
         const result = await killRound({
           mongoUrl: mongoUrl(),
-          env: FAST_RECOVERY_ENV,
+          env: ENV,
           recoveryLimitMs: RECOVERY_LIMIT_MS,
           instances,
         });
