@@ -1,12 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { describe, expect, it } from "vitest";
+import { usePetstore } from "../support/http-fixtures.ts";
 
 describe("GET /console", () => {
-  let t: TestPetstore;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-  });
-  afterEach(() => t.close());
+  const { t } = usePetstore({ keys: false });
 
   it("serves the page without a key, with its own CSP: scripts and styles from this origin only, nothing inline", async () => {
     const res = await t.client.get("/console", { headers: { "accept-encoding": "identity" } });

@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectValidationFailed } from "../support/http-assertions.ts";
-import { createCategory, createPet, placeOrder, setStock } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore, type TestResponse } from "../support/test-petstore.ts";
+import { createCategory, createPet, placeOrder, setStock, usePetstore } from "../support/http-fixtures.ts";
+import type { TestResponse } from "../support/test-petstore.ts";
 
 /** The target of `Link: <…>; rel="next"`, or undefined when there is none. */
 const nextLink = (res: TestResponse): string | undefined => {
@@ -13,11 +13,7 @@ const nextLink = (res: TestResponse): string | undefined => {
 };
 
 describe("paging", () => {
-  let t: TestPetstore;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-  });
-  afterEach(() => t.close());
+  const { t } = usePetstore({ keys: false });
 
   const get = (path: string) => t.client.get(path, { key: t.adminKey });
   const idsOf = (res: TestResponse, idField: string) => res.body.map((item: Record<string, number>) => item[idField]);

@@ -1,17 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { countStatuses } from "../support/http-assertions.ts";
-import { makeKeys, petStatus, stockedPet, stockOf, type Keys } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { petStatus, stockedPet, stockOf, usePetstore } from "../support/http-fixtures.ts";
 
 /** Races through the whole stack; the http-on-mongo project runs them against MongoDB as well. */
 describe("races", () => {
-  let t: TestPetstore;
-  let keys: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    keys = await makeKeys(t);
-  });
-  afterEach(() => t.close());
+  const { t, keys } = usePetstore();
 
   it("200 parallel orders for 50 units admit exactly 50; cancelling them all restores 50 and `available`", async () => {
     const pet = await stockedPet(t, 50);

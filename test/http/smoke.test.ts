@@ -1,13 +1,9 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { describe, expect, it } from "vitest";
 import { expectedCategory, expectedOrder, expectedPet } from "../support/bodies.ts";
+import { usePetstore } from "../support/http-fixtures.ts";
 
 describe("a walk through the store", () => {
-  let t: TestPetstore;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-  });
-  afterEach(() => t.close());
+  const { t } = usePetstore({ keys: false });
 
   it("creates a category and a pet, stocks it, and places, cancels and completes orders", async () => {
     const staff = await t.newKey("staff");

@@ -1,4 +1,5 @@
 import { afterEach, beforeEach } from "vitest";
+import type { ContainerOverrides } from "../../bootstrap/container.ts";
 import { startTestPetstore, type TestPetstore, type TestResponse } from "./test-petstore.ts";
 import { newCategory, newOrder, newPet, type PetBody } from "./bodies.ts";
 
@@ -17,15 +18,62 @@ export interface Keys {
   other: string;
 }
 
-/** For a suite: a fresh petstore (memory stores, or MongoDB in the http-on-mongo project) and its keys per test. */
-export const petstoreWithKeysPerTest = (): (() => { t: TestPetstore; keys: Keys }) => {
+/** What a suite starts each test with: options for startTestPetstore, whether to make keys, and data to seed. */
+export interface PetstoreSetup {
+  env?: Record<string, string>;
+  overrides?: ContainerOverrides;
+  /** Make the staff, customer and other keys (keys 2, 3, 4) before `given`; default true. */
+  keys?: boolean;
+  /** Seeds each fresh petstore, through the API, before the test and its own beforeEach hooks run. */
+  given?: (t: TestPetstore, keys: Keys) => Promise<unknown>;
+}
+
+/**
+ * For a suite: a fresh petstore (memory stores, or MongoDB in the http-on-mongo project) per test, closed after it.
+ * `t` and `keys` stand for the current test's petstore and keys, so a suite can name them once at the top.
+ */
+export const usePetstore = (setup: PetstoreSetup = {}): { t: TestPetstore; keys: Keys } => {
   let current: { t: TestPetstore; keys: Keys } | undefined;
+  const now = () => {
+    if (!current) throw new Error("usePetstore: the petstore exists only inside a test and its hooks");
+    return current;
+  };
   beforeEach(async () => {
-    const t = await startTestPetstore();
-    current = { t, keys: await makeKeys(t) };
+    const t = await startTestPetstore({
+      ...(setup.env && { env: setup.env }),
+      ...(setup.overrides && { overrides: setup.overrides }),
+    });
+    current = { t, keys: noKeys };
+    try {
+      if (setup.keys !== false) current.keys = await makeKeys(t);
+      await setup.given?.(t, current.keys);
+    } catch (error) {
+      await t.close();
+      current = undefined;
+      throw error;
+    }
   });
-  afterEach(() => current?.t.close());
-  return () => current!;
+  afterEach(async () => {
+    const closing = current;
+    current = undefined;
+    await closing?.t.close();
+  });
+  return { t: forward(() => now().t), keys: forward(() => now().keys) };
+};
+
+/** An object whose every property is read from `target()` at the time it is read. */
+const forward = <T extends object>(target: () => T): T =>
+  new Proxy({} as T, { get: (_, property) => Reflect.get(target(), property) });
+
+/** Keys of a suite that asked for none: using one is a mistake in the test. */
+const noKeys = forward<Keys>(() => {
+  throw new Error("usePetstore({ keys: false }) made no keys");
+});
+
+/** For a suite: the current test's petstore and keys (see usePetstore). */
+export const petstoreWithKeysPerTest = (): (() => { t: TestPetstore; keys: Keys }) => {
+  const handle = usePetstore();
+  return () => handle;
 };
 
 export const makeKeys = async (t: TestPetstore): Promise<Keys> => ({
