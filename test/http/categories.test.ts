@@ -1,17 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
-import { createCategory, createPet, makeKeys, type Keys } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { createCategory, createPet, usePetstore } from "../support/http-fixtures.ts";
 import { categoryBody, expectedCategory, newCategory } from "../support/bodies.ts";
 
 describe("categories", () => {
-  let t: TestPetstore;
-  let k: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    k = await makeKeys(t);
-  });
-  afterEach(() => t.close());
+  const { t, keys: k } = usePetstore();
 
   const allCategories = async () => (await t.client.get("/categories?limit=100", { key: k.customer })).body;
 

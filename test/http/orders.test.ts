@@ -1,26 +1,14 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { countStatuses, expectError, expectValidationFailed } from "../support/http-assertions.ts";
-import {
-  createCategory,
-  makeKeys,
-  petStatus,
-  placeOrder,
-  stockedPet,
-  stockOf,
-  type Keys,
-} from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { createCategory, petStatus, placeOrder, stockedPet, stockOf, usePetstore } from "../support/http-fixtures.ts";
 import { expectedOrder, newOrder, orderBody } from "../support/bodies.ts";
 
 describe("orders", () => {
-  let t: TestPetstore;
-  let k: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    k = await makeKeys(t);
-    await createCategory(t, "Dogs");
+  const { t, keys: k } = usePetstore({
+    given: async () => {
+      await createCategory(t, "Dogs");
+    },
   });
-  afterEach(() => t.close());
 
   const storedOrders = () => t.stores.orders.list({ limit: 100 });
 

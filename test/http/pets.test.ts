@@ -1,20 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
-import { createCategory, createPet, makeKeys, placeOrder, setStock, type Keys } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { createCategory, createPet, placeOrder, setStock, usePetstore } from "../support/http-fixtures.ts";
 import { expectedPet, newPet, petBody } from "../support/bodies.ts";
 import { PetView } from "../../adapters/http/schemas.ts";
 
 describe("pets", () => {
-  let t: TestPetstore;
-  let k: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    k = await makeKeys(t);
-    await createCategory(t, "Dogs");
-    await createCategory(t, "Cats");
+  const { t, keys: k } = usePetstore({
+    given: async () => {
+      await createCategory(t, "Dogs");
+      await createCategory(t, "Cats");
+    },
   });
-  afterEach(() => t.close());
 
   const allPets = async () => (await t.client.get("/pets?limit=100", { key: k.staff })).body;
 
