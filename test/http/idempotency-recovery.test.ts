@@ -1,9 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
 import { expectError, retryAfterOf } from "../support/http-assertions.ts";
-import { makeKeys, stockedPet, stockOf, type Keys } from "../support/http-fixtures.ts";
+import { stockedPet, stockOf, usePetstore } from "../support/http-fixtures.ts";
 import { describeViolations, readViolations } from "../support/invariants.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
 
 const GRACE_MS = 30_000;
 
@@ -13,13 +12,7 @@ const GRACE_MS = 30_000;
  * lock places the order, once; the dead attempt, should it wake, changes nothing.
  */
 describe("Idempotency-Key and recovery: a half-placed first attempt", () => {
-  let t: TestPetstore;
-  let keys: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    keys = await makeKeys(t);
-  });
-  afterEach(() => t.close());
+  const { t, keys } = usePetstore();
 
   it("is undone by recovery, so the retry after the lock places exactly one order", async () => {
     const pet = await stockedPet(t, 5);

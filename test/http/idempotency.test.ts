@@ -1,17 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
-import { makeKeys, stockedPet, stockOf, type Keys } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { stockedPet, stockOf, usePetstore } from "../support/http-fixtures.ts";
+import { startTestPetstore } from "../support/test-petstore.ts";
 
 describe("Idempotency-Key on creates", () => {
-  let t: TestPetstore;
-  let keys: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    keys = await makeKeys(t);
-  });
-  afterEach(() => t.close());
+  const { t, keys } = usePetstore();
 
   const withKey = (key: string) => ({ "idempotency-key": key });
 
