@@ -35,7 +35,9 @@ const header = (which: string) =>
 
 export const renderClientTypes = async (document: OpenApiDocument, which: string): Promise<string> =>
   header(which) +
-  astToString(await openapiTS(structuredClone(document) as Parameters<typeof openapiTS>[0], { silent: true }));
+  astToString(
+    await openapiTS(structuredClone(document) as unknown as Parameters<typeof openapiTS>[0], { silent: true }),
+  );
 
 /**
  * The fields the service puts in every answer that the seed's schemas, which the documents keep, call optional

@@ -9,6 +9,9 @@ import { errorDocs, reasonPhrases } from "./error-examples.ts";
 import { SchemaComponents, type OpenApiVersion, type SchemaObject } from "./json-schema.ts";
 import { pathExamples, requestExamples } from "./request-examples.ts";
 
+/** The code's licence (LICENSE at the root), named in every document. */
+const LICENSE = { name: "MIT", url: "https://opensource.org/licenses/MIT" };
+
 export interface DocumentOptions {
   deprecation: { deprecatedAt: Date; sunsetAt: Date };
 }
@@ -16,7 +19,7 @@ export interface DocumentOptions {
 /** An OpenAPI 3.0.3 or 3.1.0 document as plain JSON data. */
 export interface OpenApiDocument {
   openapi: OpenApiVersion;
-  info: { title: string; version: string; description: string };
+  info: { title: string; version: string; description: string; license: { name: string; url: string } };
   paths: Record<string, Record<string, OperationObject>>;
   components: Record<string, Record<string, unknown>>;
   [key: string]: unknown;
@@ -626,7 +629,7 @@ class DocumentBuilder {
     const usedHeaders = Object.fromEntries(Object.entries(headers).filter(([name]) => this.usedHeaders.has(name)));
     return {
       openapi: this.version,
-      info: { title: info.title, version: API_VERSION, description: info.description },
+      info: { title: info.title, version: API_VERSION, description: info.description, license: LICENSE },
       servers: [{ url: "/", description: "This server" }],
       security: [{ apiKey: [] }],
       tags: [
