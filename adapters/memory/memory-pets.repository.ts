@@ -20,6 +20,7 @@ import type {
   DeletingStart,
 } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
+import { caseFor, stockCases, type StockCase } from "../../core/pets/stock-rule.ts";
 import { compareNameKeys, nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
@@ -64,7 +65,6 @@ const withoutMark = (pet: PetRecord, orderId: number, kind: Mark["kind"]): Mark[
   pet.marks.filter((m) => !(m.orderId === orderId && m.kind === kind));
 
 const visible = (pet: PetRecord): boolean => pet.lifecycle === undefined;
-const soldOut = (pet: PetRecord): boolean => pet.pendingCause === "sold-out";
 const revisionHolds = (pet: PetRecord, expected: number | undefined): boolean =>
   expected === undefined || pet.revision === expected;
 const sameDate = (a: Date | undefined, b: Date): boolean => a?.getTime() === b.getTime();
@@ -82,12 +82,20 @@ const withConsequence = (change: Partial<PetRecord>, c: Consequence): Applied =>
   events: c.events,
 });
 
-/** Units back to stock and out of the holds; the consequence as the pet sold out or not. */
-const unitsBack = (pet: PetRecord, units: number, back: UnitsBack, change: Partial<PetRecord>): Applied =>
-  withConsequence(
-    { ...change, stock: pet.stock + units, holdCount: pet.holdCount - 1, heldUnits: pet.heldUnits - units },
-    soldOut(pet) ? back.fromSoldOut : back.otherwise,
-  );
+/** The change with the consequence of core's first case that holds for the pet; undefined (refused) when none does. */
+const withCaseOf = (pet: PetRecord, cases: readonly StockCase[], change: Partial<PetRecord>): Applied | undefined => {
+  const applies = caseFor(cases, pet);
+  return applies && withConsequence(change, applies.then);
+};
+
+/** Units back to stock and out of the holds. */
+const unitsBack = (pet: PetRecord, units: number, back: UnitsBack, change: Partial<PetRecord>): Applied | undefined =>
+  withCaseOf(pet, stockCases.unitsBack(back), {
+    ...change,
+    stock: pet.stock + units,
+    holdCount: pet.holdCount - 1,
+    heldUnits: pet.heldUnits - units,
+  });
 
 /** A record's fields an edit keeps: all but those PUT sets (PetFields). */
 const keptByEdit = {
@@ -194,8 +202,7 @@ export class MemoryPets implements Pets {
 
   async reserve(r: Reservation): Promise<PetWrite> {
     return this.#write(r.petId, (pet) => {
-      if (!visible(pet) || pet.status !== "available" || hasMark(pet, r.orderId, "reserve") || pet.stock < r.units)
-        return undefined;
+      if (!visible(pet) || pet.status !== "available" || hasMark(pet, r.orderId, "reserve")) return undefined;
       const mark: Mark = { orderId: r.orderId, kind: "reserve", units: r.units, since: r.at, nonce: r.nonce };
       const change = {
         stock: pet.stock - r.units,
@@ -203,7 +210,7 @@ export class MemoryPets implements Pets {
         heldUnits: pet.heldUnits + r.units,
         marks: withMark(pet, mark),
       };
-      return withConsequence(change, pet.stock === r.units ? r.lastUnits : r.unitsLeft);
+      return withCaseOf(pet, stockCases.reserve(r), change);
     });
   }
 
@@ -226,11 +233,11 @@ export class MemoryPets implements Pets {
       if (hasMark(pet, s.orderId, "settle") || fenceOf(pet, s.orderId) !== s.fence) return undefined;
       const marks = withMark(pet, { orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
       if (s.how === "release") return unitsBack(pet, s.units, s, { marks });
-      const last = soldOut(pet) && pet.holdCount === 1 && pet.stock === 0;
-      return withConsequence(
-        { marks, holdCount: pet.holdCount - 1, heldUnits: pet.heldUnits - s.units },
-        last ? s.lastOfSoldOut : s.otherwise,
-      );
+      return withCaseOf(pet, stockCases.consume(s), {
+        marks,
+        holdCount: pet.holdCount - 1,
+        heldUnits: pet.heldUnits - s.units,
+      });
     });
   }
 
@@ -250,14 +257,7 @@ export class MemoryPets implements Pets {
   async setStock(s: StockSetting): Promise<PetWrite> {
     return this.#write(s.petId, (pet) => {
       if (!visible(pet) || pet.heldUnits > s.heldAtMost || !revisionHolds(pet, s.expectedRevision)) return undefined;
-      const consequence = !s.restock
-        ? s.otherwise
-        : pet.status === "sold"
-          ? s.restock.fromSold
-          : soldOut(pet)
-            ? s.restock.fromSoldOut
-            : s.otherwise;
-      return withConsequence({ stock: s.quantity }, consequence);
+      return withCaseOf(pet, stockCases.setStock(s), { stock: s.quantity });
     });
   }
 

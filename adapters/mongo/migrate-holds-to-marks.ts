@@ -1,4 +1,5 @@
 import type { Db } from "mongodb";
+import * as stockRule from "../../core/pets/stock-rule.ts";
 
 interface LegacyPet {
   _id: number;
@@ -82,8 +83,8 @@ const convert = async (db: Db, pet: LegacyPet, now: Date): Promise<LegacyPet | u
     else if (state === "cancelled" || state === "complete") migratingOrders.push(hold.orderId);
     else marks[`r${hold.orderId}`] = { u: hold.units, s: hold.since, n: "migrated" };
   }
-  const pending =
-    pet.status === "pending" ? { pendingCause: pet.stock === 0 && openOrders > 0 ? "sold-out" : "hold" } : {};
+  const soldOut = stockRule.holds(stockRule.soldOutStock, { stock: pet.stock, holdCount: openOrders });
+  const pending = pet.status === "pending" ? { pendingCause: soldOut ? "sold-out" : "hold" } : {};
   await pets.updateOne({ _id: pet._id, revision: pet.revision, holds: { $exists: true } }, {
     $set: {
       holdCount: holds.length,

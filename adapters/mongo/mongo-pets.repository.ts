@@ -22,6 +22,7 @@ import type {
   DeletingStart,
 } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
+import { caseFor, stockCases, type Bound, type StockCase, type StockFacts } from "../../core/pets/stock-rule.ts";
 import { nameKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
@@ -190,23 +191,52 @@ const edited = (fields: PetFields): Change => ({
 });
 
 const visibleNow = { lifecycle: { $exists: false } } as const;
-const soldOut = { pendingCause: "sold-out" } as const;
-const notSoldOut = { pendingCause: { $ne: "sold-out" } } as const;
 const ofRevision = (revision: number | undefined) => (revision === undefined ? {} : { revision });
 const fenceIs = (orderId: number, value: number) => ({
   [`fences.${fenceBucket(orderId)}`]: value === 0 ? { $exists: false } : value,
 });
 
-/** Units back to stock and out of the holds, with the consequence as the pet sold out or not: two alternatives. */
-const unitsBack = (facts: Document, units: number, back: UnitsBack, change: Change): Alternative[] => {
-  const returned = merged(change, { inc: { stock: units } }, held(-1, -units));
-  return [
-    [{ ...facts, ...soldOut }, merged(returned, consequence(back.fromSoldOut))],
-    [{ ...facts, ...notSoldOut }, merged(returned, consequence(back.otherwise))],
-  ];
+type Alternative = [facts: Document, change: Change];
+
+const boundFilter = (bound: Bound) => ("eq" in bound ? bound.eq : { $gt: bound.gt });
+/** Core's facts about a pet (core/pets/stock-rule.ts) as a filter on its document. */
+const factsFilter = (when: StockFacts): Document =>
+  definedFields({
+    stock: when.stock && boundFilter(when.stock),
+    holdCount: when.holdCount && boundFilter(when.holdCount),
+    status: when.status,
+    pendingCause: when.pendingCause,
+  } satisfies Record<keyof StockFacts, unknown>);
+
+/**
+ * One alternative per case of core's table, each with its facts and none of the earlier cases' ($nor): they exclude
+ * each other, so at most one applies whichever is tried first. `first`, when given, is tried first.
+ */
+const caseAlternatives = (
+  facts: Document,
+  change: Change,
+  cases: readonly StockCase[],
+  first?: StockCase,
+): Alternative[] => {
+  const alternatives = cases.map((c, i): Alternative => {
+    const own = factsFilter(c.when);
+    const earlier = cases.slice(0, i).map((e) => factsFilter(e.when));
+    return [
+      {
+        ...facts,
+        ...(Object.keys(own).length > 0 && { $and: [own] }),
+        ...(earlier.length > 0 && { $nor: earlier }),
+      },
+      merged(change, consequence(c.then)),
+    ];
+  });
+  const at = first ? cases.indexOf(first) : -1;
+  return at <= 0 ? alternatives : [alternatives[at]!, ...alternatives.filter((_, i) => i !== at)];
 };
 
-type Alternative = [facts: Document, change: Change];
+/** Units back to stock and out of the holds. */
+const unitsBack = (facts: Document, units: number, back: UnitsBack, change: Change): Alternative[] =>
+  caseAlternatives(facts, merged(change, { inc: { stock: units } }, held(-1, -units)), stockCases.unitsBack(back));
 
 /** Events not yet relayed stay on the server: a relay that falls behind must not make every read carry them. */
 const withoutOutbox = { outbox: 0 } as const;
@@ -336,11 +366,10 @@ export class MongoPets implements Pets {
       held(1, r.units),
       addMark({ orderId: r.orderId, kind: "reserve", units: r.units, since: r.at, nonce: r.nonce }),
     );
-    const alternatives: Alternative[] = [
-      [{ ...facts, stock: { $gt: r.units } }, merged(taken, consequence(r.unitsLeft))],
-      [{ ...facts, stock: r.units }, merged(taken, consequence(r.lastUnits))],
-    ];
-    return this.#write(r.petId, r.lastUnitsFirst ? alternatives.reverse() : alternatives);
+    const cases = stockCases.reserve(r);
+    // The case core's rule picks for the stock core expects, tried first, saves a round trip when it holds.
+    const likely = r.lastUnitsFirst ? caseFor(cases, { stock: r.units }) : undefined;
+    return this.#write(r.petId, caseAlternatives(facts, taken, cases, likely));
   }
 
   keepReservation({ petId, orderId, nonce }: ReservationKept): Promise<PetWrite> {
@@ -357,14 +386,7 @@ export class MongoPets implements Pets {
     const facts = { [markPath(s.orderId, "settle")]: { $exists: false }, ...fenceIs(s.orderId, s.fence) };
     const mark = addMark({ orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
     if (s.how === "release") return this.#write(s.petId, unitsBack(facts, s.units, s, mark));
-    const consumed = merged(mark, held(-1, -s.units));
-    const otherwise = merged(consumed, consequence(s.otherwise));
-    return this.#write(s.petId, [
-      [{ ...facts, ...soldOut, holdCount: 1, stock: 0 }, merged(consumed, consequence(s.lastOfSoldOut))],
-      [{ ...facts, ...soldOut, holdCount: { $gt: 1 } }, otherwise],
-      [{ ...facts, ...soldOut, holdCount: 1, stock: { $gt: 0 } }, otherwise],
-      [{ ...facts, ...notSoldOut }, otherwise],
-    ]);
+    return this.#write(s.petId, caseAlternatives(facts, merged(mark, held(-1, -s.units)), stockCases.consume(s)));
   }
 
   clearSettleMark({ petId, orderId }: SettleMarkCleared): Promise<PetWrite> {
@@ -379,13 +401,9 @@ export class MongoPets implements Pets {
 
   setStock(s: StockSetting): Promise<PetWrite> {
     const facts = { ...visibleNow, heldUnits: { $lte: s.heldAtMost }, ...ofRevision(s.expectedRevision) };
-    const set: Change = { set: { stock: s.quantity } };
-    if (!s.restock) return this.#write(s.petId, [[facts, merged(set, consequence(s.otherwise))]]);
-    return this.#write(s.petId, [
-      [{ ...facts, status: { $ne: "sold" }, ...notSoldOut }, merged(set, consequence(s.otherwise))],
-      [{ ...facts, status: "sold" }, merged(set, consequence(s.restock.fromSold))],
-      [{ ...facts, ...soldOut }, merged(set, consequence(s.restock.fromSoldOut))],
-    ]);
+    const cases = stockCases.setStock(s);
+    // Most settings change no status: the last case, the one without a boundary, first.
+    return this.#write(s.petId, caseAlternatives(facts, { set: { stock: s.quantity } }, cases, cases.at(-1)));
   }
 
   edit(e: Edit): Promise<PetWrite> {

@@ -5,7 +5,7 @@ import { markOf, type ListedPet, type PetRecord } from "./pet-record.ts";
 import type { PetStatus } from "./pet.ts";
 import type { Consequence, Pets, StatusChange, StockSetting, UnitsBack } from "./pets.port.ts";
 
-// The status changes stock moves cause (PRODUCT.md §4) are decided here, once.
+// What each stock write causes (PRODUCT.md §4) is decided here, once; when each case applies, in stock-rule.ts.
 
 /** Stock plus held units never exceed it, so a cancellation can always give units back. */
 export const MAX_STOCK = 1_000_000;
@@ -124,7 +124,6 @@ export const clearSettleMark = async (pets: Pets, petId: number, orderId: number
   await pets.clearSettleMark({ petId, orderId });
 };
 
-/** Above 0, a sold or sold-out pet is available again; a staff hold stays. */
 export const stockSetting = (
   clock: Clock,
   petId: number,
@@ -143,7 +142,7 @@ export const stockSetting = (
     heldAtMost: MAX_STOCK - quantity,
     expectedRevision,
     otherwise: { events: [set] },
-    restock: quantity > 0 ? { fromSold: toAvailable("sold"), fromSoldOut: toAvailable("pending") } : undefined,
+    restock: { fromSold: toAvailable("sold"), fromSoldOut: toAvailable("pending") },
   };
 };
 

@@ -12,11 +12,13 @@ import { outboxContract } from "./outbox.contract.ts";
 import { petsContract } from "./pets.contract.ts";
 import { rateLimiterContract } from "./rate-limiter.contract.ts";
 import { storeHealthContract } from "./store-health.contract.ts";
+import { stockRuleContract } from "./stock-rule.contract.ts";
 import { webhooksContract } from "./webhooks.contract.ts";
 
 /** Every port's contract against one adapter family; the harness is closed after the last of them. */
 export const runAllContracts = (harness: ContractHarness): void => {
   petsContract(harness);
+  stockRuleContract(harness);
   categoriesContract(harness);
   ordersContract(harness);
   outboxContract(harness);

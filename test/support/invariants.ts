@@ -1,6 +1,7 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { OrderRecord } from "../../core/orders/order-record.ts";
 import { FENCE_BUCKETS, type PetRecord } from "../../core/pets/pet-record.ts";
+import { holds, soldOut, soldOutStock, soldStock } from "../../core/pets/stock-rule.ts";
 import type { Stores } from "../../core/stores.ts";
 
 /**
@@ -199,13 +200,14 @@ export const findViolations = (snapshot: Snapshot, expect: Expectations = {}): V
   return violations;
 };
 
+/** Judged by core's stock rule (core/pets/stock-rule.ts), the open orders standing for the holds. */
 const statusDisagreement = (status: string, stock: number, openOrders: number, strict: boolean): string | undefined => {
   const facts = `status ${status}, stock ${stock}, ${openOrders} open orders`;
-  if (status === "sold" && (stock !== 0 || openOrders > 0)) return `${facts}: sold needs stock 0 and no open order`;
+  const held = { stock, holdCount: openOrders };
+  if (status === "sold" && !holds(soldStock, held)) return `${facts}: sold needs stock 0 and no open order`;
   if (!strict) return undefined;
-  if (status === "pending" && (stock !== 0 || openOrders === 0))
-    return `${facts}: pending needs stock 0 and an open order`;
-  if (status === "available" && stock === 0 && openOrders > 0)
+  if (status === "pending" && !holds(soldOutStock, held)) return `${facts}: pending needs stock 0 and an open order`;
+  if (status === "available" && holds(soldOutStock, held))
     return `${facts}: the order that took the last unit should have made it pending`;
   return undefined;
 };
@@ -343,9 +345,10 @@ export const findStoreViolations = (view: StoreView, expect: StoreExpectations =
     if (pet.stock + pet.heldUnits > 1_000_000) fail("stock-limit", `${where} holds more than 1,000,000 units`, at);
     if ((pet.status === "pending") !== (pet.pendingCause !== undefined))
       fail("status-agrees", `${where}: a pending cause exactly while pending`, at);
-    if (pet.status === "sold" && (pet.stock !== 0 || open.length > 0))
+    const held = { stock: pet.stock, holdCount: open.length };
+    if (pet.status === "sold" && !holds(soldStock, held))
       fail("status-agrees", `${where} is sold with ${open.length} open orders`, at);
-    if (pet.pendingCause === "sold-out" && (pet.stock !== 0 || open.length === 0))
+    if (holds(soldOut, pet) && !holds(soldOutStock, held))
       fail("pending-without-cause", `${where} is pending for want of stock with ${open.length} open orders`, at);
   }
 

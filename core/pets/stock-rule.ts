@@ -1,0 +1,75 @@
+import type { PetStatus } from "./pet.ts";
+import type { PendingCause, PetRecord } from "./pet-record.ts";
+import type { Consequence, Reservation, Settlement, StockSetting, UnitsBack } from "./pets.port.ts";
+
+// PRODUCT.md §4's stock rule, as data: when each consequence of a stock write applies. The memory store evaluates
+// these cases and the MongoDB store translates them into filters, so neither decides a boundary of its own.
+
+export type Bound = { eq: number } | { gt: number };
+
+/** Facts about a pet, all of which must hold; `{}` always holds. */
+export interface StockFacts {
+  stock?: Bound;
+  holdCount?: Bound;
+  status?: PetStatus;
+  pendingCause?: PendingCause;
+}
+
+/** In order: the first case whose facts hold applies; none holding refuses the write. */
+export interface StockCase {
+  when: StockFacts;
+  then: Consequence;
+}
+
+/** A fact left out (a guess about a pet) satisfies no condition on it. */
+export type StockState = Pick<PetRecord, "stock"> & Partial<Pick<PetRecord, "holdCount" | "status" | "pendingCause">>;
+
+const within = (value: number | undefined, bound: Bound | undefined): boolean =>
+  bound === undefined || (value !== undefined && ("eq" in bound ? value === bound.eq : value > bound.gt));
+
+export const holds = (when: StockFacts, pet: StockState): boolean =>
+  Object.values({
+    stock: within(pet.stock, when.stock),
+    holdCount: within(pet.holdCount, when.holdCount),
+    status: when.status === undefined || pet.status === when.status,
+    pendingCause: when.pendingCause === undefined || pet.pendingCause === when.pendingCause,
+  } satisfies Record<keyof StockFacts, boolean>).every(Boolean);
+
+export const caseFor = (cases: readonly StockCase[], pet: StockState): StockCase | undefined =>
+  cases.find((c) => holds(c.when, pet));
+
+/** Pending for want of stock: units coming back end it, a staff hold stays. */
+export const soldOut: StockFacts = { pendingCause: "sold-out" };
+/** What a sold-out pet has; an available pet with it should have sold out (unless staff set it so). */
+export const soldOutStock: StockFacts = { stock: { eq: 0 }, holdCount: { gt: 0 } };
+/** What a sold pet has. */
+export const soldStock: StockFacts = { stock: { eq: 0 }, holdCount: { eq: 0 } };
+const always: StockFacts = {};
+
+export const stockCases = {
+  /** Taking the last units sells the pet out; fewer units than asked refuses. */
+  reserve: (r: Reservation): StockCase[] => [
+    { when: { stock: { gt: r.units } }, then: r.unitsLeft },
+    { when: { stock: { eq: r.units } }, then: r.lastUnits },
+  ],
+  /** A release or an undone reservation. */
+  unitsBack: (back: UnitsBack): StockCase[] => [
+    { when: soldOut, then: back.fromSoldOut },
+    { when: always, then: back.otherwise },
+  ],
+  /** The last order holding a sold-out pet, completed, sells it. */
+  consume: (s: Extract<Settlement, { how: "consume" }>): StockCase[] => [
+    { when: { ...soldOut, stock: { eq: 0 }, holdCount: { eq: 1 } }, then: s.lastOfSoldOut },
+    { when: always, then: s.otherwise },
+  ],
+  /** Above 0, a sold or sold-out pet is available again; a staff hold stays. */
+  setStock: (s: StockSetting): StockCase[] => [
+    ...(s.restock && s.quantity > 0
+      ? [
+          { when: { status: "sold" } as const, then: s.restock.fromSold },
+          { when: soldOut, then: s.restock.fromSoldOut },
+        ]
+      : []),
+    { when: always, then: s.otherwise },
+  ],
+};
