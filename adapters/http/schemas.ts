@@ -77,7 +77,15 @@ const commaList = <T extends z.ZodType<unknown, string>>(item: T, max: number) =
 const listDescription = (what: string, name: string, example: string) =>
   `${what} (comma-separated, \`${name}=${example.replaceAll("&", ",")}\`; the repeated form \`${name}=${example.replaceAll("&", `&${name}=`)}\` is accepted too)`;
 
-export const PetStatus = z.enum(petStatuses).meta({ id: "PetStatus", description: "Status of the pet" });
+/** The API's one statement of the stock rule (core/pets/stock-rule.ts); the operations that move stock point here. */
+export const PetStatus = z.enum(petStatuses).meta({
+  id: "PetStatus",
+  description:
+    "Status of the pet. It follows the stock: an order that takes the last unit makes an `available` pet `pending` " +
+    "(sold out); stock above 0 again (an order cancelled, or the inventory set above 0) makes a sold-out or `sold` " +
+    "pet `available`; completing the last open order of a sold-out pet makes it `sold`. Staff may put an " +
+    "`available` pet on hold (`pending`) and release it; stock never ends a hold.",
+});
 
 /**
  * Free text is stored as sent, so it must be well-formed Unicode: a JSON escape can carry a lone surrogate

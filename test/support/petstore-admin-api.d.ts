@@ -1149,7 +1149,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Status of the pet
+         * @description Status of the pet. It follows the stock: an order that takes the last unit makes an `available` pet `pending` (sold out); stock above 0 again (an order cancelled, or the inventory set above 0) makes a sold-out or `sold` pet `available`; completing the last open order of a sold-out pet makes it `sold`. Staff may put an `available` pet on hold (`pending`) and release it; stock never ends a hold.
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";

@@ -187,7 +187,7 @@ export interface paths {
         put?: never;
         /**
          * Place an order
-         * @description Reserves the stock at once: the pet must be `available` with at least `quantity` units in stock. An order that takes the last unit puts the pet in `pending`.
+         * @description Reserves the stock at once: the pet must be `available` with at least `quantity` units in stock. The pet's status follows its stock (`PetStatus`).
          *
          *     Roles: `customer`, `staff`, `admin`.
          */
@@ -300,7 +300,7 @@ export interface paths {
         get: operations["getInventoryItem"];
         /**
          * Set a pet's stock
-         * @description Sets the stock count. Above 0, a `sold` pet, or one `pending` because it sold out, is `available` again; a staff hold stays. The stock plus the units open orders hold never exceeds 1,000,000: a setting beyond that is refused (409 `stock_limit_exceeded`), so a cancellation can always return its units.
+         * @description Sets the stock count; the pet's status follows it (`PetStatus`). The stock plus the units open orders hold never exceeds 1,000,000: a setting beyond that is refused (409 `stock_limit_exceeded`), so a cancellation can always return its units.
          *
          *     Roles: `staff`, `admin`.
          *
@@ -329,7 +329,7 @@ export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
-         * @description Status of the pet
+         * @description Status of the pet. It follows the stock: an order that takes the last unit makes an `available` pet `pending` (sold out); stock above 0 again (an order cancelled, or the inventory set above 0) makes a sold-out or `sold` pet `available`; completing the last open order of a sold-out pet makes it `sold`. Staff may put an `available` pet on hold (`pending`) and release it; stock never ends a hold.
          * @enum {string}
          */
         PetStatus: "available" | "pending" | "sold";

@@ -31,7 +31,7 @@ export const storeRoutes = [
     tag: "Store",
     summary: "Place an order",
     description:
-      "Reserves the stock at once: the pet must be `available` with at least `quantity` units in stock. An order that takes the last unit puts the pet in `pending`.",
+      "Reserves the stock at once: the pet must be `available` with at least `quantity` units in stock. The pet's status follows its stock (`PetStatus`).",
     access: "orders:place",
     idempotent: true,
     input: { body: OrderBody },
@@ -172,7 +172,7 @@ export const storeRoutes = [
     tag: "Store",
     summary: "Set a pet's stock",
     description:
-      "Sets the stock count. Above 0, a `sold` pet, or one `pending` because it sold out, is `available` again; a staff hold stays. " +
+      "Sets the stock count; the pet's status follows it (`PetStatus`). " +
       "The stock plus the units open orders hold never exceeds 1,000,000: a setting beyond that is refused (409 `stock_limit_exceeded`), " +
       "so a cancellation can always return its units.",
     access: "inventory:write",
