@@ -9,7 +9,10 @@ import { idAllocatorContract } from "./id-allocator.contract.ts";
 import { idempotencyRecordsContract } from "./idempotency-records.contract.ts";
 import { ordersContract } from "./orders.contract.ts";
 import { outboxContract } from "./outbox.contract.ts";
-import { petsContract } from "./pets.contract.ts";
+import { petEditsAndMovesContract } from "./pets-edits-and-moves.contract.ts";
+import { petsReadsContract } from "./pets-reads.contract.ts";
+import { petStockContract } from "./pets-stock.contract.ts";
+import { petWriteFactsContract } from "./pets-write-facts.contract.ts";
 import { rateLimiterContract } from "./rate-limiter.contract.ts";
 import { storeHealthContract } from "./store-health.contract.ts";
 import { stockRuleContract } from "./stock-rule.contract.ts";
@@ -17,7 +20,10 @@ import { webhooksContract } from "./webhooks.contract.ts";
 
 /** Every port's contract against one adapter family; the harness is closed after the last of them. */
 export const runAllContracts = (harness: ContractHarness): void => {
-  petsContract(harness);
+  petsReadsContract(harness);
+  petWriteFactsContract(harness);
+  petStockContract(harness);
+  petEditsAndMovesContract(harness);
   stockRuleContract(harness);
   categoriesContract(harness);
   ordersContract(harness);
