@@ -3,6 +3,7 @@ import type { ApiKey } from "../../core/access/api-key.ts";
 import type { Category } from "../../core/categories/category.ts";
 import type { InventoryItem } from "../../core/inventory/inventory-item.ts";
 import type { Order } from "../../core/orders/order.ts";
+import type { PlacedOrder } from "../../core/orders/describe-placements.ts";
 import type { Pet } from "../../core/pets/pet.ts";
 import type { OnlyKeysOf } from "../../core/shared/only-keys-of.ts";
 import { limitsOf } from "../../core/rate-limiting/plans.ts";
@@ -15,6 +16,7 @@ import type {
   InventoryItemView,
   OrderView,
   PetView,
+  PlacedOrderView,
   WebhookView,
 } from "./schemas.ts";
 
@@ -37,6 +39,15 @@ export const presentOrder = (o: Order): View<typeof OrderView> => ({
   quantity: o.quantity,
   ...(o.shipDate ? { shipDate: o.shipDate.toISOString() } : {}),
   complete: o.complete,
+});
+
+/** `expand=placement`: the seed's order and who placed it when (a deleted key keeps only its id). */
+export const presentPlacedOrder = ({ order, placement }: PlacedOrder): View<typeof PlacedOrderView> => ({
+  ...presentOrder(order),
+  placement: {
+    at: placement.at.toISOString(),
+    by: placement.by.label === undefined ? { id: placement.by.id } : { id: placement.by.id, label: placement.by.label },
+  },
 });
 
 export const presentInventoryItem = (i: InventoryItem): View<typeof InventoryItemView> => ({

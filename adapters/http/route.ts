@@ -69,6 +69,8 @@ export interface Versioned {
   letter: string;
   /** Which path parameter names the resource. */
   idParam: string;
+  /** A query parameter whose answers are another representation, without a tag (no ETag, no 304). */
+  untaggedWith?: string;
 }
 
 /** One operation: what the router, the pipeline and the OpenAPI document need to know about it. */

@@ -181,6 +181,24 @@ export const OrderView = z
   })
   .meta({ id: "Order" });
 
+export const OrderPlacementView = z
+  .object({
+    at: z.string().meta({ format: "date-time", description: "When the order was placed (UTC)" }),
+    by: z
+      .object({
+        id: int64.meta({ description: "The API key it was placed with: what `placedBy` and `GET /me` name" }),
+        label: z.string().optional().meta({ description: "The key's label; absent if the key no longer exists" }),
+      })
+      .meta({ id: "OrderPlacer", description: "The key that placed an order" }),
+  })
+  .meta({ id: "OrderPlacement", description: "Who placed the order and when: answered with `expand=placement`" });
+
+/** The seed's Order with what `expand=placement` adds; the default answer stays the seed's shape. */
+export const PlacedOrderView = OrderView.extend({ placement: OrderPlacementView }).meta({ id: "PlacedOrder" });
+
+/** An order as a read answers it: the seed's shape, or with `expand=placement` that shape and its placement. */
+export const ReadOrderView = z.union([OrderView, PlacedOrderView]);
+
 export const InventoryItemView = z
   .object({
     petId: int64.meta({ description: "Identifier of the animal the entry tracks" }),
@@ -310,6 +328,15 @@ export const PetListQuery = z.strictObject({
 
 export const PageQuery = z.strictObject(paging);
 
+/** What `expand` may name: Stripe's idea of opt-in fields, so the default answer keeps the seed's shape. */
+const orderExpansions = ["placement"] as const;
+const expand = z.enum(orderExpansions).optional().meta({
+  description:
+    "`placement` adds `placement` to each order: when it was placed and the key that placed it (id and label)",
+});
+
+export const OrderReadQuery = z.strictObject({ expand });
+
 export const OrderListQuery = z.strictObject({
   ...paging,
   complete: z
@@ -330,6 +357,7 @@ export const OrderListQuery = z.strictObject({
     .enum(orderSorts)
     .optional()
     .meta({ description: "`id` (ascending, the default) or `-id` (newest first); `after` follows that order" }),
+  expand,
 });
 
 export const InventoryListQuery = z.strictObject({

@@ -8,6 +8,7 @@ import { CreateWebhookSubscription } from "../../core/webhooks/create-webhook-su
 import { DeleteCategory } from "../../core/categories/delete-category.ts";
 import { DeletePet } from "../../core/pets/delete-pet.ts";
 import { DeleteWebhookSubscription } from "../../core/webhooks/delete-webhook-subscription.ts";
+import { DescribePlacements } from "../../core/orders/describe-placements.ts";
 import { FollowEvents } from "../../core/events/follow-events.ts";
 import { GetApiKey } from "../../core/access/get-api-key.ts";
 import { GetCategory } from "../../core/categories/get-category.ts";
@@ -89,6 +90,7 @@ export const useCaseFactories = {
   placeOrder: useCase(["orders", "pets", "ids", "clock"], (d) => new PlaceOrder(d)),
   listOrders: useCase(["orders"], ({ orders }) => new ListOrders(orders)),
   getOrder: useCase(["orders"], ({ orders }) => new GetOrder(orders)),
+  describePlacements: useCase(["cachedApiKeys"], ({ cachedApiKeys }) => new DescribePlacements(cachedApiKeys)),
   updateOrder: useCase(["orders", "pets", "clock"], (d) => new UpdateOrder(d)),
   cancelOrder: useCase(["orders", "pets", "clock"], (d) => new CancelOrder(d)),
 

@@ -32,6 +32,13 @@ export class MemoryApiKeys implements ApiKeys {
     return key && copyOf(key);
   }
 
+  async ofIds(ids: readonly number[]): Promise<ApiKey[]> {
+    return ids.flatMap((id) => {
+      const key = this.#keys.get(id);
+      return key ? [copyOf(key)] : [];
+    });
+  }
+
   async activeOfSecretHash(secretHash: string): Promise<ApiKey | undefined> {
     const id = this.#activeByHash.get(secretHash);
     const key = id === undefined ? undefined : this.#active(id);

@@ -101,6 +101,13 @@ export class MongoApiKeys implements ApiKeys {
     });
   }
 
+  ofIds(ids: readonly number[]): Promise<ApiKey[]> {
+    return guarded(async () => {
+      if (ids.length === 0) return [];
+      return (await this.#keys.find({ _id: { $in: [...ids] } }).toArray()).map(toApiKey);
+    });
+  }
+
   activeOfSecretHash(secretHash: string): Promise<ApiKey | undefined> {
     return guarded(async () => {
       const doc = await this.#keys.findOne({ activeSecretHash: secretHash });

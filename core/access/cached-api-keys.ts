@@ -74,6 +74,11 @@ export class CachedApiKeys implements ApiKeys {
     return key;
   }
 
+  /** Straight from the store: labels for a page of orders, read once a page. */
+  ofIds(ids: readonly number[]): Promise<ApiKey[]> {
+    return this.#store.ofIds(ids);
+  }
+
   list(page: PageRequest): Promise<ApiKey[]> {
     return this.#store.list(page);
   }

@@ -3,7 +3,7 @@ import type { Order } from "./order.ts";
 /** Clients see `open` and `complete`; the others are tombstones (docs/consistency.md#documents). */
 export type OrderState = "open" | "complete" | "cancelled" | "abandoned";
 
-export interface OrderRecord extends Omit<Order, "complete"> {
+export interface OrderRecord extends Omit<Order, "complete" | "placedAt"> {
   state: OrderState;
   createdAt: Date;
   /** The nonce of the reservation whose units the order owns. */
@@ -22,6 +22,7 @@ export const orderOf = (record: OrderRecord): Order => ({
   shipDate: record.shipDate,
   complete: record.state === "complete",
   placedBy: record.placedBy,
+  placedAt: record.createdAt,
   revision: record.revision,
 });
 

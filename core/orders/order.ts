@@ -5,6 +5,8 @@ export interface Order {
   shipDate: Date | undefined;
   complete: boolean;
   placedBy: number;
+  /** When it was placed: shown only on request (`expand=placement`), like `placedBy`. */
+  placedAt: Date;
   revision: number;
 }
 

@@ -29,6 +29,18 @@ export const apiKeysContract = (harness: ContractHarness): void => {
       expect(await apiKeys().ofId(4)).toBeUndefined();
     });
 
+    it("reads several ids at once: the keys that exist, revoked ones included, every field", async () => {
+      const revoked = anApiKey({ id: 2, label: "old till", revokedAt: at("2026-11-22T09:00:00.456Z") });
+      await apiKeys().add(anApiKey({ id: 1, label: "storefront" }));
+      await apiKeys().add(revoked);
+      await apiKeys().add(anApiKey({ id: 3, label: "warehouse" }));
+
+      const read = await apiKeys().ofIds([2, 9, 1]);
+      expect(read.toSorted((a, b) => a.id - b.id)).toEqual([anApiKey({ id: 1, label: "storefront" }), revoked]);
+      expect(await apiKeys().ofIds([])).toEqual([]);
+      expect(await apiKeys().ofIds([7])).toEqual([]);
+    });
+
     it("stores and returns copies", async () => {
       const added = anApiKey({ id: 1, plan: "enterprise", limits: { perMinute: 10, perDay: 100 } });
       await apiKeys().add(added);

@@ -40,6 +40,7 @@ describe("PlaceOrder", () => {
       shipDate,
       complete: false,
       placedBy: alice.keyId,
+      placedAt: world.clock.now(),
       revision: anyRevision,
     });
     expect(await orderIn(world, order.id)).toEqual(order);

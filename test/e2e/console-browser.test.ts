@@ -1,7 +1,7 @@
 /**
  * The staff console (/console) in a real headless Chromium, against the whole service on each store (memory, and
  * MongoDB when the run has one): sign in; lists paged and sorted by the service; the category column and filters;
- * orders with their pet's name, who placed them and when, filtered by a pet picked by name; forms checked in the
+ * orders with their pet's name, who placed them (the key's label) and when, filtered by a pet picked by name; forms checked in the
  * browser with the API's rules before anything is sent; where the focus goes; a 412 conflict; another client's order
  * appearing live; 429 countdowns (at sign-in and signed in) with the quota line agreeing; keyboard-only use; the
  * phone width without sideways scrolling; axe-core in light and dark mode at desktop and phone widths.
@@ -490,6 +490,18 @@ describe.runIf(available).each(stores)(
         await expect
           .poll(() => row(luna.body.id).locator("td.pet").textContent(), { timeout: PATIENCE })
           .toBe("Luna #5");
+        // Who placed it (the customer key's label, which a staff key may not read from /admin/api-keys) and when,
+        // from the service's `expand=placement`.
+        expect(sent.some((s) => /^GET \/store\/orders\?.*expand=placement/.test(s))).toBe(true);
+        expect(await row(max.body.id).locator("td.placed-by").textContent()).toBe(`Alice's shop key #${customerKeyId}`);
+        const placedText = await row(max.body.id).locator("td.placed-at").textContent();
+        const placed = (await call("GET", `/store/orders/${max.body.id}?expand=placement`, staffKey)).body.placement.at;
+        expect(placedText).toBe(
+          await page.evaluate(
+            (iso) => new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" }),
+            placed as string,
+          ),
+        );
         // A staff key may not read other keys' labels: it filters by its own key (none of these are its own).
         await page.getByLabel("Placed with my key").check();
         await expect
@@ -599,8 +611,9 @@ describe.runIf(available).each(stores)(
         );
         expect(await row.locator(".badge.new").textContent()).toBe("new");
         await expect.poll(() => row.locator("td.pet").textContent(), { timeout: PATIENCE }).toBe("Max #3");
-        // When it was placed: the event's time, as the reader's locale writes it.
-        expect(await row.locator(".placed-at").textContent()).toMatch(/^placed \w+/);
+        // Who placed it and when, read from the service once the event announced it.
+        expect(await row.locator("td.placed-by").textContent()).toBe(`Alice's shop key #${customerKeyId}`);
+        expect(await row.locator("td.placed-at").textContent()).toMatch(/\d/);
         await shot("order-live");
 
         await page.getByRole("button", { name: `Complete order ${placed.body.id}` }).click();

@@ -68,7 +68,8 @@ const listRoutes: { path: string; admin: boolean; params: Param[]; elsewhere: st
     path: "/store/orders",
     admin: false,
     params: ["limit", "after", "complete", "petId"],
-    elsewhere: ["state", "placedBy", "sort"],
+    // `expand`: test/http/order-placement.test.ts.
+    elsewhere: ["state", "placedBy", "sort", "expand"],
     schema: OrderListQuery,
   },
   {

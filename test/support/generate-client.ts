@@ -44,7 +44,10 @@ export const renderClientTypes = async (document: OpenApiDocument, which: string
  * (adapters/http/presenters.ts). The package's types say so, so a caller needs no `!`. Only for schemas that no
  * request body uses: the fields are required of answers, not of requests.
  */
-const guaranteedInAnswers: Record<string, string[]> = { Order: ["id", "petId", "quantity", "complete"] };
+const guaranteedInAnswers: Record<string, string[]> = {
+  Order: ["id", "petId", "quantity", "complete"],
+  PlacedOrder: ["id", "petId", "quantity", "complete"],
+};
 
 /** The document as answers are: the guaranteed fields of each schema required. */
 export const withAnswerGuarantees = (document: OpenApiDocument): OpenApiDocument => {

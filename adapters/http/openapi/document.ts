@@ -154,6 +154,12 @@ const headers: Record<string, HeaderObject> = {
     schema: { type: "string" },
     example: '"p1r3"',
   },
+  "ETag-Unless-Expanded": {
+    description:
+      "As `ETag`, absent when `expand` adds other resources' data (a key's label changes without the order's revision): that answer has no tag.",
+    schema: { type: "string" },
+    example: '"o1r2"',
+  },
   Allow: {
     description: "The methods this path answers.",
     required: true,
@@ -355,7 +361,8 @@ class DocumentBuilder {
     const successHeaders: Record<string, Ref> = { ...(limited ? rateLimitHeaders : {}) };
     for (const name of output.headers ?? []) successHeaders[name] = headerRef(name === "Link" ? "Link-Next" : name);
     if (deprecated) Object.assign(successHeaders, deprecationHeaders);
-    if (route.versioned && output.status === 200) successHeaders.ETag = headerRef("ETag");
+    if (route.versioned && output.status === 200)
+      successHeaders.ETag = headerRef(route.versioned.untaggedWith ? "ETag-Unless-Expanded" : "ETag");
     if (output.cacheable) Object.assign(successHeaders, cacheableHeaders);
     responses[String(output.status)] = this.#response(
       output.description,

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { presentInventoryItem, presentOrder } from "../presenters.ts";
+import { presentInventoryItem, presentOrder, presentPlacedOrder } from "../presenters.ts";
 import type { InventoryItem } from "../../../core/inventory/inventory-item.ts";
 import type { Order } from "../../../core/orders/order.ts";
 import { entityTag } from "../conditional.ts";
@@ -13,13 +13,16 @@ import {
   OrderChangesBody,
   OrderIdParam,
   OrderListQuery,
+  OrderReadQuery,
   OrderView,
   PetIdParam,
+  ReadOrderView,
 } from "../schemas.ts";
 
 const versionedOrder = { letter: "o", idParam: "orderId" };
 const versionedItem = { letter: "i", idParam: "petId" };
 const taggedOrder = (o: Order) => tagged(presentOrder(o), entityTag("o", o.id, o.revision));
+const placementAsked = (expand: string | undefined): boolean => expand === "placement";
 /** An inventory item is the pet's stock: it carries the pet's revision. */
 const taggedItem = (i: InventoryItem) => tagged(presentInventoryItem(i), entityTag("i", i.petId, i.revision));
 
@@ -54,13 +57,14 @@ export const storeRoutes = [
     tag: "Store",
     summary: "List orders",
     description:
-      "A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first.",
+      "A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first. " +
+      "`expand=placement` adds to each order when it was placed and the key that placed it, with the key's label (`PlacedOrder`).",
     access: "orders:read-own",
     input: { query: OrderListQuery },
     output: {
       status: 200,
       description: "A page of orders, in ascending id order.",
-      body: z.array(OrderView),
+      body: z.array(ReadOrderView),
       headers: ["Link"],
     },
     hideTryItPanel: {
@@ -78,13 +82,12 @@ export const storeRoutes = [
         });
       }
       const { limit, after, petId, placedBy, sort } = query;
-      return paged(
-        await useCases.listOrders.execute(
-          { limit, after, petId, placedBy, sort, complete: byState ?? query.complete },
-          actor,
-        ),
-        presentOrder,
+      const page = await useCases.listOrders.execute(
+        { limit, after, petId, placedBy, sort, complete: byState ?? query.complete },
+        actor,
       );
+      if (!placementAsked(query.expand)) return paged(page, presentOrder);
+      return paged({ ...page, items: await useCases.describePlacements.execute(page.items) }, presentPlacedOrder);
     },
   }),
   route({
@@ -93,12 +96,19 @@ export const storeRoutes = [
     operationId: "getOrder",
     tag: "Store",
     summary: "Get an order",
-    description: "A customer asking for another key's order gets 404.",
+    description:
+      "A customer asking for another key's order gets 404. `expand=placement` adds when it was placed and the key that placed it (`PlacedOrder`); " +
+      "that answer has no `ETag`, since the key's label can change while the order does not.",
     access: "orders:read-own",
-    input: { path: OrderIdParam },
-    output: { status: 200, description: "The order.", body: OrderView },
-    versioned: versionedOrder,
-    handle: async ({ path }, actor, { useCases }) => taggedOrder(await useCases.getOrder.execute(path.orderId, actor)),
+    input: { path: OrderIdParam, query: OrderReadQuery },
+    output: { status: 200, description: "The order.", body: ReadOrderView },
+    versioned: { ...versionedOrder, untaggedWith: "expand" },
+    handle: async ({ path, query }, actor, { useCases }) => {
+      const order = await useCases.getOrder.execute(path.orderId, actor);
+      if (!placementAsked(query.expand)) return taggedOrder(order);
+      const [placed] = await useCases.describePlacements.execute([order]);
+      return presentPlacedOrder(placed!);
+    },
   }),
   route({
     method: "PATCH",

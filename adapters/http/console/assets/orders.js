@@ -1,7 +1,7 @@
 // @ts-check
 // Orders: a page at a time (newest first, or oldest), filtered by state, a pet picked by name and the key that placed
-// them; each row with its pet's name. The API's Order (the seed's shape) carries neither its owner nor when it was
-// placed: the owner is a filter (`placedBy`), and the time shows for orders that arrive while the page is open.
+// them; each row with its pet's name, the label of the key that placed it and when (`expand=placement`: the API's
+// Order keeps the seed's shape unless asked).
 
 import { useEffect, useState } from "./hooks.mjs";
 import { explain, petsById, query } from "./api.js";
@@ -10,7 +10,8 @@ import { Alert, Confirm, html, useFocusAfter, when } from "./ui.js";
 
 /**
  * @typedef {import("./api.js").Api} Api
- * @typedef {import("./api.js").Order & { placedAt?: string }} Order
+ * @typedef {{ at: string, by: { id: number, label?: string } }} Placement
+ * @typedef {import("./api.js").Order & { placement?: Placement }} Order
  * @typedef {import("./api.js").Pet} Pet
  * @typedef {{ id: number, label: string }} KeyLabel
  */
@@ -48,6 +49,17 @@ const PetPicker = ({ api, petId, onPick }) => {
 };
 
 /**
+ * The key that placed an order, by its label (a key that no longer exists, by its id).
+ * @param {Placement | undefined} placement
+ */
+const placer = (placement) =>
+  placement === undefined
+    ? "—"
+    : placement.by.label === undefined
+      ? html`<span class="id">key #${placement.by.id}</span>`
+      : html`${placement.by.label} <span class="id">key #${placement.by.id}</span>`;
+
+/**
  * @param {{ api: Api, bus: import("./events.js").Bus, canWrite: boolean, me: import("./api.js").Me,
  *   labels: Map<number, string> }} props
  */
@@ -74,7 +86,7 @@ export const Orders = ({ api, bus, canWrite, me, labels }) => {
   };
   const list = usePagedList(
     api,
-    `/store/orders${query({ sort, limit: size, state, petId, placedBy })}`,
+    `/store/orders${query({ sort, limit: size, state, petId, placedBy, expand: "placement" })}`,
     /** @returns {Promise<Order[]>} */
     async (orders) => {
       await learnNames(orders.map((/** @type {Order} */ o) => o.petId));
@@ -87,21 +99,27 @@ export const Orders = ({ api, bus, canWrite, me, labels }) => {
       bus.on((event) => {
         const order = /** @type {Order} */ (event.data);
         if (event.type === "order.placed") {
-          const matches =
-            filters.state !== "complete" &&
-            (!filters.petId || Number(filters.petId) === order.petId) &&
-            // Events do not say who placed an order: with that filter, a new one shows after the next load.
-            !filters.placedBy;
+          const matches = filters.state !== "complete" && (!filters.petId || Number(filters.petId) === order.petId);
           // A new order belongs on the first page newest first, on the last page oldest first.
           const here = filters.sort === "-id" ? filters.first : filters.last;
           if (!matches || !here) return;
           void learnNames([order.petId]).catch(() => undefined);
-          // The event's time is when it was placed: the only place the API says so.
-          const placed = { ...order, placedAt: event.timestamp };
-          list.update((rows) =>
-            rows.some((o) => o.id === order.id) ? rows : filters.sort === "-id" ? [placed, ...rows] : [...rows, placed],
-          );
-          setFresh((current) => new Set(current).add(order.id));
+          // Events do not say who placed an order: the order itself does, when asked.
+          void api("GET", `/store/orders/${order.id}${query({ expand: "placement" })}`)
+            .then((res) => {
+              /** @type {Order} */
+              const placed = res.body;
+              if (filters.placedBy && String(placed.placement?.by.id) !== filters.placedBy) return;
+              list.update((rows) =>
+                rows.some((o) => o.id === placed.id)
+                  ? rows
+                  : filters.sort === "-id"
+                    ? [placed, ...rows]
+                    : [...rows, placed],
+              );
+              setFresh((current) => new Set(current).add(placed.id));
+            })
+            .catch(() => undefined);
         }
         if (event.type === "order.completed") {
           list.update((rows) =>
@@ -170,19 +188,20 @@ export const Orders = ({ api, bus, canWrite, me, labels }) => {
           <caption class="visually-hidden">Orders, ${sort === "-id" ? "newest" : "oldest"} first</caption>
           <thead><tr>
             <${SortHeader} label="Order" sort=${sort} options=${["-id", "id"]} onSort=${setSort} />
-            <th scope="col">Pet</th><th scope="col">Quantity</th><th scope="col">Ship date</th><th scope="col">State</th>
+            <th scope="col">Pet</th><th scope="col">Placed by</th><th scope="col">Placed</th>
+            <th scope="col">Quantity</th><th scope="col">Ship date</th><th scope="col">State</th>
             <th scope="col">Actions</th>
           </tr></thead>
           <tbody>
-            ${rows.length === 0 ? html`<tr><td colspan="6">No orders.</td></tr>` : null}
+            ${rows.length === 0 ? html`<tr><td colspan="8">No orders.</td></tr>` : null}
             ${rows.map(
               (order) => html`<tr key=${order.id} data-order-id=${order.id} class=${fresh.has(order.id) ? "fresh" : ""}>
                 <th scope="row" id=${`order-${order.id}`} tabindex="-1">#${order.id}${
-                  fresh.has(order.id)
-                    ? html` <span class="badge new">new</span> <span class="muted placed-at">placed ${when(order.placedAt)}</span>`
-                    : null
+                  fresh.has(order.id) ? html` <span class="badge new">new</span>` : null
                 }</th>
                 <td data-label="Pet" class="pet">${names.get(order.petId) ?? "…"} <span class="id">#${order.petId}</span></td>
+                <td data-label="Placed by" class="placed-by">${placer(order.placement)}</td>
+                <td data-label="Placed" class="placed-at">${when(order.placement?.at)}</td>
                 <td data-label="Quantity">${order.quantity}</td>
                 <td data-label="Ship date">${when(order.shipDate)}</td>
                 <td data-label="State"><span class=${`state ${order.complete ? "complete" : "open"}`}>${order.complete ? "complete" : "open"}</span></td>

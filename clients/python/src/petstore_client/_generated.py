@@ -116,6 +116,32 @@ class NewOrder(TypedDict):
     """Expected ship date, RFC 3339 with an offset"""
 
 
+class PlacedOrder(TypedDict):
+    id: int
+    petId: int
+    quantity: int
+    """Number of units ordered"""
+    shipDate: NotRequired[str]
+    """Expected or actual ship date (UTC)"""
+    complete: bool
+    placement: OrderPlacement
+
+
+class OrderPlacement(TypedDict):
+    """Who placed the order and when: answered with `expand=placement`"""
+    at: str
+    """When the order was placed (UTC)"""
+    by: OrderPlacer
+
+
+class OrderPlacer(TypedDict):
+    """The key that placed an order"""
+    id: int
+    """The API key it was placed with: what `placedBy` and `GET /me` name"""
+    label: NotRequired[str]
+    """The key's label; absent if the key no longer exists"""
+
+
 class OrderUpdate(TypedDict):
     complete: NotRequired[Literal[True]]
     """Set to true to complete the order (staff)"""
@@ -184,17 +210,17 @@ class Operations:
         """Place an order (`POST /store/orders`)."""
         return cast("Order", self._call("POST", "/store/orders", path_params={}, query={}, body=body))
 
-    def list_orders(self, *, limit: int | None = None, after: int | None = None, complete: Literal["true", "false"] | None = None, state: Literal["open", "complete"] | None = None, pet_id: int | None = None, placed_by: int | None = None, sort: Literal["id", "-id"] | None = None) -> list[Order]:
+    def list_orders(self, *, limit: int | None = None, after: int | None = None, complete: Literal["true", "false"] | None = None, state: Literal["open", "complete"] | None = None, pet_id: int | None = None, placed_by: int | None = None, sort: Literal["id", "-id"] | None = None, expand: Literal["placement"] | None = None) -> list[Order | PlacedOrder]:
         """List orders (`GET /store/orders`)."""
-        return cast("list[Order]", self._call("GET", "/store/orders", path_params={}, query={"limit": limit, "after": after, "complete": complete, "state": state, "petId": pet_id, "placedBy": placed_by, "sort": sort}))
+        return cast("list[Order | PlacedOrder]", self._call("GET", "/store/orders", path_params={}, query={"limit": limit, "after": after, "complete": complete, "state": state, "petId": pet_id, "placedBy": placed_by, "sort": sort, "expand": expand}))
 
-    def iter_orders(self, *, limit: int | None = None, after: int | None = None, complete: Literal["true", "false"] | None = None, state: Literal["open", "complete"] | None = None, pet_id: int | None = None, placed_by: int | None = None, sort: Literal["id", "-id"] | None = None) -> Iterator[Order]:
+    def iter_orders(self, *, limit: int | None = None, after: int | None = None, complete: Literal["true", "false"] | None = None, state: Literal["open", "complete"] | None = None, pet_id: int | None = None, placed_by: int | None = None, sort: Literal["id", "-id"] | None = None, expand: Literal["placement"] | None = None) -> Iterator[Order | PlacedOrder]:
         """Every item of List orders (`GET /store/orders`), page after page (`Link: rel="next"`)."""
-        return cast("Iterator[Order]", self._paginate("/store/orders", {"limit": limit, "after": after, "complete": complete, "state": state, "petId": pet_id, "placedBy": placed_by, "sort": sort}))
+        return cast("Iterator[Order | PlacedOrder]", self._paginate("/store/orders", {"limit": limit, "after": after, "complete": complete, "state": state, "petId": pet_id, "placedBy": placed_by, "sort": sort, "expand": expand}))
 
-    def get_order(self, order_id: int) -> Order:
+    def get_order(self, order_id: int, *, expand: Literal["placement"] | None = None) -> Order | PlacedOrder:
         """Get an order (`GET /store/orders/{orderId}`)."""
-        return cast("Order", self._call("GET", "/store/orders/{orderId}", path_params={"orderId": order_id}, query={}))
+        return cast("Order | PlacedOrder", self._call("GET", "/store/orders/{orderId}", path_params={"orderId": order_id}, query={"expand": expand}))
 
     def update_order(self, order_id: int, body: OrderUpdate, *, if_match: str | None = None) -> Order:
         """Complete an order or change its ship date (`PATCH /store/orders/{orderId}`)."""
@@ -280,17 +306,17 @@ class AsyncOperations:
         """Place an order (`POST /store/orders`)."""
         return cast("Order", await self._call("POST", "/store/orders", path_params={}, query={}, body=body))
 
-    async def list_orders(self, *, limit: int | None = None, after: int | None = None, complete: Literal["true", "false"] | None = None, state: Literal["open", "complete"] | None = None, pet_id: int | None = None, placed_by: int | None = None, sort: Literal["id", "-id"] | None = None) -> list[Order]:
+    async def list_orders(self, *, limit: int | None = None, after: int | None = None, complete: Literal["true", "false"] | None = None, state: Literal["open", "complete"] | None = None, pet_id: int | None = None, placed_by: int | None = None, sort: Literal["id", "-id"] | None = None, expand: Literal["placement"] | None = None) -> list[Order | PlacedOrder]:
         """List orders (`GET /store/orders`)."""
-        return cast("list[Order]", await self._call("GET", "/store/orders", path_params={}, query={"limit": limit, "after": after, "complete": complete, "state": state, "petId": pet_id, "placedBy": placed_by, "sort": sort}))
+        return cast("list[Order | PlacedOrder]", await self._call("GET", "/store/orders", path_params={}, query={"limit": limit, "after": after, "complete": complete, "state": state, "petId": pet_id, "placedBy": placed_by, "sort": sort, "expand": expand}))
 
-    def iter_orders(self, *, limit: int | None = None, after: int | None = None, complete: Literal["true", "false"] | None = None, state: Literal["open", "complete"] | None = None, pet_id: int | None = None, placed_by: int | None = None, sort: Literal["id", "-id"] | None = None) -> AsyncIterator[Order]:
+    def iter_orders(self, *, limit: int | None = None, after: int | None = None, complete: Literal["true", "false"] | None = None, state: Literal["open", "complete"] | None = None, pet_id: int | None = None, placed_by: int | None = None, sort: Literal["id", "-id"] | None = None, expand: Literal["placement"] | None = None) -> AsyncIterator[Order | PlacedOrder]:
         """Every item of List orders (`GET /store/orders`), page after page (`Link: rel="next"`)."""
-        return cast("AsyncIterator[Order]", self._paginate("/store/orders", {"limit": limit, "after": after, "complete": complete, "state": state, "petId": pet_id, "placedBy": placed_by, "sort": sort}))
+        return cast("AsyncIterator[Order | PlacedOrder]", self._paginate("/store/orders", {"limit": limit, "after": after, "complete": complete, "state": state, "petId": pet_id, "placedBy": placed_by, "sort": sort, "expand": expand}))
 
-    async def get_order(self, order_id: int) -> Order:
+    async def get_order(self, order_id: int, *, expand: Literal["placement"] | None = None) -> Order | PlacedOrder:
         """Get an order (`GET /store/orders/{orderId}`)."""
-        return cast("Order", await self._call("GET", "/store/orders/{orderId}", path_params={"orderId": order_id}, query={}))
+        return cast("Order | PlacedOrder", await self._call("GET", "/store/orders/{orderId}", path_params={"orderId": order_id}, query={"expand": expand}))
 
     async def update_order(self, order_id: int, body: OrderUpdate, *, if_match: str | None = None) -> Order:
         """Complete an order or change its ship date (`PATCH /store/orders/{orderId}`)."""

@@ -177,7 +177,7 @@ export interface paths {
         };
         /**
          * List orders
-         * @description A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first.
+         * @description A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first. `expand=placement` adds to each order when it was placed and the key that placed it, with the key's label (`PlacedOrder`).
          *
          *     Roles: `customer`, `staff`, `admin`.
          *
@@ -217,7 +217,7 @@ export interface paths {
         };
         /**
          * Get an order
-         * @description A customer asking for another key's order gets 404.
+         * @description A customer asking for another key's order gets 404. `expand=placement` adds when it was placed and the key that placed it (`PlacedOrder`); that answer has no `ETag`, since the key's label can change while the order does not.
          *
          *     Roles: `customer`, `staff`, `admin`.
          */
@@ -439,6 +439,43 @@ export interface components {
              */
             shipDate?: string;
         };
+        PlacedOrder: {
+            /** Format: int64 */
+            id: number;
+            /** Format: int64 */
+            petId: number;
+            /**
+             * Format: int32
+             * @description Number of units ordered
+             */
+            quantity: number;
+            /**
+             * Format: date-time
+             * @description Expected or actual ship date (UTC)
+             */
+            shipDate?: string;
+            complete: boolean;
+            placement: components["schemas"]["OrderPlacement"];
+        };
+        /** @description Who placed the order and when: answered with `expand=placement` */
+        OrderPlacement: {
+            /**
+             * Format: date-time
+             * @description When the order was placed (UTC)
+             */
+            at: string;
+            by: components["schemas"]["OrderPlacer"];
+        };
+        /** @description The key that placed an order */
+        OrderPlacer: {
+            /**
+             * Format: int64
+             * @description The API key it was placed with: what `placedBy` and `GET /me` name
+             */
+            id: number;
+            /** @description The key's label; absent if the key no longer exists */
+            label?: string;
+        };
         OrderUpdate: {
             /**
              * @description Set to true to complete the order (staff)
@@ -523,6 +560,11 @@ export interface components {
          * @example "p1r3"
          */
         ETag: string;
+        /**
+         * @description As `ETag`, absent when `expand` adds other resources' data (a key's label changes without the order's revision): that answer has no tag.
+         * @example "o1r2"
+         */
+        "ETag-Unless-Expanded": string;
         /**
          * @description The methods this path answers.
          * @example GET, HEAD, PUT, DELETE, OPTIONS
@@ -3845,6 +3887,8 @@ export interface operations {
                 placedBy?: number;
                 /** @description `id` (ascending, the default) or `-id` (newest first); `after` follows that order */
                 sort?: "id" | "-id";
+                /** @description `placement` adds `placement` to each order: when it was placed and the key that placed it (id and label) */
+                expand?: "placement";
             };
             header?: never;
             path?: never;
@@ -3864,7 +3908,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"][];
+                    "application/json": (components["schemas"]["Order"] | components["schemas"]["PlacedOrder"])[];
                 };
             };
             /**
@@ -4378,6 +4422,8 @@ export interface operations {
                 placedBy?: number;
                 /** @description `id` (ascending, the default) or `-id` (newest first); `after` follows that order */
                 sort?: "id" | "-id";
+                /** @description `placement` adds `placement` to each order: when it was placed and the key that placed it (id and label) */
+                expand?: "placement";
             };
             header?: never;
             path?: never;
@@ -4489,7 +4535,10 @@ export interface operations {
     };
     getOrder: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `placement` adds `placement` to each order: when it was placed and the key that placed it (id and label) */
+                expand?: "placement";
+            };
             header?: {
                 /** @description The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed. */
                 "If-None-Match"?: string;
@@ -4513,11 +4562,11 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETag-Unless-Expanded"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Order"];
+                    "application/json": components["schemas"]["Order"] | components["schemas"]["PlacedOrder"];
                 };
             };
             /** @description Not Modified: the `If-None-Match` tag is current; no body. */
@@ -5041,7 +5090,10 @@ export interface operations {
     };
     getOrderHead: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description `placement` adds `placement` to each order: when it was placed and the key that placed it (id and label) */
+                expand?: "placement";
+            };
             header?: {
                 /** @description The `ETag` you hold: 304 Not Modified, without a body, while the resource has not changed. */
                 "If-None-Match"?: string;
@@ -5065,7 +5117,7 @@ export interface operations {
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                     "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
                     RateLimit: components["headers"]["RateLimit"];
-                    ETag: components["headers"]["ETag"];
+                    ETag: components["headers"]["ETag-Unless-Expanded"];
                     [name: string]: unknown;
                 };
                 content?: never;
