@@ -368,7 +368,7 @@ export class MongoPets implements Pets {
     );
     const cases = stockCases.reserve(r);
     // The case core's rule picks for the stock core expects, tried first, saves a round trip when it holds.
-    const likely = r.lastUnitsFirst ? caseFor(cases, { stock: r.units }) : undefined;
+    const likely = r.expectedStock === undefined ? undefined : caseFor(cases, { stock: r.expectedStock });
     return this.#write(r.petId, caseAlternatives(facts, taken, cases, likely));
   }
 

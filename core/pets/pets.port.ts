@@ -37,8 +37,8 @@ export interface Reservation {
   at: Date;
   unitsLeft: Consequence;
   lastUnits: Consequence;
-  /** Try `lastUnits` first: the stock is expected to be exactly `units`. */
-  lastUnitsFirst?: boolean | undefined;
+  /** The stock core last saw: a hint a store may use to order its attempts, never a condition. */
+  expectedStock?: number | undefined;
 }
 
 export interface UnitsBack {

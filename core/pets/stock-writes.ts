@@ -60,7 +60,7 @@ export const reserveSeeing = async (
       status: { to: "pending", cause: "sold-out" },
       events: [taken, statusEvent(at, petId, "available", "pending")],
     },
-    lastUnitsFirst: expectedStock === units,
+    expectedStock,
   } as const;
   for (;;) {
     const result = await pets.reserve(reservation);
