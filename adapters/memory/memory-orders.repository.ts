@@ -1,6 +1,14 @@
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { OrderRecord } from "../../core/orders/order-record.ts";
-import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
+import type {
+  Cancellation,
+  Completion,
+  OpenOrderWrite,
+  OrderQuery,
+  Orders,
+  OrderWrite,
+  ShipDateChange,
+} from "../../core/orders/orders.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
@@ -78,19 +86,41 @@ export class MemoryOrders implements Orders {
     return true;
   }
 
-  async write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined> {
-    const order = this.#all.get(id);
-    if (!order || order.state !== when.state) return undefined;
-    if (when.revision !== undefined && order.revision !== when.revision) return undefined;
-    if (then.state !== undefined) order.state = then.state;
-    if (then.shipDate !== undefined) order.shipDate = then.shipDate === "none" ? undefined : new Date(then.shipDate);
-    if (then.settling !== undefined) {
-      order.settling = new Date(then.settling);
-      this.#settling.set(id, order);
-    }
+  async cancel(cancellation: Cancellation): Promise<OrderWrite> {
+    return this.#writeOpen(cancellation, (order) => {
+      order.state = "cancelled";
+      this.#startSettling(order, cancellation.at);
+    });
+  }
+
+  async complete(completion: Completion): Promise<OrderWrite> {
+    return this.#writeOpen(completion, (order) => {
+      order.state = "complete";
+      order.shipDate = new Date(completion.shipDate);
+      this.#startSettling(order, completion.at);
+    });
+  }
+
+  async changeShipDate(change: ShipDateChange): Promise<OrderWrite> {
+    return this.#writeOpen(change, (order) => {
+      order.shipDate = change.shipDate && new Date(change.shipDate);
+    });
+  }
+
+  /** Checks and changes in one synchronous step, as the port's conditional writes require. */
+  #writeOpen(write: OpenOrderWrite, change: (order: OrderRecord) => void): OrderWrite {
+    const order = this.#all.get(write.orderId);
+    const expected = write.expectedRevision ?? order?.revision;
+    if (order?.state !== "open" || order.revision !== expected) return { applied: false, order: order && copyOf(order) };
+    change(order);
     order.revision += 1;
-    this.#events.add(id, then.events ?? []);
-    return copyOf(order);
+    this.#events.add(order.id, write.events);
+    return { applied: true, order: copyOf(order) };
+  }
+
+  #startSettling(order: OrderRecord, at: Date): void {
+    order.settling = new Date(at);
+    this.#settling.set(order.id, order);
   }
 
   async removeAllOfPet(petId: number): Promise<void> {

@@ -1,7 +1,15 @@
 import type { Collection, Db, Document, Filter, UpdateFilter } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { OrderRecord, OrderState } from "../../core/orders/order-record.ts";
-import type { OrderChange, OrderCondition, OrderQuery, Orders } from "../../core/orders/orders.port.ts";
+import type {
+  Cancellation,
+  Completion,
+  OpenOrderWrite,
+  OrderQuery,
+  Orders,
+  OrderWrite,
+  ShipDateChange,
+} from "../../core/orders/orders.port.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
@@ -59,25 +67,22 @@ const toOrder = (doc: Omit<OrderDocument, "outbox">): EveryField<OrderRecord> =>
   settling: doc.settling,
 });
 
-const orderFilter = (id: number, c: OrderCondition): Filter<OrderDocument> => ({
-  _id: id,
-  state: c.state,
-  ...(c.revision !== undefined && { revision: c.revision }),
-});
-
-const orderUpdate = (c: OrderChange): UpdateFilter<OrderDocument> => {
-  const set: Document = {};
-  if (c.state !== undefined) set.state = c.state;
-  if (c.shipDate !== undefined && c.shipDate !== "none") set.shipDate = c.shipDate;
-  if (c.settling !== undefined) set.settling = c.settling;
-  const events = c.events ?? [];
-  if (events.length > 0) set.hasEvents = true;
-  return {
+/** Only an open order at the expected revision, when given; revision + 1, and the events in the same write. */
+const openOrderWrite = (write: OpenOrderWrite, set: Document, unset?: Document) => {
+  const { orderId, expectedRevision, events } = write;
+  if (events.length > 0) set = { ...set, hasEvents: true };
+  const filter: Filter<OrderDocument> = {
+    _id: orderId,
+    state: "open",
+    ...(expectedRevision !== undefined && { revision: expectedRevision }),
+  };
+  const update = {
     $inc: { revision: 1 },
     ...(Object.keys(set).length > 0 && { $set: set }),
-    ...(c.shipDate === "none" && { $unset: { shipDate: "" } }),
+    ...(unset && { $unset: unset }),
     ...(events.length > 0 && { $push: { outbox: { $each: [...events] } }, $min: { eventsSince: oldestKey(events) } }),
   } as UpdateFilter<OrderDocument>;
+  return { filter, update };
 };
 
 const withoutOutbox = { projection: { outbox: 0 } } as const;
@@ -167,13 +172,28 @@ export class MongoOrders implements Orders {
     });
   }
 
-  write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined> {
+  cancel(cancellation: Cancellation): Promise<OrderWrite> {
+    return this.#writeOpen(cancellation, { state: "cancelled", settling: cancellation.at });
+  }
+
+  complete(completion: Completion): Promise<OrderWrite> {
+    const { at, shipDate } = completion;
+    return this.#writeOpen(completion, { state: "complete", shipDate, settling: at });
+  }
+
+  changeShipDate(change: ShipDateChange): Promise<OrderWrite> {
+    const { shipDate } = change;
+    return shipDate ? this.#writeOpen(change, { shipDate }) : this.#writeOpen(change, {}, { shipDate: "" });
+  }
+
+  /** Refused: one read more, for the order as it is. */
+  #writeOpen(write: OpenOrderWrite, set: Document, unset?: Document): Promise<OrderWrite> {
     return guarded(async () => {
-      const doc = await this.#orders.findOneAndUpdate(orderFilter(id, when), orderUpdate(then), {
-        returnDocument: "after",
-        ...withoutOutbox,
-      });
-      return doc ? toOrder(doc) : undefined;
+      const { filter, update } = openOrderWrite(write, set, unset);
+      const doc = await this.#orders.findOneAndUpdate(filter, update, { returnDocument: "after", ...withoutOutbox });
+      if (doc) return { applied: true, order: toOrder(doc) };
+      const now = await this.#orders.findOne({ _id: write.orderId }, withoutOutbox);
+      return { applied: false, order: now ? toOrder(now) : undefined };
     });
   }
 

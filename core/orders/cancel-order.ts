@@ -2,7 +2,7 @@ import type { Actor } from "../access/permissions.ts";
 import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import type { Clock } from "../shared/clock.port.ts";
-import { explainMissedWrite, orderCompleted, visibleOrder } from "./order-access.ts";
+import { explainRefusal, orderCompleted, visibleOrder } from "./order-access.ts";
 import type { Orders } from "./orders.port.ts";
 import { readPetSide, settleOrder } from "./settle-order.ts";
 
@@ -26,12 +26,8 @@ export class CancelOrder {
     const seen = await readPetSide(pets, current.petId, id);
     const at = clock.now();
     const cancelled = stampEvent(at, "order.cancelled", orderData(current, false));
-    const written = await orders.write(
-      id,
-      { state: "open", revision: expectedRevision },
-      { state: "cancelled", settling: at, events: [cancelled] },
-    );
-    if (!written) return await explainMissedWrite(orders, id, expectedRevision);
-    await settleOrder(this.#ports, written, seen);
+    const written = await orders.cancel({ orderId: id, expectedRevision, at, events: [cancelled] });
+    if (!written.applied) throw explainRefusal(written.order, id, expectedRevision);
+    await settleOrder(this.#ports, written.order, seen);
   }
 }

@@ -14,14 +14,14 @@ export const visibleOrder = async (orders: Orders, id: number, actor: Actor): Pr
   return order;
 };
 
-export const explainMissedWrite = async (
-  orders: Orders,
+/** Why a write on the open order `id` at `expectedRevision` was refused, from the order as it is. */
+export const explainRefusal = (
+  order: OrderRecord | undefined,
   id: number,
   expectedRevision: number | undefined,
-): Promise<never> => {
-  const order = await orders.ofId(id);
-  if (!isVisibleOrder(order)) throw notFound("Order", id);
-  if (order.state === "complete") throw orderCompleted(id);
-  if (expectedRevision !== undefined && order.revision !== expectedRevision) throw revisionMismatch("Order", id);
-  throw new DomainError("service_unavailable", `Order ${id} changed meanwhile; try again`, 1);
+): DomainError => {
+  if (!isVisibleOrder(order)) return notFound("Order", id);
+  if (order.state === "complete") return orderCompleted(id);
+  if (expectedRevision !== undefined && order.revision !== expectedRevision) return revisionMismatch("Order", id);
+  return new DomainError("service_unavailable", `Order ${id} changed meanwhile; try again`, 1);
 };

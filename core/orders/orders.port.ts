@@ -1,6 +1,6 @@
 import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
-import type { OrderRecord, OrderState } from "./order-record.ts";
+import type { OrderRecord } from "./order-record.ts";
 
 export const orderSorts = ["id", "-id"] as const;
 export type OrderSort = (typeof orderSorts)[number];
@@ -12,19 +12,33 @@ export interface OrderQuery extends PageRequest {
   placedBy?: number | undefined;
 }
 
-export interface OrderCondition {
-  state: OrderState;
-  revision?: number | undefined;
+export interface OpenOrderWrite {
+  orderId: number;
+  /** The order's revision too, when given (an If-Match). */
+  expectedRevision?: number | undefined;
+  events: readonly DomainEvent[];
 }
 
-export interface OrderChange {
-  state?: OrderState;
-  shipDate?: Date | "none";
-  settling?: Date;
-  events?: readonly DomainEvent[];
+/** `open → cancelled`, settling from `at` until its pet has the units back. */
+export interface Cancellation extends OpenOrderWrite {
+  at: Date;
 }
 
-/** Every state change is one conditional single-document write. */
+/** `open → complete` with its ship date, settling from `at` until its pet records the units' departure. */
+export interface Completion extends OpenOrderWrite {
+  at: Date;
+  shipDate: Date;
+}
+
+/** The order stays open; an undefined ship date is removed. */
+export interface ShipDateChange extends OpenOrderWrite {
+  shipDate: Date | undefined;
+}
+
+/** Refused: the order as it is (undefined: none), so core can explain the refusal. */
+export type OrderWrite = { applied: true; order: OrderRecord } | { applied: false; order: OrderRecord | undefined };
+
+/** Each change is one conditional single-document write (docs/decisions/order-port-named-writes.md). */
 export interface Orders {
   /** Tombstones too. */
   ofId(id: number): Promise<OrderRecord | undefined>;
@@ -35,8 +49,12 @@ export interface Orders {
   list(query: OrderQuery): Promise<OrderRecord[]>;
   /** False, writing nothing, when the id is taken. */
   insert(order: OrderRecord, events?: readonly DomainEvent[]): Promise<boolean>;
-  /** Undefined, writing nothing, when the condition does not hold. */
-  write(id: number, when: OrderCondition, then: OrderChange): Promise<OrderRecord | undefined>;
+
+  // Each only on an open order at `expectedRevision` (when given); revision + 1.
+  cancel(cancellation: Cancellation): Promise<OrderWrite>;
+  complete(completion: Completion): Promise<OrderWrite>;
+  changeShipDate(change: ShipDateChange): Promise<OrderWrite>;
+
   /** Keeps `abandoned` tombstones: their ids stay taken for good. */
   removeAllOfPet(petId: number): Promise<void>;
 }

@@ -3,7 +3,7 @@ import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import type { Order, OrderChanges } from "./order.ts";
-import { explainMissedWrite, orderCompleted, visibleOrder } from "./order-access.ts";
+import { explainRefusal, orderCompleted, visibleOrder } from "./order-access.ts";
 import { orderOf } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
 import { readPetSide, settleOrder } from "./settle-order.ts";
@@ -25,19 +25,19 @@ export class UpdateOrder {
     const { orders, pets, clock } = this.#ports;
     const current = await visibleOrder(orders, id, actor);
     if (current.state === "complete") throw orderCompleted(id);
-    const complete = changes.complete === true;
-    const shipDate = changes.shipDate ?? current.shipDate ?? (complete ? clock.now() : undefined);
-    const events = complete
-      ? [stampEvent(clock.now(), "order.completed", orderData({ ...current, shipDate }, true))]
-      : [];
-    const seen = complete ? await readPetSide(pets, current.petId, id) : undefined;
-    const updated = await orders.write(
-      id,
-      { state: "open", revision: expectedRevision },
-      { ...(complete && { state: "complete" as const, settling: clock.now() }), shipDate: shipDate ?? "none", events },
-    );
-    if (!updated) return await explainMissedWrite(orders, id, expectedRevision);
-    if (seen) await settleOrder(this.#ports, updated, seen);
-    return orderOf(updated);
+    const shipDate = changes.shipDate ?? current.shipDate;
+    if (changes.complete !== true) {
+      const changed = await orders.changeShipDate({ orderId: id, expectedRevision, shipDate, events: [] });
+      if (!changed.applied) throw explainRefusal(changed.order, id, expectedRevision);
+      return orderOf(changed.order);
+    }
+    const at = clock.now();
+    const shipped = shipDate ?? at;
+    const completed = stampEvent(at, "order.completed", orderData({ ...current, shipDate: shipped }, true));
+    const seen = await readPetSide(pets, current.petId, id);
+    const written = await orders.complete({ orderId: id, expectedRevision, at, shipDate: shipped, events: [completed] });
+    if (!written.applied) throw explainRefusal(written.order, id, expectedRevision);
+    await settleOrder(this.#ports, written.order, seen);
+    return orderOf(written.order);
   }
 }

@@ -1,6 +1,7 @@
 import type { ApiKey } from "../../core/access/api-key.ts";
 import type { CategoryRecord } from "../../core/categories/category.ts";
 import type { OrderRecord } from "../../core/orders/order-record.ts";
+import type { Orders, OrderWrite } from "../../core/orders/orders.port.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { PetRecord } from "../../core/pets/pet-record.ts";
 import type { Pets, PetWrite } from "../../core/pets/pets.port.ts";
@@ -60,6 +61,17 @@ export const anOrder = (overrides: Partial<OrderRecord> = {}): OrderRecord => ({
   createdAt: at("2026-11-21T12:00:00.000Z"),
   ...overrides,
 });
+
+/** Appends events to an open order by a ship-date change that changes nothing: how tests of the outbox write them. */
+export const recordOrderEvents = async (
+  orders: Orders,
+  orderId: number,
+  events: readonly DomainEvent[],
+): Promise<OrderWrite> => {
+  const order = await orders.ofId(orderId);
+  if (!order) throw new Error(`no order ${orderId}`);
+  return orders.changeShipDate({ orderId, shipDate: order.shipDate, events });
+};
 
 export const anApiKey = (overrides: Partial<ApiKey> = {}): ApiKey => ({
   id: 1,

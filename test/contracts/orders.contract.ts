@@ -71,10 +71,8 @@ export const ordersContract = (harness: ContractHarness): void => {
       await orders().insert(anOrder({ id: 1, state: "complete", settling: at("2026-11-21T12:00:00.000Z") }));
       await orders().insert(anOrder({ id: 2 }));
       await orders().insert(anOrder({ id: 3, state: "complete", settling: at("2026-11-21T12:10:00.000Z") }));
-      expect(
-        await orders().write(2, { state: "open" }, { state: "cancelled", settling: at("2026-11-21T12:05:00.000Z") }),
-      ).toMatchObject({
-        settling: at("2026-11-21T12:05:00.000Z"),
+      expect(await orders().cancel({ orderId: 2, at: at("2026-11-21T12:05:00.000Z"), events: [] })).toMatchObject({
+        order: { settling: at("2026-11-21T12:05:00.000Z") },
       });
 
       const cutoff = at("2026-11-21T12:05:00.000Z");
@@ -91,7 +89,7 @@ export const ordersContract = (harness: ContractHarness): void => {
 
     it("removes a settled cancelled order once its events are relayed, and keeps it while it is settling", async () => {
       await orders().insert(anOrder({ id: 1 }));
-      await orders().write(1, { state: "open" }, { state: "cancelled", settling: at("2026-11-21T12:00:00.000Z") });
+      await orders().cancel({ orderId: 1, at: at("2026-11-21T12:00:00.000Z"), events: [] });
       await orders().settled(1);
       expect(await orders().ofId(1)).toBeUndefined();
     });
@@ -139,53 +137,103 @@ export const ordersContract = (harness: ContractHarness): void => {
       });
     });
 
-    describe("write", () => {
-      it("changes state and ship date while the state is the expected one, revision + 1, and returns the order", async () => {
-        await orders().insert(anOrder({ id: 1, state: "cancelled", shipDate: undefined }));
+    describe("the conditional writes", () => {
+      const settlingAt = at("2026-11-21T12:30:00.000Z");
+      const shipped = at("2026-12-01T10:00:00.250Z");
+      const writes = {
+        cancel: (orderId: number, expectedRevision?: number) =>
+          orders().cancel({ orderId, expectedRevision, at: settlingAt, events: [anEvent(1)] }),
+        complete: (orderId: number, expectedRevision?: number) =>
+          orders().complete({ orderId, expectedRevision, at: settlingAt, shipDate: shipped, events: [anEvent(1)] }),
+        changeShipDate: (orderId: number, expectedRevision?: number) =>
+          orders().changeShipDate({ orderId, expectedRevision, shipDate: shipped, events: [anEvent(1)] }),
+      };
 
-        const open = await orders().write(1, { state: "cancelled" }, { state: "open" });
-        expect(open).toEqual(anOrder({ id: 1, state: "open", shipDate: undefined, revision: 2 }));
-        const shipped = await orders().write(1, { state: "open" }, { shipDate: at("2026-12-01T10:00:00.250Z") });
-        expect(shipped).toEqual(anOrder({ id: 1, shipDate: at("2026-12-01T10:00:00.250Z"), revision: 3 }));
-        const unshipped = await orders().write(1, { state: "open" }, { state: "complete", shipDate: "none" });
-        expect(unshipped).toEqual(anOrder({ id: 1, state: "complete", shipDate: undefined, revision: 4 }));
-        expect(await orders().ofId(1)).toEqual(unshipped);
+      it("cancel: open → cancelled, settling from `at`, revision + 1, its events in the same write", async () => {
+        await orders().insert(anOrder({ id: 1, revision: 3 }));
+
+        const written = await orders().cancel({ orderId: 1, expectedRevision: 3, at: settlingAt, events: [anEvent(1)] });
+
+        const cancelled = anOrder({ id: 1, state: "cancelled", revision: 4, settling: settlingAt });
+        expect(written).toEqual({ applied: true, order: cancelled });
+        expect(await orders().ofId(1)).toEqual(cancelled);
+        expect(await orders().settlingBefore(settlingAt, { limit: 10 })).toEqual([cancelled]);
+        expect(await stores().outbox.pending(10)).toEqual([anEvent(1)]);
       });
 
-      it("does nothing and returns undefined when the state or the revision differs, or the order is missing", async () => {
-        await orders().insert(anOrder({ id: 1, state: "complete", revision: 3 }));
-        await orders().insert(anOrder({ id: 2, revision: 3 }));
+      it("complete: open → complete with its ship date, settling from `at`, revision + 1, its events", async () => {
+        await orders().insert(anOrder({ id: 1, shipDate: undefined }));
 
-        expect(await orders().write(1, { state: "open" }, { state: "cancelled" })).toBeUndefined();
-        expect(await orders().write(2, { state: "open", revision: 2 }, { state: "cancelled" })).toBeUndefined();
-        expect(await orders().write(9, { state: "open" }, { state: "cancelled" })).toBeUndefined();
-        expect(await orders().ofId(1)).toEqual(anOrder({ id: 1, state: "complete", revision: 3 }));
-        expect(await orders().ofId(2)).toEqual(anOrder({ id: 2, revision: 3 }));
-        expect(await orders().ofId(9)).toBeUndefined();
-        expect(await orders().write(2, { state: "open", revision: 3 }, { state: "cancelled" })).toMatchObject({
-          state: "cancelled",
-          revision: 4,
+        const written = await orders().complete({ orderId: 1, at: settlingAt, shipDate: shipped, events: [anEvent(2)] });
+
+        const complete = anOrder({ id: 1, state: "complete", shipDate: shipped, revision: 2, settling: settlingAt });
+        expect(written).toEqual({ applied: true, order: complete });
+        expect(await orders().ofId(1)).toEqual(complete);
+        expect(await orders().settlingBefore(settlingAt, { limit: 10 })).toEqual([complete]);
+        expect(await stores().outbox.pending(10)).toEqual([anEvent(2)]);
+      });
+
+      it("changeShipDate: sets or removes the ship date, the order open and not settling, revision + 1", async () => {
+        await orders().insert(anOrder({ id: 1, shipDate: undefined }));
+
+        const set = await orders().changeShipDate({ orderId: 1, shipDate: shipped, events: [] });
+        expect(set).toEqual({ applied: true, order: anOrder({ id: 1, shipDate: shipped, revision: 2 }) });
+        const removed = await orders().changeShipDate({
+          orderId: 1,
+          expectedRevision: 2,
+          shipDate: undefined,
+          events: [anEvent(3)],
         });
+        expect(removed).toEqual({ applied: true, order: anOrder({ id: 1, shipDate: undefined, revision: 3 }) });
+        expect(await orders().ofId(1)).toEqual(anOrder({ id: 1, shipDate: undefined, revision: 3 }));
+        expect(await orders().settlingBefore(settlingAt, { limit: 10 })).toEqual([]);
+        expect(await stores().outbox.pending(10)).toEqual([anEvent(3)]);
       });
 
-      it("lets exactly one of many concurrent conditional writes win", async () => {
+      for (const [name, write] of Object.entries(writes)) {
+        it(`${name} is refused, writing nothing, unless the order is open at the expected revision: the order as it is`, async () => {
+          const others = (["complete", "cancelled", "abandoned"] as const).map((state, i) =>
+            anOrder({ id: i + 1, state, revision: 3 }),
+          );
+          for (const order of others) await orders().insert(order);
+          await orders().insert(anOrder({ id: 4, revision: 3 }));
+
+          for (const order of others) expect(await write(order.id)).toEqual({ applied: false, order });
+          expect(await write(4, 2)).toEqual({ applied: false, order: anOrder({ id: 4, revision: 3 }) });
+          expect(await write(9)).toEqual({ applied: false, order: undefined });
+          for (const order of others) expect(await orders().ofId(order.id)).toEqual(order);
+          expect(await orders().ofId(4)).toEqual(anOrder({ id: 4, revision: 3 }));
+          expect(await orders().ofId(9)).toBeUndefined();
+          expect(await orders().settlingBefore(settlingAt, { limit: 10 })).toEqual([]);
+          expect(await stores().outbox.pending(10)).toEqual([]);
+
+          expect(await write(4, 3)).toMatchObject({ applied: true, order: { id: 4, revision: 4 } });
+        });
+      }
+
+      it("lets exactly one of many concurrent cancellations and completions of an order win", async () => {
         await orders().insert(anOrder({ id: 1 }));
 
         const results = await Promise.all(
-          Array.from({ length: 10 }, () => orders().write(1, { state: "open" }, { state: "complete" })),
+          Array.from({ length: 10 }, (_, i) => (i % 2 === 0 ? writes.cancel(1) : writes.complete(1))),
         );
 
-        expect(results.filter((r) => r !== undefined)).toHaveLength(1);
-        expect((await orders().ofId(1))?.revision).toBe(2);
+        const applied = results.filter((r) => r.applied);
+        expect(applied).toHaveLength(1);
+        expect(await orders().ofId(1)).toEqual(applied[0]!.order);
+        expect(applied[0]!.order.revision).toBe(2);
+        expect(await stores().outbox.pending(10)).toEqual([anEvent(1)]);
       });
 
-      it("records events in the same write, and none when the condition fails", async () => {
+      it("hands out copies: changing what a write returned changes nothing stored", async () => {
         await orders().insert(anOrder({ id: 1 }));
+        const written = await writes.complete(1);
+        if (!written.applied) throw new Error("the completion was refused");
 
-        await orders().write(1, { state: "open" }, { state: "complete", events: [anEvent(1)] });
-        await orders().write(1, { state: "open" }, { state: "cancelled", events: [anEvent(2)] });
+        written.order.shipDate!.setUTCFullYear(2000);
+        written.order.settling!.setUTCFullYear(2000);
 
-        expect(await stores().outbox.pending(10)).toEqual([anEvent(1)]);
+        expect(await orders().ofId(1)).toMatchObject({ shipDate: shipped, settling: settlingAt });
       });
     });
 

@@ -31,11 +31,7 @@ export const outboxContract = (harness: ContractHarness): void => {
       await stores().pets.insert(aPet({ id: 1 }));
       await stores().orders.insert(anOrder({ id: 1 }));
       await recordEvents(stores().pets, 1, [stockEvent("evt_b", "2026-11-21T12:00:02.000Z")]);
-      await stores().orders.write(
-        1,
-        { state: "open" },
-        { state: "cancelled", events: [orderEvent("evt_c", "2026-11-21T12:00:01.000Z")] },
-      );
+      await stores().orders.cancel({ orderId: 1, at: new Date(0), events: [orderEvent("evt_c", "2026-11-21T12:00:01.000Z")] });
       await recordEvents(stores().pets, 1, [stockEvent("evt_a", "2026-11-21T12:00:02.000Z")]);
 
       expect(await outbox().pending(10)).toEqual([
@@ -64,18 +60,14 @@ export const outboxContract = (harness: ContractHarness): void => {
     });
 
     it("removes a cancelled order's tombstone with its last event, and keeps other orders", async () => {
-      await stores().orders.insert(anOrder({ id: 1 }));
+      await stores().orders.insert(anOrder({ id: 1, state: "cancelled" }), [orderEvent("evt_1", second(1))]);
       await stores().orders.insert(anOrder({ id: 2 }));
-      await stores().orders.write(
-        1,
-        { state: "open" },
-        { state: "cancelled", events: [orderEvent("evt_1", "2026-11-21T12:00:01.000Z")] },
-      );
-      await stores().orders.write(
-        2,
-        { state: "open" },
-        { state: "complete", events: [orderEvent("evt_2", "2026-11-21T12:00:02.000Z")] },
-      );
+      await stores().orders.complete({
+        orderId: 2,
+        at: new Date(0),
+        shipDate: new Date(0),
+        events: [orderEvent("evt_2", second(2))],
+      });
 
       await outbox().acknowledge(["evt_1", "evt_2"]);
 
@@ -87,11 +79,7 @@ export const outboxContract = (harness: ContractHarness): void => {
       const settling = new Date("2026-11-21T12:00:01.000Z");
       for (const id of [1, 2]) {
         await stores().orders.insert(anOrder({ id }));
-        await stores().orders.write(
-          id,
-          { state: "open" },
-          { state: "cancelled", settling, events: [orderEvent(`evt_${id}`, "2026-11-21T12:00:01.000Z")] },
-        );
+        await stores().orders.cancel({ orderId: id, at: settling, events: [orderEvent(`evt_${id}`, second(1))] });
       }
 
       await outbox().pending(10);
@@ -103,11 +91,7 @@ export const outboxContract = (harness: ContractHarness): void => {
       expect(await stores().orders.ofId(1)).toBeUndefined();
       // Settled before its event is relayed: the relay's acknowledgement removes it.
       await stores().orders.insert(anOrder({ id: 3 }));
-      await stores().orders.write(
-        3,
-        { state: "open" },
-        { state: "cancelled", settling, events: [orderEvent("evt_3", "2026-11-21T12:00:03.000Z")] },
-      );
+      await stores().orders.cancel({ orderId: 3, at: settling, events: [orderEvent("evt_3", second(3))] });
       await stores().orders.settled(3);
       expect(await stores().orders.ofId(3)).toMatchObject({ state: "cancelled", settling: undefined });
       await outbox().pending(10);
@@ -122,11 +106,7 @@ export const outboxContract = (harness: ContractHarness): void => {
       await recordEvents(stores().pets, 1, [stockEvent("evt_pet", second(1))]);
       await stores().orders.insert(anOrder({ id: 1, state: "complete" }), [orderEvent("evt_placed", second(2))]);
       await stores().orders.insert(anOrder({ id: 2 }));
-      await stores().orders.write(
-        2,
-        { state: "open" },
-        { state: "cancelled", events: [orderEvent("evt_gone", second(3))] },
-      );
+      await stores().orders.cancel({ orderId: 2, at: new Date(0), events: [orderEvent("evt_gone", second(3))] });
       await stores().orders.insert(anOrder({ id: 3, state: "complete" }));
       await stores().orders.insert(anOrder({ id: 4, petId: 2 }), [orderEvent("evt_other", second(4))]);
 

@@ -3,7 +3,7 @@ import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { WebhookMessage } from "../../core/webhooks/webhook-message.ts";
 import { applySettlement, clearSettleMark, keepReservation, reserveSeeing } from "../../core/pets/stock-writes.ts";
-import { aCategory, anOrder, aPet, recordEvents, removePet } from "../contracts/mothers.ts";
+import { aCategory, anOrder, aPet, recordEvents, recordOrderEvents, removePet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { workOf, type Work } from "../support/work-meter.ts";
 
@@ -37,7 +37,6 @@ const aTimedEvent = (n: number, id = `evt_${String(n).padStart(6, "0")}`): Domai
         occurredAt: new Date(start + n),
         data: { id: 1, petId: 1, quantity: 1, complete: false },
       };
-const eventsOf = (events: DomainEvent[]) => ({ events });
 
 describe("memory store: per-request work independent of the store's size", () => {
   it("reserves, settles and reads a pet 50,000 open orders hold units of, its work the same as for one", async () => {
@@ -180,7 +179,7 @@ describe("memory store: per-request work independent of the store's size", () =>
     for (let n = 0; n < MANY; n++) {
       const owner = 1 + (Math.floor(n / 2) % owners);
       if (n % 2 === 0) await recordEvents(stores.pets, owner, [aTimedEvent(n)]);
-      else await stores.orders.write(owner, { state: "open" }, eventsOf([aTimedEvent(n)]));
+      else await recordOrderEvents(stores.orders, owner, [aTimedEvent(n)]);
     }
     const drained: string[] = [];
     const calls: Work[] = [];
@@ -229,7 +228,7 @@ describe("memory store: per-request work independent of the store's size", () =>
     ];
     for (const [kind, owner, n, id] of written) {
       if (kind === "pet") await recordEvents(stores.pets, owner, [aTimedEvent(n, id)]);
-      else await stores.orders.write(owner, { state: "open" }, eventsOf([aTimedEvent(n, id)]));
+      else await recordOrderEvents(stores.orders, owner, [aTimedEvent(n, id)]);
     }
     const pendingIds = async (limit = 100) => (await stores.outbox.pending(limit)).map((e) => e.id);
 
@@ -255,7 +254,7 @@ describe("memory store: per-request work independent of the store's size", () =>
 
     // Older than everything still pending, older than what was acknowledged, and in between.
     await recordEvents(stores.pets, 1, [aTimedEvent(20, "evt_p6"), aTimedEvent(4, "evt_p7")]);
-    await stores.orders.write(1, { state: "open" }, eventsOf([aTimedEvent(45, "evt_o5"), aTimedEvent(30, "evt_o0")]));
+    await recordOrderEvents(stores.orders, 1, [aTimedEvent(45, "evt_o5"), aTimedEvent(30, "evt_o0")]);
     expect(await pendingIds()).toEqual([
       "evt_p7",
       "evt_p6",
@@ -302,7 +301,7 @@ describe("memory store: per-request work independent of the store's size", () =>
         const n = random(10) === 0 ? random(clock + 1) : (clock += random(3));
         const event = aTimedEvent(n % 2 === (kind === "pet" ? 0 : 1) ? n : n + 1, `evt_${step}`);
         if (kind === "pet") await recordEvents(stores.pets, owner, [event]);
-        else await stores.orders.write(owner, { state: "open" }, eventsOf([event]));
+        else await recordOrderEvents(stores.orders, owner, [event]);
         model.set(event.id, { n: event.occurredAt.getTime(), kind, owner });
       } else if (roll < 75) {
         const ids = expected(1 + random(8)).filter(() => random(3) > 0);

@@ -161,7 +161,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
 
     it("drop a cleared ship date from the document", async () => {
       await stores.orders.insert(anOrder({ id: 1 }));
-      await stores.orders.write(1, { state: "open" }, { shipDate: "none" });
+      await stores.orders.changeShipDate({ orderId: 1, shipDate: undefined, events: [] });
 
       expect(await mongo.db.collection<{ _id: number }>("orders").findOne({ _id: 1 })).not.toHaveProperty("shipDate");
     });

@@ -116,7 +116,7 @@ describeMongo("MongoDB outbox", () => {
       expect(await fieldOf("pets", 1)).toBe(outboxKey(petEvent("evt_p4", 4)));
 
       await push(1, petEvent("evt_p9", 9));
-      await stores.orders.write(1, { state: "open" }, { state: "cancelled", events: [orderEvent("evt_c", 2)] });
+      await stores.orders.cancel({ orderId: 1, at: new Date(0), events: [orderEvent("evt_c", 2)] });
       expect(await fieldOf("pets", 1)).toBe(outboxKey(petEvent("evt_p4", 4)));
       expect(await fieldOf("orders", 1)).toBe(outboxKey(orderEvent("evt_c", 2)));
       expect(await raw("orders").findOne({ _id: 1 })).toMatchObject({ hasEvents: true });
@@ -317,12 +317,7 @@ describeMongo("MongoDB outbox", () => {
     it("settles exactly when another instance acknowledges other events of the same document in between", async () => {
       await stores.pets.insert(aPet({ id: 1 }));
       await push(1, petEvent("evt_1", 1), petEvent("evt_2", 2), petEvent("evt_3", 3));
-      await stores.orders.insert(anOrder({ id: 1 }));
-      await stores.orders.write(
-        1,
-        { state: "open" },
-        { state: "cancelled", events: [orderEvent("evt_a", 1), orderEvent("evt_b", 2)] },
-      );
+      await stores.orders.insert(anOrder({ id: 1, state: "cancelled" }), [orderEvent("evt_a", 1), orderEvent("evt_b", 2)]);
       const sibling = new MongoOutbox(mongo.db);
       const onceForPets = onceBefore("pets", () => sibling.acknowledge(["evt_2"]));
       const onceForOrders = onceBefore("orders", () => sibling.acknowledge(["evt_b"]));
@@ -404,10 +399,8 @@ describeMongo("MongoDB outbox", () => {
     });
 
     it("that dies between deleting a drained tombstone and its other write leaves the rest pending, and no tombstone behind", async () => {
-      await stores.orders.insert(anOrder({ id: 1 }));
-      await stores.orders.insert(anOrder({ id: 2 }));
-      await stores.orders.write(1, { state: "open" }, { state: "cancelled", events: [orderEvent("evt_a", 1)] });
-      await stores.orders.write(2, { state: "open" }, { state: "complete", events: [orderEvent("evt_b", 2)] });
+      await stores.orders.insert(anOrder({ id: 1, state: "cancelled" }), [orderEvent("evt_a", 1)]);
+      await stores.orders.insert(anOrder({ id: 2, state: "complete" }), [orderEvent("evt_b", 2)]);
       let writes = 0;
       const dying = new MongoOutbox(
         interleaved(db, async () => {
