@@ -111,7 +111,8 @@ export class MemoryOrders implements Orders {
   #writeOpen(write: OpenOrderWrite, change: (order: OrderRecord) => void): OrderWrite {
     const order = this.#all.get(write.orderId);
     const expected = write.expectedRevision ?? order?.revision;
-    if (order?.state !== "open" || order.revision !== expected) return { applied: false, order: order && copyOf(order) };
+    if (order?.state !== "open" || order.revision !== expected)
+      return { applied: false, order: order && copyOf(order) };
     change(order);
     order.revision += 1;
     this.#events.add(order.id, write.events);

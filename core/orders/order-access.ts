@@ -14,7 +14,6 @@ export const visibleOrder = async (orders: Orders, id: number, actor: Actor): Pr
   return order;
 };
 
-/** Why a write on the open order `id` at `expectedRevision` was refused, from the order as it is. */
 export const explainRefusal = (
   order: OrderRecord | undefined,
   id: number,

@@ -14,28 +14,25 @@ export interface OrderQuery extends PageRequest {
 
 export interface OpenOrderWrite {
   orderId: number;
-  /** The order's revision too, when given (an If-Match). */
   expectedRevision?: number | undefined;
   events: readonly DomainEvent[];
 }
 
-/** `open → cancelled`, settling from `at` until its pet has the units back. */
 export interface Cancellation extends OpenOrderWrite {
   at: Date;
 }
 
-/** `open → complete` with its ship date, settling from `at` until its pet records the units' departure. */
 export interface Completion extends OpenOrderWrite {
   at: Date;
   shipDate: Date;
 }
 
-/** The order stays open; an undefined ship date is removed. */
+/** An undefined ship date is removed. */
 export interface ShipDateChange extends OpenOrderWrite {
   shipDate: Date | undefined;
 }
 
-/** Refused: the order as it is (undefined: none), so core can explain the refusal. */
+/** Refused: the order as it is, so core can explain why. */
 export type OrderWrite = { applied: true; order: OrderRecord } | { applied: false; order: OrderRecord | undefined };
 
 /** Each change is one conditional single-document write (docs/decisions/order-port-named-writes.md). */
@@ -50,7 +47,7 @@ export interface Orders {
   /** False, writing nothing, when the id is taken. */
   insert(order: OrderRecord, events?: readonly DomainEvent[]): Promise<boolean>;
 
-  // Each only on an open order at `expectedRevision` (when given); revision + 1.
+  // Each only on an open order at `expectedRevision` if given.
   cancel(cancellation: Cancellation): Promise<OrderWrite>;
   complete(completion: Completion): Promise<OrderWrite>;
   changeShipDate(change: ShipDateChange): Promise<OrderWrite>;

@@ -35,7 +35,13 @@ export class UpdateOrder {
     const shipped = shipDate ?? at;
     const completed = stampEvent(at, "order.completed", orderData({ ...current, shipDate: shipped }, true));
     const seen = await readPetSide(pets, current.petId, id);
-    const written = await orders.complete({ orderId: id, expectedRevision, at, shipDate: shipped, events: [completed] });
+    const written = await orders.complete({
+      orderId: id,
+      expectedRevision,
+      at,
+      shipDate: shipped,
+      events: [completed],
+    });
     if (!written.applied) throw explainRefusal(written.order, id, expectedRevision);
     await settleOrder(this.#ports, written.order, seen);
     return orderOf(written.order);

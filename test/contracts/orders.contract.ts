@@ -152,7 +152,12 @@ export const ordersContract = (harness: ContractHarness): void => {
       it("cancel: open → cancelled, settling from `at`, revision + 1, its events in the same write", async () => {
         await orders().insert(anOrder({ id: 1, revision: 3 }));
 
-        const written = await orders().cancel({ orderId: 1, expectedRevision: 3, at: settlingAt, events: [anEvent(1)] });
+        const written = await orders().cancel({
+          orderId: 1,
+          expectedRevision: 3,
+          at: settlingAt,
+          events: [anEvent(1)],
+        });
 
         const cancelled = anOrder({ id: 1, state: "cancelled", revision: 4, settling: settlingAt });
         expect(written).toEqual({ applied: true, order: cancelled });
@@ -164,7 +169,12 @@ export const ordersContract = (harness: ContractHarness): void => {
       it("complete: open → complete with its ship date, settling from `at`, revision + 1, its events", async () => {
         await orders().insert(anOrder({ id: 1, shipDate: undefined }));
 
-        const written = await orders().complete({ orderId: 1, at: settlingAt, shipDate: shipped, events: [anEvent(2)] });
+        const written = await orders().complete({
+          orderId: 1,
+          at: settlingAt,
+          shipDate: shipped,
+          events: [anEvent(2)],
+        });
 
         const complete = anOrder({ id: 1, state: "complete", shipDate: shipped, revision: 2, settling: settlingAt });
         expect(written).toEqual({ applied: true, order: complete });

@@ -31,7 +31,11 @@ export const outboxContract = (harness: ContractHarness): void => {
       await stores().pets.insert(aPet({ id: 1 }));
       await stores().orders.insert(anOrder({ id: 1 }));
       await recordEvents(stores().pets, 1, [stockEvent("evt_b", "2026-11-21T12:00:02.000Z")]);
-      await stores().orders.cancel({ orderId: 1, at: new Date(0), events: [orderEvent("evt_c", "2026-11-21T12:00:01.000Z")] });
+      await stores().orders.cancel({
+        orderId: 1,
+        at: new Date(0),
+        events: [orderEvent("evt_c", "2026-11-21T12:00:01.000Z")],
+      });
       await recordEvents(stores().pets, 1, [stockEvent("evt_a", "2026-11-21T12:00:02.000Z")]);
 
       expect(await outbox().pending(10)).toEqual([

@@ -317,7 +317,10 @@ describeMongo("MongoDB outbox", () => {
     it("settles exactly when another instance acknowledges other events of the same document in between", async () => {
       await stores.pets.insert(aPet({ id: 1 }));
       await push(1, petEvent("evt_1", 1), petEvent("evt_2", 2), petEvent("evt_3", 3));
-      await stores.orders.insert(anOrder({ id: 1, state: "cancelled" }), [orderEvent("evt_a", 1), orderEvent("evt_b", 2)]);
+      await stores.orders.insert(anOrder({ id: 1, state: "cancelled" }), [
+        orderEvent("evt_a", 1),
+        orderEvent("evt_b", 2),
+      ]);
       const sibling = new MongoOutbox(mongo.db);
       const onceForPets = onceBefore("pets", () => sibling.acknowledge(["evt_2"]));
       const onceForOrders = onceBefore("orders", () => sibling.acknowledge(["evt_b"]));
