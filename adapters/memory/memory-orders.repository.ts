@@ -3,7 +3,6 @@ import type { OrderRecord } from "../../core/orders/order-record.ts";
 import type {
   Cancellation,
   Completion,
-  OpenOrderWrite,
   OrderQuery,
   Orders,
   OrderWrite,
@@ -108,7 +107,7 @@ export class MemoryOrders implements Orders {
   }
 
   /** Checks and changes in one synchronous step, as the port's conditional writes require. */
-  #writeOpen(write: OpenOrderWrite, change: (order: OrderRecord) => void): OrderWrite {
+  #writeOpen(write: Cancellation | Completion | ShipDateChange, change: (order: OrderRecord) => void): OrderWrite {
     const order = this.#all.get(write.orderId);
     const expected = write.expectedRevision ?? order?.revision;
     if (order?.state !== "open" || order.revision !== expected)

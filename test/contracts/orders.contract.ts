@@ -149,39 +149,23 @@ export const ordersContract = (harness: ContractHarness): void => {
           orders().changeShipDate({ orderId, expectedRevision, shipDate: shipped, events: [anEvent(1)] }),
       };
 
-      it("cancel: open → cancelled, settling from `at`, revision + 1, its events in the same write", async () => {
-        await orders().insert(anOrder({ id: 1, revision: 3 }));
+      const settlingWrites = [
+        { name: "cancel", state: "cancelled", shipDate: undefined },
+        { name: "complete", state: "complete", shipDate: shipped },
+      ] as const;
+      for (const { name, state, shipDate } of settlingWrites) {
+        it(`${name}: open → ${state}, settling from \`at\`, revision + 1, its events in the same write`, async () => {
+          await orders().insert(anOrder({ id: 1, revision: 3, shipDate: undefined }));
 
-        const written = await orders().cancel({
-          orderId: 1,
-          expectedRevision: 3,
-          at: settlingAt,
-          events: [anEvent(1)],
+          const written = await writes[name](1, 3);
+
+          const after = anOrder({ id: 1, state, shipDate, revision: 4, settling: settlingAt });
+          expect(written).toEqual({ applied: true, order: after });
+          expect(await orders().ofId(1)).toEqual(after);
+          expect(await orders().settlingBefore(settlingAt, { limit: 10 })).toEqual([after]);
+          expect(await stores().outbox.pending(10)).toEqual([anEvent(1)]);
         });
-
-        const cancelled = anOrder({ id: 1, state: "cancelled", revision: 4, settling: settlingAt });
-        expect(written).toEqual({ applied: true, order: cancelled });
-        expect(await orders().ofId(1)).toEqual(cancelled);
-        expect(await orders().settlingBefore(settlingAt, { limit: 10 })).toEqual([cancelled]);
-        expect(await stores().outbox.pending(10)).toEqual([anEvent(1)]);
-      });
-
-      it("complete: open → complete with its ship date, settling from `at`, revision + 1, its events", async () => {
-        await orders().insert(anOrder({ id: 1, shipDate: undefined }));
-
-        const written = await orders().complete({
-          orderId: 1,
-          at: settlingAt,
-          shipDate: shipped,
-          events: [anEvent(2)],
-        });
-
-        const complete = anOrder({ id: 1, state: "complete", shipDate: shipped, revision: 2, settling: settlingAt });
-        expect(written).toEqual({ applied: true, order: complete });
-        expect(await orders().ofId(1)).toEqual(complete);
-        expect(await orders().settlingBefore(settlingAt, { limit: 10 })).toEqual([complete]);
-        expect(await stores().outbox.pending(10)).toEqual([anEvent(2)]);
-      });
+      }
 
       it("changeShipDate: sets or removes the ship date, the order open and not settling, revision + 1", async () => {
         await orders().insert(anOrder({ id: 1, shipDate: undefined }));
