@@ -298,7 +298,7 @@ const paging = { limit, after };
 
 const PetSortParam = z.enum(petSorts).optional().meta({
   description:
-    "Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`.",
+    "Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (natural order ignoring case, numbers by value: `Hamster 2` before `Hamster 10`; then id). `after` is the id of the previous page's last item in that order; follow `Link`.",
 });
 
 export const PetListQuery = z.strictObject({

@@ -21,7 +21,7 @@ import type {
 } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { caseFor, stockCases, type StockCase } from "../../core/pets/stock-rule.ts";
-import { compareNameKeys, nameKeyOf } from "../../core/pets/pet-name-key.ts";
+import { compareNameKeys, nameKeyOf, nameOrderKeyOf } from "../../core/pets/pet-name-key.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
 
@@ -181,7 +181,7 @@ export class MemoryPets implements Pets {
     const candidates = ids === undefined ? this.#all.valuesAfter() : this.#ofIds(ids, undefined, false);
     for (const stored of candidates) {
       if (!matches(stored)) continue;
-      const key = nameKeyOf(stored.pet.name);
+      const key = nameOrderKeyOf(nameKeyOf(stored.pet.name));
       if (afterName !== undefined) {
         const order = compareNameKeys(key, afterName);
         if (order < 0 || (order === 0 && stored.pet.id <= (after ?? -Infinity))) continue;

@@ -23,7 +23,7 @@ import type {
 } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 import { caseFor, stockCases, type Bound, type StockCase, type StockFacts } from "../../core/pets/stock-rule.ts";
-import { nameKeyOf } from "../../core/pets/pet-name-key.ts";
+import { nameKeyOf, nameOrderKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
 import { deleteKeepingEvents } from "./orphaned-events.ts";
@@ -41,8 +41,10 @@ interface MarkDocument {
 export interface PetDocument {
   _id: number;
   name: string;
-  /** The name lower-cased (nameKeyOf): what name search and the name order go by, through an index. */
+  /** The name lower-cased (nameKeyOf): what name search goes by, through an index. */
   nameKey: string;
+  /** The name key with its numbers comparable (nameOrderKeyOf): what the name order goes by, through an index. */
+  nameOrder: string;
   categoryId: number;
   status: PetStatus;
   pendingCause?: PendingCause;
@@ -76,7 +78,8 @@ const markDocument = (m: Mark): MarkDocument => ({
 const fieldsDocument = (fields: PetFields) => {
   const { name, ...unmapped } = fields;
   allMapped(unmapped);
-  return { name, nameKey: nameKeyOf(name) };
+  const nameKey = nameKeyOf(name);
+  return { name, nameKey, nameOrder: nameOrderKeyOf(nameKey) };
 };
 
 type OptionalKeys<T> = Exclude<{ [K in keyof T]: undefined extends T[K] ? K : never }[keyof T], undefined>;
@@ -253,32 +256,41 @@ export const createPetIndexes = async (db: Db): Promise<void> => {
   await pets.createIndex({ markCount: 1, _id: 1 });
   await pets.createIndex({ hasEvents: 1, eventsSince: 1, _id: 1 });
   await pets.createIndex({ "outbox.id": 1 });
-  // Name search and the name order: a stored lower-cased key, since DocumentDB (FerretDB v2) has no collation indexes.
+  // Name search and the name order: stored keys, since DocumentDB (FerretDB v2) has no collation indexes.
   await pets.createIndex({ nameKey: 1, _id: 1 });
+  await pets.createIndex({ nameOrder: 1, _id: 1 });
 };
 
 const NAME_KEYS_FOLDED = { _id: "pet-name-keys-case-folded" };
 
 /**
- * Gives pets written before `nameKey` existed their key; a pet renamed meanwhile already has its new one. Once per
- * database, it also rewrites the keys written when the key was only lower-cased (ß, ς, ligatures differ), then
- * notes that in `migrations`, so later start-ups walk only pets without a key. Safe on several instances at once.
+ * Gives pets written before `nameKey` or `nameOrder` existed their keys; a pet renamed meanwhile already has its new
+ * ones. Once per database, it also rewrites the keys written when the key was only lower-cased (ß, ς, ligatures
+ * differ), then notes that in `migrations`, so later start-ups walk only pets without a key. Safe on several
+ * instances at once.
  */
 export const migratePetNameKeys = async (db: Db): Promise<void> => {
   const pets = db.collection<PetDocument>("pets");
   for await (const doc of pets.find({ nameKey: { $exists: false } }, { projection: { name: 1 } })) {
     await pets.updateOne(
       { _id: doc._id, name: doc.name, nameKey: { $exists: false } },
-      { $set: { nameKey: nameKeyOf(doc.name) } },
+      { $set: fieldsDocument({ name: doc.name }) },
     );
   }
   const migrations = db.collection<{ _id: string }>("migrations");
-  if (await migrations.findOne(NAME_KEYS_FOLDED)) return;
-  for await (const doc of pets.find({}, { projection: { name: 1, nameKey: 1 } })) {
-    const key = nameKeyOf(doc.name);
-    if (doc.nameKey !== key) await pets.updateOne({ _id: doc._id, name: doc.name }, { $set: { nameKey: key } });
+  if (!(await migrations.findOne(NAME_KEYS_FOLDED))) {
+    for await (const doc of pets.find({}, { projection: { name: 1, nameKey: 1 } })) {
+      const keys = fieldsDocument({ name: doc.name });
+      if (doc.nameKey !== keys.nameKey) await pets.updateOne({ _id: doc._id, name: doc.name }, { $set: keys });
+    }
+    await migrations.updateOne(NAME_KEYS_FOLDED, { $set: { at: new Date() } }, { upsert: true });
   }
-  await migrations.updateOne(NAME_KEYS_FOLDED, { $set: { at: new Date() } }, { upsert: true });
+  for await (const doc of pets.find({ nameOrder: { $exists: false } }, { projection: { name: 1 } })) {
+    await pets.updateOne(
+      { _id: doc._id, name: doc.name, nameOrder: { $exists: false } },
+      { $set: fieldsDocument({ name: doc.name }) },
+    );
+  }
 };
 
 /** The first string above every string that starts with `prefix`, in code point order; undefined when there is none. */
@@ -292,7 +304,7 @@ const prefixEnd = (prefix: string): string | undefined => {
   return String.fromCodePoint(...points);
 };
 
-/** The `nameKey` conditions of a listing: its prefix, and with the name order the page's cursor. */
+/** The name conditions of a listing: its prefix (`nameKey`), and with the name order the page's cursor (`nameOrder`). */
 const nameKeyFilter = (query: PetQuery): Filter<PetDocument>[] => {
   const parts: Filter<PetDocument>[] = [];
   if (query.namePrefix !== undefined) {
@@ -302,8 +314,8 @@ const nameKeyFilter = (query: PetQuery): Filter<PetDocument>[] => {
   if (query.sort === "name" && query.afterName !== undefined) {
     parts.push({
       $or: [
-        { nameKey: { $gt: query.afterName } },
-        { nameKey: query.afterName, _id: { $gt: query.after ?? -Infinity } },
+        { nameOrder: { $gt: query.afterName } },
+        { nameOrder: query.afterName, _id: { $gt: query.after ?? -Infinity } },
       ],
     });
   }
@@ -346,7 +358,7 @@ export class MongoPets implements Pets {
       const byName = query.ids === undefined ? filter : { ...filter, _id: { $in: [...query.ids] } };
       const docs = await this.#pets
         .find(byName, { projection: withoutOutbox })
-        .sort({ nameKey: 1, _id: 1 })
+        .sort({ nameOrder: 1, _id: 1 })
         .limit(query.limit)
         .toArray();
       return docs.map(toRecord);

@@ -1,6 +1,6 @@
 import { lookahead, toPage, type Page } from "../shared/page.ts";
 import type { Pet } from "./pet.ts";
-import { nameKeyOf } from "./pet-name-key.ts";
+import { nameKeyOf, nameOrderKeyOf } from "./pet-name-key.ts";
 import { petOf } from "./pet-record.ts";
 import type { PetQuery, Pets } from "./pets.port.ts";
 
@@ -12,7 +12,9 @@ export class ListPets {
 
   async execute(query: PetQuery): Promise<Page<Pet>> {
     const namePrefix = query.namePrefix === undefined ? undefined : nameKeyOf(query.namePrefix);
-    const fetched = await this.#pets.list({ ...query, namePrefix, ...lookahead(query) });
+    // The cursor carries the plain name key (readable in the Link header); the stores compare order keys.
+    const afterName = query.afterName === undefined ? undefined : nameOrderKeyOf(query.afterName);
+    const fetched = await this.#pets.list({ ...query, namePrefix, afterName, ...lookahead(query) });
     const page = toPage(fetched.map(petOf), query, (pet) => pet.id);
     const last = page.items.at(-1);
     return query.sort === "name" && page.nextAfter !== undefined && last

@@ -16,3 +16,15 @@ export const compareNameKeys = (a: string, b: string): number => {
     if (l.value !== r.value) return (l.value.codePointAt(0) as number) - (r.value.codePointAt(0) as number);
   }
 };
+
+/**
+ * The name order's key, made from a name key (nameKeyOf): each run of ASCII digits, leading zeros dropped, is written
+ * after its length in three digits, so plain code point order compares it by value ("hamster 2" → "hamster 0012",
+ * before "hamster 00210"). Digit runs are at most 400 long (the longest cursor), so the length always fits.
+ * Prefix search stays on the name key itself: this key's digits no longer start where the name's do.
+ */
+export const nameOrderKeyOf = (nameKey: string): string =>
+  nameKey.replace(/\d+/g, (run) => {
+    const digits = run.replace(/^0+/, "");
+    return `${String(digits.length).padStart(3, "0")}${digits}`;
+  });

@@ -11,7 +11,9 @@ export interface PetQuery extends PageRequest {
   categoryId?: number | undefined;
   ids?: readonly number[] | undefined;
   namePrefix?: string | undefined;
+  /** `name`: natural order of the name key (nameOrderKeyOf), then id. */
   sort?: PetSort | undefined;
+  /** With sort=name: the order key (nameOrderKeyOf) of the previous page's last pet, beside its id in `after`. */
   afterName?: string | undefined;
 }
 

@@ -9,6 +9,7 @@ import { idAllocatorContract } from "./id-allocator.contract.ts";
 import { idempotencyRecordsContract } from "./idempotency-records.contract.ts";
 import { ordersContract } from "./orders.contract.ts";
 import { outboxContract } from "./outbox.contract.ts";
+import { petNameOrderContract } from "./pet-name-order.contract.ts";
 import { petEditsAndMovesContract } from "./pets-edits-and-moves.contract.ts";
 import { petsReadsContract } from "./pets-reads.contract.ts";
 import { petStockContract } from "./pets-stock.contract.ts";
@@ -24,6 +25,7 @@ export const runAllContracts = (harness: ContractHarness): void => {
   petWriteFactsContract(harness);
   petStockContract(harness);
   petEditsAndMovesContract(harness);
+  petNameOrderContract(harness);
   stockRuleContract(harness);
   categoriesContract(harness);
   ordersContract(harness);

@@ -582,7 +582,7 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
-                /** @description Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`. */
+                /** @description Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (natural order ignoring case, numbers by value: `Hamster 2` before `Hamster 10`; then id). `after` is the id of the previous page's last item in that order; follow `Link`. */
                 sort?: "id" | "-id" | "name";
                 /** @description With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both) */
                 afterName?: string;
@@ -1114,7 +1114,7 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
-                /** @description Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (case-insensitive, then id). `after` is the id of the previous page's last item in that order; follow `Link`. */
+                /** @description Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (natural order ignoring case, numbers by value: `Hamster 2` before `Hamster 10`; then id). `after` is the id of the previous page's last item in that order; follow `Link`. */
                 sort?: "id" | "-id" | "name";
                 /** @description With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both) */
                 afterName?: string;
