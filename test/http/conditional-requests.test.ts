@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
-import { createCategory, makeKeys, placeOrder, stockedPet, type Keys } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { createCategory, placeOrder, stockedPet, usePetstore } from "../support/http-fixtures.ts";
 
 /** Each single resource: where it is read, a change that works on it, and its entity-tag letter. */
 const resources = [
@@ -12,16 +11,13 @@ const resources = [
 ] as const;
 
 describe("conditional requests (PRODUCT.md §6)", () => {
-  let t: TestPetstore;
-  let k: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    k = await makeKeys(t);
-    await createCategory(t, "Dogs");
-    await stockedPet(t, 5);
-    await placeOrder(t, k.customer, { petId: 1, quantity: 1 });
+  const { t, keys: k } = usePetstore({
+    given: async () => {
+      await createCategory(t, "Dogs");
+      await stockedPet(t, 5);
+      await placeOrder(t, k.customer, { petId: 1, quantity: 1 });
+    },
   });
-  afterEach(() => t.close());
 
   it.each(resources)(
     "GET %s carries a strong ETag; If-None-Match with it answers 304 without a body",

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import {
   categoryDeleteRound,
   petDeleteRound,
@@ -7,7 +7,7 @@ import {
   type RoundContext,
 } from "../support/delete-races.ts";
 import { describeViolations, readViolations } from "../support/invariants.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { usePetstore } from "../support/http-fixtures.ts";
 
 const ROUNDS = 5;
 
@@ -16,11 +16,10 @@ const ROUNDS = 5;
  * MongoDB as well). test/mongo/delete-races.test.ts runs the same rounds over two instances on one database.
  */
 describe("deletes racing orders and creations on one instance", () => {
-  let t: TestPetstore;
+  const { t } = usePetstore({ keys: false });
   let ctx: RoundContext;
   const seed = Number(process.env.PETSTORE_RACE_SEED ?? Date.now() % 1_000_000);
   beforeEach(async () => {
-    t = await startTestPetstore();
     const limits = { perMinute: 1_000_000, perDay: 10_000_000 };
     const keys = {
       staff: await t.newKey("staff", "enterprise", limits),
@@ -28,7 +27,6 @@ describe("deletes racing orders and creations on one instance", () => {
     };
     ctx = { clients: [t.client], keys, ledger: new RaceLedger(), random: seededRandom(seed) };
   });
-  afterEach(() => t.close());
 
   it(`${ROUNDS} rounds of DELETE pet against 4 orders and of DELETE category against 3 creations keep every invariant`, async () => {
     const category = await t.client.post("/categories", { key: ctx.keys.staff, body: { name: "Raced pets" } });

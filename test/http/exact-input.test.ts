@@ -1,19 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { firstInvalidUtf8Offset } from "../../adapters/http/json-body.ts";
 import { inexactness } from "../../adapters/http/json-numbers.ts";
 import { expectError, expectValidationFailed, rawFetch } from "../support/http-assertions.ts";
-import { createCategory, stockedPet } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { createCategory, stockedPet, usePetstore } from "../support/http-fixtures.ts";
 
 /** PRODUCT.md §6: input is never silently altered. */
 describe("input the service cannot take exactly", () => {
-  let t: TestPetstore;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    await createCategory(t, "Dogs");
-    await stockedPet(t, 10);
+  const { t } = usePetstore({
+    keys: false,
+    given: async () => {
+      await createCategory(t, "Dogs");
+      await stockedPet(t, 10);
+    },
   });
-  afterEach(() => t.close());
 
   const post = (path: string, text: string, headers: Record<string, string> = {}) =>
     rawFetch(t, "POST", path, {

@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import type { IdSequence } from "../../core/shared/id-allocator.port.ts";
 import { expectError, retryAfterOf } from "../support/http-assertions.ts";
-import { makeKeys, stockedPet, stockOf, type Keys } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { stockedPet, stockOf, usePetstore } from "../support/http-fixtures.ts";
 
 /**
  * The lock of an Idempotency-Key (issue 11, item 6): a first request that never finishes — its process died —
@@ -10,13 +9,10 @@ import { startTestPetstore, type TestPetstore } from "../support/test-petstore.t
  * the first request, should it wake up after all, can neither overwrite nor free what the retry recorded.
  */
 describe("Idempotency-Key whose first request never finishes", () => {
-  let t: TestPetstore;
-  let keys: Keys;
+  const { t, keys } = usePetstore();
   /** Makes the next order's id allocation hang until `wake` is called; `reached` resolves once it hangs. */
   let stall: () => { reached: Promise<void>; wake: (error: Error) => void };
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    keys = await makeKeys(t);
+  beforeEach(() => {
     const ids = t.stores.ids;
     const next = ids.next.bind(ids);
     stall = () => {
@@ -32,7 +28,6 @@ describe("Idempotency-Key whose first request never finishes", () => {
       return { reached: new Promise((resolve) => (reached = resolve)), wake };
     };
   });
-  afterEach(() => t.close());
 
   it("answers 409 with Retry-After until the 60-second lock runs out, then places the order once, and the late first request changes nothing", async () => {
     const pet = await stockedPet(t, 5);

@@ -1,31 +1,26 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
 import {
   createCategory,
   createPet,
-  makeKeys,
   petStatus,
   placeOrder,
   setStock,
   stockOf,
-  type Keys,
+  usePetstore,
 } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
 
 describe("inventory", () => {
-  let t: TestPetstore;
-  let k: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    k = await makeKeys(t);
-    await createCategory(t, "Dogs");
-    await createPet(t, { name: "Rex", categoryId: 1 }); // 1 available
-    await createPet(t, { name: "Tom", categoryId: 1, status: "pending" }); // 2 pending
-    await createPet(t, { name: "Luna", categoryId: 1 }); // 3 available
-    await setStock(t, 1, 4);
-    await setStock(t, 3, 9);
+  const { t, keys: k } = usePetstore({
+    given: async () => {
+      await createCategory(t, "Dogs");
+      await createPet(t, { name: "Rex", categoryId: 1 }); // 1 available
+      await createPet(t, { name: "Tom", categoryId: 1, status: "pending" }); // 2 pending
+      await createPet(t, { name: "Luna", categoryId: 1 }); // 3 available
+      await setStock(t, 1, 4);
+      await setStock(t, 3, 9);
+    },
   });
-  afterEach(() => t.close());
 
   describe("GET /store/inventory", () => {
     it("answers one item per pet, in pet id order", async () => {

@@ -1,6 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectError } from "../support/http-assertions.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { usePetstore } from "../support/http-fixtures.ts";
 
 const NOW = "2026-11-21T12:00:00.000Z";
 /** Names the test resolver knows: the rest do not resolve. */
@@ -14,21 +14,18 @@ const dns: Record<string, string[]> = {
 };
 
 describe("admin: webhooks", () => {
-  let t: TestPetstore;
-  beforeEach(async () => {
-    t = await startTestPetstore({
-      overrides: {
-        addressResolver: {
-          resolve: async (host) => {
-            const found = dns[host];
-            if (!found) throw new Error("ENOTFOUND");
-            return found;
-          },
+  const { t } = usePetstore({
+    keys: false,
+    overrides: {
+      addressResolver: {
+        resolve: async (host) => {
+          const found = dns[host];
+          if (!found) throw new Error("ENOTFOUND");
+          return found;
         },
       },
-    });
+    },
   });
-  afterEach(() => t.close());
 
   const admin = () => ({ key: t.adminKey });
   const subscribe = (body: unknown) => t.client.post("/admin/webhooks", { ...admin(), body });
