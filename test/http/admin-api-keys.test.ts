@@ -1,18 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it } from "vitest";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import { SETTINGS_ATTEMPTS } from "../../core/access/update-api-key.ts";
 import { expectError, expectValidationFailed, limitOf } from "../support/http-assertions.ts";
-import { ADMIN_KEY, startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { usePetstore } from "../support/http-fixtures.ts";
+import { ADMIN_KEY, startTestPetstore } from "../support/test-petstore.ts";
 import { planLimits } from "../../core/rate-limiting/plans.ts";
 
 const NOW = "2026-11-21T12:00:00.000Z";
 
 describe("admin: API keys", () => {
-  let t: TestPetstore;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-  });
-  afterEach(() => t.close());
+  const { t } = usePetstore({ keys: false });
 
   const admin = () => ({ key: t.adminKey });
   const create = (body: unknown) => t.client.post("/admin/api-keys", { ...admin(), body });
@@ -369,12 +366,8 @@ describe("admin: a PATCH that keeps losing to concurrent changes of the key", ()
 });
 
 describe("admin: bans", () => {
-  let t: TestPetstore;
-  beforeEach(async () => {
-    // One strike is enough here: the first refused request bans the key.
-    t = await startTestPetstore({ env: { PETSTORE_BAN_STRIKES: "1" } });
-  });
-  afterEach(() => t.close());
+  // One strike is enough here: the first refused request bans the key.
+  const { t } = usePetstore({ keys: false, env: { PETSTORE_BAN_STRIKES: "1" } });
 
   const banned = async () => {
     const secret = await t.newKey("customer", "enterprise", { perMinute: 1, perDay: 100 });

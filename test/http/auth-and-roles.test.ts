@@ -1,7 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectError } from "../support/http-assertions.ts";
-import { createCategory, placeOrder, stockedPet } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { createCategory, placeOrder, stockedPet, usePetstore } from "../support/http-fixtures.ts";
 
 type Op = readonly [method: string, path: string, body?: unknown];
 
@@ -46,21 +45,22 @@ const everyOperation: Op[] = [
 ];
 
 describe("authentication and roles", () => {
-  let t: TestPetstore;
   let staff: string;
   let customer: string;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    staff = await t.newKey("staff"); // key 2
-    customer = await t.newKey("customer"); // key 3
-    await createCategory(t, "Dogs");
-    await createCategory(t, "Empty");
-    await stockedPet(t, 10); // pet 1
-    await stockedPet(t, 0, "Spare"); // pet 2
-    await placeOrder(t, customer, { petId: 1, quantity: 1 }); // order 1, the customer's
-    await placeOrder(t, customer, { petId: 1, quantity: 1 }); // order 2, the customer's
+  // Two keys of its own rather than the fixture's three: the tests below make key 4.
+  const { t } = usePetstore({
+    keys: false,
+    given: async () => {
+      staff = await t.newKey("staff"); // key 2
+      customer = await t.newKey("customer"); // key 3
+      await createCategory(t, "Dogs");
+      await createCategory(t, "Empty");
+      await stockedPet(t, 10); // pet 1
+      await stockedPet(t, 0, "Spare"); // pet 2
+      await placeOrder(t, customer, { petId: 1, quantity: 1 }); // order 1, the customer's
+      await placeOrder(t, customer, { petId: 1, quantity: 1 }); // order 2, the customer's
+    },
   });
-  afterEach(() => t.close());
 
   /** `op` as vitest's it.each spreads it: [method, path, body?]. */
   const call = (op: readonly unknown[], key: string | undefined) => {

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import {
   expectError,
@@ -7,8 +7,8 @@ import {
   rawFetch,
   streamOf,
 } from "../support/http-assertions.ts";
-import { createCategory, placeOrder, stockedPet } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { createCategory, placeOrder, stockedPet, usePetstore } from "../support/http-fixtures.ts";
+import { startTestPetstore } from "../support/test-petstore.ts";
 import { expectedCategory } from "../support/bodies.ts";
 
 const LIMIT = 64 * 1024;
@@ -33,14 +33,14 @@ const paddedJson = (value: unknown, size: number): string => {
 };
 
 describe("bad input", () => {
-  let t: TestPetstore;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    await createCategory(t, "Dogs");
-    await stockedPet(t, 10);
-    await placeOrder(t, t.adminKey, { petId: 1, quantity: 1 });
+  const { t } = usePetstore({
+    keys: false,
+    given: async () => {
+      await createCategory(t, "Dogs");
+      await stockedPet(t, 10);
+      await placeOrder(t, t.adminKey, { petId: 1, quantity: 1 });
+    },
   });
-  afterEach(() => t.close());
 
   /** Everything stored, read straight from the stores. */
   const snapshot = async () => ({

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
-import { makeKeys, type Keys } from "../support/http-fixtures.ts";
+import { usePetstore } from "../support/http-fixtures.ts";
 import { servePetstore, type ServedPetstore } from "../support/serve-petstore.ts";
 import { MEMORY_EVENT_LOG_LIMIT, memoryLogOrigin } from "../../adapters/memory/memory-event-log.ts";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
@@ -81,16 +81,11 @@ class SseReader {
 }
 
 describe("GET /events", () => {
-  let t: TestPetstore;
-  let keys: Keys;
+  const { t, keys } = usePetstore({ env });
   const open: SseReader[] = [];
-  beforeEach(async () => {
-    t = await startTestPetstore({ env });
-    keys = await makeKeys(t);
-  });
+  // Runs before the fixture closes the petstore: after-hooks run in the reverse order of their registration.
   afterEach(async () => {
     for (const reader of open.splice(0)) await reader.cancel().catch(() => undefined);
-    await t.close();
   });
 
   /** The id the n-th event appended from now on will have: the log's positions start where its store says. */

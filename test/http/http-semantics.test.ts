@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { expectError, expectRateLimitHeaders, expectValidationFailed, rawFetch } from "../support/http-assertions.ts";
-import { createCategory, makeKeys, placeOrder, stockedPet, stockOf, type Keys } from "../support/http-fixtures.ts";
-import { startTestPetstore, type TestPetstore, type TestResponse } from "../support/test-petstore.ts";
+import { createCategory, placeOrder, stockedPet, stockOf, usePetstore } from "../support/http-fixtures.ts";
+import type { TestResponse } from "../support/test-petstore.ts";
 
 /** Every GET of the service, on a fixture where each finds something (pet 1, category 1, order 1, key 1). */
 const getPaths = [
@@ -53,17 +53,14 @@ const stable = (res: TestResponse) => {
 };
 
 describe("HTTP semantics (PRODUCT.md §6)", () => {
-  let t: TestPetstore;
-  let k: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    k = await makeKeys(t);
-    await createCategory(t, "Dogs");
-    await stockedPet(t, 5);
-    await stockedPet(t, 0, "Tom");
-    await placeOrder(t, t.adminKey, { petId: 1, quantity: 1 });
+  const { t, keys: k } = usePetstore({
+    given: async () => {
+      await createCategory(t, "Dogs");
+      await stockedPet(t, 5);
+      await stockedPet(t, 0, "Tom");
+      await placeOrder(t, t.adminKey, { petId: 1, quantity: 1 });
+    },
   });
-  afterEach(() => t.close());
 
   it.each(getPaths)(
     "HEAD %s answers GET's status and headers, Content-Length included, without a body",
@@ -188,13 +185,7 @@ describe("HTTP semantics (PRODUCT.md §6)", () => {
 });
 
 describe("refusals are never kept under an Idempotency-Key (PRODUCT.md §6)", () => {
-  let t: TestPetstore;
-  let k: Keys;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-    k = await makeKeys(t);
-  });
-  afterEach(() => t.close());
+  const { t, keys: k } = usePetstore();
 
   const key = { "idempotency-key": "retry-me" };
 
@@ -245,11 +236,9 @@ describe("refusals are never kept under an Idempotency-Key (PRODUCT.md §6)", ()
 });
 
 describe("CORS preflight (PRODUCT.md §6)", () => {
-  let t: TestPetstore;
-  afterEach(() => t.close());
+  const { t } = usePetstore({ keys: false, env: { PETSTORE_CORS_ORIGINS: "https://shop.example" } });
 
   it("answers the path's OPTIONS with Allow and the preflight headers for a configured origin", async () => {
-    t = await startTestPetstore({ env: { PETSTORE_CORS_ORIGINS: "https://shop.example" } });
     const preflight = await t.client.request("OPTIONS", "/pets/1", {
       headers: {
         origin: "https://shop.example",

@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import {
   countStatuses,
@@ -12,9 +12,9 @@ import {
   streamOf,
   unix,
 } from "../support/http-assertions.ts";
-import { createCategory, createPet, placeOrder, setStock } from "../support/http-fixtures.ts";
+import { createCategory, createPet, placeOrder, setStock, usePetstore } from "../support/http-fixtures.ts";
 import { ban, free, untilBanned } from "../support/limits.ts";
-import { startTestPetstore, type TestPetstore, type TestResponse } from "../support/test-petstore.ts";
+import { startTestPetstore, type TestResponse } from "../support/test-petstore.ts";
 import { planLimits } from "../../core/rate-limiting/plans.ts";
 
 const MINUTE = 60_000;
@@ -208,11 +208,7 @@ describe("rate-limit headers", () => {
 });
 
 describe("rate limits", () => {
-  let t: TestPetstore;
-  beforeEach(async () => {
-    t = await startTestPetstore();
-  });
-  afterEach(() => t.close());
+  const { t } = usePetstore({ keys: false });
 
   const get = (key: string | undefined, path = "/categories") => t.client.get(path, { key });
   const sequentially = async (n: number, key: string | undefined, path = "/categories") => {
