@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
 import { expectError } from "../support/http-assertions.ts";
-import { petstoreWithKeysPerTest, stockedPet, stockOf, type Keys } from "../support/http-fixtures.ts";
+import { stockedPet, stockOf, usePetstore } from "../support/http-fixtures.ts";
 import { describeViolations, readViolations } from "../support/invariants.ts";
 import type { TestPetstore } from "../support/test-petstore.ts";
 
@@ -109,10 +109,7 @@ const expectRetryAnswersWhatLostItsAnswer = async (
  * the interleavings of a lost attempt that was only slow.
  */
 describe("Idempotency-Key: a first attempt cut at each step places at most one order", () => {
-  const current = petstoreWithKeysPerTest();
-  let t: TestPetstore;
-  let keys: Keys;
-  beforeEach(() => ({ t, keys } = current()));
+  const { t, keys } = usePetstore();
 
   const order = (petId: number, key: string) =>
     t.client.post("/store/orders", {
@@ -223,10 +220,7 @@ describe("Idempotency-Key: a first attempt cut at each step places at most one o
  * interleavings of a lost attempt that was only slow.
  */
 describe("Idempotency-Key: a first attempt cut at each step creates at most one category", () => {
-  const current = petstoreWithKeysPerTest();
-  let t: TestPetstore;
-  let keys: Keys;
-  beforeEach(() => ({ t, keys } = current()));
+  const { t, keys } = usePetstore();
 
   const create = (key: string) =>
     t.client.post("/categories", { key: keys.staff, body: { name: "Ferrets" }, headers: { "idempotency-key": key } });
@@ -292,12 +286,9 @@ describe("Idempotency-Key: a first attempt cut at each step creates at most one 
  * the pet visible, and an attempt that took the key over looks under the noted id first.
  */
 describe("Idempotency-Key: a first attempt cut at each step creates at most one pet", () => {
-  const current = petstoreWithKeysPerTest();
-  let t: TestPetstore;
-  let keys: Keys;
+  const { t, keys } = usePetstore();
   let categoryId: number;
   beforeEach(async () => {
-    ({ t, keys } = current());
     categoryId = (await t.client.post("/categories", { key: keys.staff, body: { name: "Mustelids" } })).body.id;
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { expectError, expectValidationFailed } from "../support/http-assertions.ts";
-import { createCategory, createPet, petstoreWithKeysPerTest, placeOrder, setStock } from "../support/http-fixtures.ts";
+import { createCategory, createPet, placeOrder, setStock, usePetstore } from "../support/http-fixtures.ts";
 import type { TestResponse } from "../support/test-petstore.ts";
 
 /** The target of `Link: <…>; rel="next"`, or undefined when there is none. */
@@ -8,8 +8,8 @@ const nextLink = (res: TestResponse): string | undefined =>
   /^<([^>]+)>;\s*rel="next"$/.exec(res.headers.get("link") ?? "")?.[1];
 
 describe("search and sort", () => {
-  const world = petstoreWithKeysPerTest();
-  const get = (path: string, key = world().t.adminKey) => world().t.client.get(path, { key });
+  const { t, keys } = usePetstore();
+  const get = (path: string, key = t.adminKey) => t.client.get(path, { key });
   const idsOf = (res: TestResponse) => res.body.map((item: { id: number }) => item.id);
 
   /** Follows rel="next" from `first`; answers every page's ids. */
@@ -28,7 +28,6 @@ describe("search and sort", () => {
 
   const names = ["Rex", "bella", "REX", "Rexa", "Max", "rex", "Ébène", "Bo"];
   const namedPets = async () => {
-    const { t } = world();
     const category = await createCategory(t);
     for (const name of names) await createPet(t, { name, categoryId: category.id });
   };
@@ -44,7 +43,6 @@ describe("search and sort", () => {
   });
 
   it("GET /pets?name= ignores case by Unicode case folding: the final sigma, ß and ligatures", async () => {
-    const { t } = world();
     const category = await createCategory(t);
     for (const name of ["ΟΔΟΣΑ", "οδός", "Straße", "ﬁne"]) await createPet(t, { name, categoryId: category.id });
     const search = async (name: string) => idsOf(await get(`/pets?name=${encodeURIComponent(name)}`));
@@ -97,7 +95,6 @@ describe("search and sort", () => {
   describe("orders", () => {
     /** Orders 1-6: pet 1 by the customer (1, 3, 5 completed: 3), pet 2 by staff, alternating. */
     const orders = async () => {
-      const { t, keys } = world();
       const category = await createCategory(t);
       for (const name of ["A", "B"]) await createPet(t, { name, categoryId: category.id });
       await setStock(t, 1, 100);
@@ -110,7 +107,6 @@ describe("search and sort", () => {
 
     it("filter by state, pet and, for staff, the key that placed them; newest first with Link", async () => {
       await orders();
-      const { keys } = world();
       const customerId = await keyIdOf(keys.customer);
 
       expect(idsOf(await get("/store/orders?state=open"))).toEqual([1, 2, 4, 5, 6]);
@@ -127,7 +123,6 @@ describe("search and sort", () => {
 
     it("a customer lists its own orders; naming another key's is 403", async () => {
       await orders();
-      const { keys } = world();
       const customerId = await keyIdOf(keys.customer);
 
       expect(idsOf(await get("/store/orders?sort=-id", keys.customer))).toEqual([5, 3, 1]);
@@ -138,7 +133,6 @@ describe("search and sort", () => {
 
   describe("GET /me", () => {
     it("answers the calling key: id, label, role, plan, limits and today's usage, never a secret", async () => {
-      const { t, keys } = world();
       const first = await get("/me", keys.customer);
       await get("/pets", keys.customer);
       const me = await get("/me", keys.customer);
@@ -160,8 +154,8 @@ describe("search and sort", () => {
     });
 
     it("needs a valid key", async () => {
-      expectError(await world().t.client.get("/me"), 401, "unauthorized");
-      expectError(await world().t.client.get("/me", { key: "nope" }), 401, "unauthorized");
+      expectError(await t.client.get("/me"), 401, "unauthorized");
+      expectError(await t.client.get("/me", { key: "nope" }), 401, "unauthorized");
     });
   });
 });

@@ -70,13 +70,7 @@ const noKeys = forward<Keys>(() => {
   throw new Error("usePetstore({ keys: false }) made no keys");
 });
 
-/** For a suite: the current test's petstore and keys (see usePetstore). */
-export const petstoreWithKeysPerTest = (): (() => { t: TestPetstore; keys: Keys }) => {
-  const handle = usePetstore();
-  return () => handle;
-};
-
-export const makeKeys = async (t: TestPetstore): Promise<Keys> => ({
+const makeKeys = async (t: TestPetstore): Promise<Keys> => ({
   staff: await t.newKey("staff"),
   customer: await t.newKey("customer"),
   other: await t.newKey("customer"),
