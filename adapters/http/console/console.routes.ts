@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { compressAsset, type CompressedAsset } from "../compressed-asset.ts";
+import { assetRoutes } from "../asset-routes.ts";
 import { assetReply, route } from "../route.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -91,22 +92,9 @@ export const consoleRoutes = [
     output: { status: 200, description: "The page.", body: z.string(), mediaType: "text/html", cacheable: true },
     handle: () => assetReply(page(), { "content-security-policy": consolePolicy, "referrer-policy": "no-referrer" }),
   }),
-  ...Object.entries(assets).map(([name, asset]) =>
-    route({
-      method: "GET",
-      path: `/console/assets/${name}`,
-      operationId: `getConsoleAsset_${name.replace(/\W/g, "_")}`,
-      tag: "Console",
-      summary: `Console asset ${name}`,
-      access: "public",
-      output: {
-        status: 200,
-        description: "The file.",
-        body: z.string(),
-        mediaType: asset.type.split(";")[0] as string,
-        cacheable: true,
-      },
-      handle: () => assetReply(compressed(name, asset.read, asset.type, ASSET_CACHE_CONTROL)),
-    }),
+  ...assetRoutes(
+    { path: "/console/assets", operationId: "getConsoleAsset", tag: "Console", summary: "Console asset" },
+    assets,
+    (name, asset) => compressed(name, asset.read, asset.type, ASSET_CACHE_CONTROL),
   ),
 ];

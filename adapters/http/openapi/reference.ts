@@ -4,6 +4,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
 import { compressAsset, type CompressedAsset } from "../compressed-asset.ts";
+import { assetRoutes } from "../asset-routes.ts";
 import { assetReply, rawText, route } from "../route.ts";
 
 const OpenApiJson = z.looseObject({
@@ -123,22 +124,9 @@ export const referenceRoutes = [
         "content-security-policy": docsPagePolicy,
       }),
   }),
-  ...Object.entries(assets).map(([name, asset]) =>
-    route({
-      method: "GET",
-      path: `/docs/assets/${name}`,
-      operationId: `getApiReferenceAsset_${name.replace(/\W/g, "_")}`,
-      tag: "Reference",
-      summary: `Reference page asset ${name}`,
-      access: "public",
-      output: {
-        status: 200,
-        description: "The file.",
-        body: z.string(),
-        mediaType: asset.type.split(";")[0] as string,
-        cacheable: true,
-      },
-      handle: () => assetReply(compressedFile(asset.file(), asset.type, ASSET_CACHE_CONTROL)),
-    }),
+  ...assetRoutes(
+    { path: "/docs/assets", operationId: "getApiReferenceAsset", tag: "Reference", summary: "Reference page asset" },
+    assets,
+    (_, asset) => compressedFile(asset.file(), asset.type, ASSET_CACHE_CONTROL),
   ),
 ];
