@@ -25,6 +25,25 @@ interface Ports {
   clock: Clock;
 }
 
+interface Placing {
+  input: NewOrder;
+  actor: Actor;
+  attempt: IdempotentAttempt | undefined;
+}
+
+// The names: docs/consistency.md#resuming-a-placing-and-a-refused-insert
+interface Resumed {
+  answer?: OrderRecord | undefined;
+  takeOver?: number | undefined;
+  /** Read to decide. */
+  pet?: PetRecord | undefined;
+}
+
+interface Reservation {
+  outcome: "reserved" | "already-held";
+  nonce: string | undefined;
+}
+
 const refusal = (outcome: Exclude<ReserveOutcome, "reserved" | "already-held">, order: NewOrder): DomainError =>
   ({
     "unknown-pet": new DomainError("unknown_pet", `Pet ${order.petId} does not exist`),
@@ -35,7 +54,16 @@ const refusal = (outcome: Exclude<ReserveOutcome, "reserved" | "already-held">, 
     ),
   })[outcome];
 
-// Crash points and retries under a key: docs/consistency.md#multi-step-writes-and-their-crash-points ("place order").
+const answers = (order: OrderRecord, { input, actor }: Placing): boolean =>
+  order.state !== "abandoned" &&
+  order.placedBy === actor.keyId &&
+  order.petId === input.petId &&
+  order.quantity === input.quantity;
+
+const owns = (order: OrderRecord, nonce: string | undefined): boolean =>
+  order.state !== "abandoned" && nonce !== undefined && order.reservation === nonce;
+
+// The steps and their crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("place order").
 export class PlaceOrder {
   readonly #ports: Ports;
   readonly #hints: StockHints;
@@ -48,45 +76,61 @@ export class PlaceOrder {
   }
 
   async execute(input: NewOrder, actor: Actor, attempt?: IdempotentAttempt): Promise<Order> {
-    const { orders, pets, ids, clock } = this.#ports;
-    const noted = notedId(attempt, "orderId");
-    const found = noted === undefined ? undefined : await orders.ofId(noted);
-    if (found && this.#isPlacedAs(found, input, actor)) return orderOf(found);
-    let earlier: number | undefined;
-    let seen: PetRecord | undefined;
-    if (noted !== undefined && found === undefined) {
-      // A lost attempt's reservation under the noted id (its mark) is taken over under that id. Without one, the id
-      // may have been an order since deleted (a relayed cancellation): it is burnt, so that no attempt of this key,
-      // however late, writes an order under it again, and this one goes on under a new id.
-      seen = await pets.ofId(input.petId);
-      if (markOf(seen, noted, "reserve")) earlier = noted;
-      else if (!(await orders.insert(abandonedOrder(noted, input.petId, input.quantity, clock.now())))) {
-        const placed = await orders.ofId(noted);
-        if (placed && this.#isPlacedAs(placed, input, actor)) return orderOf(placed);
-      }
-    }
-    let expectedStock = this.#hints.stockOf(input.petId);
-    // Under an earlier attempt's id, units may be held already: only the reservation can tell.
-    if (
-      earlier === undefined &&
-      (seen !== undefined || expectedStock === undefined || expectedStock < input.quantity)
-    ) {
-      // Refuses early, writing nothing; the reservation decides.
-      seen ??= await pets.ofId(input.petId);
-      this.#hints.saw(input.petId, seen);
-      const foreseen = foreseeReserve(seen, input.quantity);
-      if (foreseen) throw refusal(foreseen, input);
-      expectedStock = seen?.stock;
-    }
-    const id = earlier ?? (await ids.next("orders"));
+    const placing: Placing = { input, actor, attempt };
+    const { answer, takeOver, pet } = await this.#resumeNotedAttempt(placing);
+    if (answer) return orderOf(answer);
+    // Under a taken-over id, units may be held already: only the reservation can tell.
+    const expectedStock =
+      takeOver === undefined ? await this.#foreseeRefusal(input, pet) : this.#hints.stockOf(input.petId);
+    const id = takeOver ?? (await this.#ports.ids.next("orders"));
     if (attempt) await attempt.note({ orderId: id });
+    const reservation = await this.#reserve(input, id, expectedStock);
+    const order = this.#openOrder(placing, id, reservation.nonce);
+    const placed = stampEvent(order.createdAt, "order.placed", orderData(order, false));
+    if (!(await this.#ports.orders.insert(order, [placed])))
+      return orderOf(await this.#insertRefused(placing, order, reservation));
+    await this.#keepReservation(order);
+    return orderOf(order);
+  }
+
+  // Burnt unless taken over: it may be an order's since deleted, and no attempt of the key writes there again.
+  async #resumeNotedAttempt(placing: Placing): Promise<Resumed> {
+    const { orders, pets, clock } = this.#ports;
+    const { input } = placing;
+    const noted = notedId(placing.attempt, "orderId");
+    if (noted === undefined) return {};
+    const there = await orders.ofId(noted);
+    if (there) return answers(there, placing) ? { answer: there } : {};
+    const pet = await pets.ofId(input.petId);
+    if (markOf(pet, noted, "reserve")) return { takeOver: noted };
+    if (await orders.insert(abandonedOrder(noted, input.petId, input.quantity, clock.now()))) return { pet };
+    const placed = await orders.ofId(noted);
+    return placed && answers(placed, placing) ? { answer: placed } : { pet };
+  }
+
+  /** Skipped on a hint of enough stock. The stock expected, if known. */
+  async #foreseeRefusal(input: NewOrder, pet: PetRecord | undefined): Promise<number | undefined> {
+    const hinted = this.#hints.stockOf(input.petId);
+    if (pet === undefined && hinted !== undefined && hinted >= input.quantity) return hinted;
+    pet ??= await this.#ports.pets.ofId(input.petId);
+    this.#hints.saw(input.petId, pet);
+    const refused = foreseeReserve(pet, input.quantity);
+    if (refused) throw refusal(refused, input);
+    return pet?.stock;
+  }
+
+  async #reserve(input: NewOrder, id: number, expectedStock: number | undefined): Promise<Reservation> {
+    const { pets, clock } = this.#ports;
     const nonce = this.#noncePrefix + (this.#attempts++).toString(36);
     const { outcome, pet } = await reserveSeeing(pets, clock, input.petId, id, input.quantity, nonce, expectedStock);
     this.#hints.saw(input.petId, pet);
-    if (outcome !== "reserved" && outcome !== "already-held") throw refusal(outcome, input);
-    const owned = outcome === "reserved" ? nonce : markOf(pet, id, "reserve")?.nonce;
-    const at = clock.now();
-    const order: OrderRecord = {
+    if (outcome === "reserved") return { outcome, nonce };
+    if (outcome === "already-held") return { outcome, nonce: markOf(pet, id, "reserve")?.nonce };
+    throw refusal(outcome, input);
+  }
+
+  #openOrder({ input, actor }: Placing, id: number, reservation: string | undefined): OrderRecord {
+    return {
       id,
       petId: input.petId,
       quantity: input.quantity,
@@ -94,32 +138,27 @@ export class PlaceOrder {
       placedBy: actor.keyId,
       state: "open",
       revision: 1,
-      createdAt: at,
-      reservation: owned,
+      createdAt: this.#ports.clock.now(),
+      reservation,
     };
-    if (await orders.insert(order, [stampEvent(at, "order.placed", orderData(order, false))])) {
-      if (owned !== undefined) await keepReservation(pets, order.petId, id, owned);
-      return orderOf(order);
-    }
-    // Taken by this very insert (a driver's retry of a write that had applied), by another attempt under the same
-    // key, or by recovery's tombstone. An order owning the reservation this attempt holds is this request's.
-    const placed = await orders.ofId(id);
-    const ours =
-      placed !== undefined && placed.state !== "abandoned" && owned !== undefined && placed.reservation === owned;
-    if (outcome === "reserved" && !ours) await undoReservation(pets, clock, order.petId, id, order.quantity, nonce);
-    if (placed && (ours || (attempt && this.#isPlacedAs(placed, input, actor)))) {
-      if (ours && owned !== undefined) await keepReservation(pets, order.petId, id, owned);
-      return orderOf(placed);
-    }
-    throw new DomainError("service_unavailable", "The order took too long to place and was undone; place it again", 1);
   }
 
-  #isPlacedAs(order: OrderRecord, input: NewOrder, actor: Actor): boolean {
-    return (
-      order.state !== "abandoned" &&
-      order.placedBy === actor.keyId &&
-      order.petId === input.petId &&
-      order.quantity === input.quantity
-    );
+  async #keepReservation(order: OrderRecord): Promise<void> {
+    if (order.reservation !== undefined)
+      await keepReservation(this.#ports.pets, order.petId, order.id, order.reservation);
+  }
+
+  // Taken by this very insert (a driver's retry), another attempt of the key, or recovery's tombstone.
+  async #insertRefused(placing: Placing, order: OrderRecord, reservation: Reservation): Promise<OrderRecord> {
+    const { orders, pets, clock } = this.#ports;
+    const there = await orders.ofId(order.id);
+    if (there && owns(there, order.reservation)) {
+      await this.#keepReservation(order);
+      return there;
+    }
+    if (reservation.outcome === "reserved")
+      await undoReservation(pets, clock, order.petId, order.id, order.quantity, reservation.nonce);
+    if (there && placing.attempt && answers(there, placing)) return there;
+    throw new DomainError("service_unavailable", "The order took too long to place and was undone; place it again", 1);
   }
 }
