@@ -1,6 +1,6 @@
 /**
  * Store round trips per HTTP operation on MongoDB, counted with the driver's command monitoring (as
- * test/mongo/mongo-adapters.test.ts counts them per use case). The server: MONGODB_URL, or the test engine started
+ * test/mongo/mongo-round-trips.test.ts counts them per use case). The server: MONGODB_URL, or the test engine started
  * by the tests' own global setup (test/support/mongo-global-setup.ts, same settings). Each operation is measured on
  * its second run, so one-off work (creating a day's rate-limit document) is not counted.
  */

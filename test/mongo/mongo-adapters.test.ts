@@ -13,7 +13,6 @@ import {
   type Db,
 } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { NodeSecrets } from "../../adapters/crypto/node-secrets.ts";
 import { isDuplicateKeyError } from "../../adapters/mongo/duplicate-key.ts";
 import { MongoRateLimiter } from "../../adapters/mongo/mongo-rate-limiter.ts";
 import {
@@ -23,20 +22,7 @@ import {
   mongoStoresFor,
 } from "../../adapters/mongo/mongo-stores.ts";
 import { guarded, isStoreOutage } from "../../adapters/mongo/store-unavailable.ts";
-import { CreateApiKey } from "../../core/access/create-api-key.ts";
-import type { Actor } from "../../core/access/permissions.ts";
-import { CreateCategory } from "../../core/categories/create-category.ts";
-import { CancelOrder } from "../../core/orders/cancel-order.ts";
-import { PlaceOrder } from "../../core/orders/place-order.ts";
-import { UpdateOrder } from "../../core/orders/update-order.ts";
-import { CreatePet } from "../../core/pets/create-pet.ts";
-import { SetInventory } from "../../core/inventory/set-inventory.ts";
 import { reserveSeeing } from "../../core/pets/stock-writes.ts";
-import { DeletePet } from "../../core/pets/delete-pet.ts";
-import { GetInventoryItem } from "../../core/inventory/get-inventory-item.ts";
-import { GetPet } from "../../core/pets/get-pet.ts";
-import { ListPets } from "../../core/pets/list-pets.ts";
-import { AdmitRequest } from "../../core/rate-limiting/admit-request.ts";
 import type { WindowSpec } from "../../core/rate-limiting/rate-limiter.port.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 import type { Stores } from "../../core/stores.ts";
@@ -44,15 +30,12 @@ import { aCategory, anApiKey, anOrder, aPet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import {
   describeMongo,
-  emptyMongoDatabase,
   freshMongoDatabase,
   mongoUrl,
-  TEST_MONGO_CLIENT_OPTIONS,
   type FreshMongoDatabase,
+  watchedMongoPerTest,
 } from "../support/mongo.ts";
 import { startTestPetstore } from "../support/test-petstore.ts";
-
-const staff: Actor = { keyId: 1, role: "staff" };
 
 /** Windows far ahead: a window's end lies in the future, so no TTL index deletes a document during a test. */
 const windowsStart = Date.parse("2100-01-01T00:00:00.000Z");
@@ -68,42 +51,13 @@ const day = (n: number, limit: number): WindowSpec => ({
 });
 
 describeMongo("MongoDB adapters, seen from the server", () => {
+  const server = watchedMongoPerTest("mongo-adapters");
   let mongo: FreshMongoDatabase;
   let monitored: MongoClient;
   let db: Db;
   let stores: Stores;
-  let commands: string[] = [];
-
-  beforeAll(async () => {
-    mongo = await freshMongoDatabase("mongo-adapters");
-    await prepareMongoDatabase(mongo.db);
-    monitored = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
-    await monitored.connect();
-    monitored.on("commandStarted", (event: CommandStartedEvent) => {
-      if (event.databaseName === mongo.db.databaseName)
-        commands.push(`${event.commandName} ${event.command[event.commandName]}`);
-    });
-    db = monitored.db(mongo.db.databaseName);
-    stores = mongoStoresFor(db, async () => {});
-  });
-
-  afterAll(async () => {
-    await monitored?.close();
-    await mongo?.close();
-  });
-
-  beforeEach(async () => {
-    await emptyMongoDatabase(mongo.db);
-    stores = mongoStoresFor(db, async () => {});
-    commands = [];
-  });
-
-  /** The commands `run` sends, in order, as "<command> <collection>". */
-  const commandsOf = async (run: () => Promise<unknown>): Promise<string[]> => {
-    commands = [];
-    await run();
-    return commands;
-  };
+  beforeEach(() => ({ mongo, monitored, db, stores } = server.current()));
+  const { commandsOf } = server;
 
   describe("documents", () => {
     it("use the numeric id as _id, BSON dates, and leave undefined fields out instead of storing null", async () => {
@@ -142,6 +96,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
         _id: 1,
         name: "Rex",
         nameKey: "rex",
+        nameOrder: "rex",
         categoryId: 1,
         status: "available",
         revision: 1,
@@ -400,225 +355,6 @@ describeMongo("MongoDB adapters, seen from the server", () => {
         counts: { minute: 0, day: 0 },
         strikes: 1,
       });
-    });
-  });
-
-  describe("round trips of the main use cases", () => {
-    const clock = new ManualClock("2100-01-01T12:00:30.000Z");
-
-    const givenPetInStock = async (units: number) => {
-      const category = await new CreateCategory(stores).execute({ name: `Category ${Math.random()}` });
-      const pet = await new CreatePet({ ...stores, clock }).execute({ name: "Rex", categoryId: category.id });
-      await new SetInventory({ ...stores, clock }).execute(pet.id, units);
-      return pet;
-    };
-
-    it("create pet: category check, id, provisional pet, category check after it, confirmation", async () => {
-      const category = await new CreateCategory(stores).execute({ name: "Dogs" });
-
-      expect(
-        await commandsOf(() => new CreatePet({ ...stores, clock }).execute({ name: "Rex", categoryId: category.id })),
-      ).toEqual(["find categories", "findAndModify counters", "insert pets", "find categories", "findAndModify pets"]);
-    });
-
-    it("get pet, list pets and an inventory item: one find each", async () => {
-      const pet = await givenPetInStock(1);
-
-      expect(await commandsOf(() => new GetPet(stores.pets).execute(pet.id))).toEqual(["find pets"]);
-      expect(await commandsOf(() => new ListPets(stores.pets).execute({ limit: 20, statuses: ["available"] }))).toEqual(
-        ["find pets"],
-      );
-      expect(await commandsOf(() => new GetInventoryItem(stores.pets).execute(pet.id))).toEqual(["find pets"]);
-    });
-
-    it("set inventory: one conditional write", async () => {
-      const pet = await givenPetInStock(1);
-
-      expect(await commandsOf(() => new SetInventory({ ...stores, clock }).execute(pet.id, 5))).toEqual([
-        "findAndModify pets",
-      ]);
-    });
-
-    it("place order: id, reservation (stock, mark and status in one write), the order, the mark dropped; the pet is read first only when this instance has not seen it in stock", async () => {
-      const pet = await givenPetInStock(3);
-      const place = new PlaceOrder({ ...stores, clock });
-      const order = () => place.execute({ petId: pet.id, quantity: 1 }, staff);
-      const placing = ["findAndModify counters", "findAndModify pets", "insert orders", "findAndModify pets"];
-
-      expect(await commandsOf(order)).toEqual(["find pets", ...placing]);
-      expect(await commandsOf(order)).toEqual(placing);
-      // The last unit: the hint shows exactly the units asked, so the last-unit variant is tried first.
-      expect(await commandsOf(order)).toEqual(placing);
-      expect(await stores.pets.ofId(pet.id)).toMatchObject({ stock: 0, status: "pending" });
-    });
-
-    it("place order refused: one read, nothing written, whether or not this instance has seen the pet", async () => {
-      const pet = await givenPetInStock(1);
-      const place = new PlaceOrder({ ...stores, clock });
-      const refused = () => place.execute({ petId: pet.id, quantity: 2 }, staff).catch(() => undefined);
-
-      expect(await commandsOf(refused)).toEqual(["find pets"]);
-      expect(await commandsOf(refused)).toEqual(["find pets"]);
-      await place.execute({ petId: pet.id, quantity: 1 }, staff);
-      expect(
-        await commandsOf(() => place.execute({ petId: pet.id, quantity: 1 }, staff).catch(() => undefined)),
-      ).toEqual(["find pets"]);
-    });
-
-    it("place order refused on a stale hint (another instance took the stock): the reservation fails and explains itself", async () => {
-      const pet = await givenPetInStock(2);
-      const here = new PlaceOrder({ ...stores, clock });
-      await here.execute({ petId: pet.id, quantity: 1 }, staff);
-      await new PlaceOrder({ ...stores, clock }).execute({ petId: pet.id, quantity: 1 }, staff);
-
-      let refusal: unknown;
-      const refuse = async () =>
-        (refusal = await here.execute({ petId: pet.id, quantity: 1 }, staff).catch((error: unknown) => error));
-      expect(await commandsOf(refuse)).toEqual([
-        "findAndModify counters",
-        "findAndModify pets",
-        "findAndModify pets",
-        "find pets",
-      ]);
-      const fresh = await new PlaceOrder({ ...stores, clock })
-        .execute({ petId: pet.id, quantity: 1 }, staff)
-        .catch((error: unknown) => error);
-      expect(refusal).toMatchObject({ code: "pet_not_available" });
-      const seenByClient = (error: unknown) => ({ ...(error as object), message: (error as Error).message });
-      expect(seenByClient(refusal), "the same refusal as after a read").toEqual(seenByClient(fresh));
-      expect(await stores.pets.ofId(pet.id)).toMatchObject({ stock: 0, status: "pending", holdCount: 2, marks: [] });
-      expect(
-        await commandsOf(() => here.execute({ petId: pet.id, quantity: 1 }, staff).catch(() => undefined)),
-      ).toEqual(["find pets"]);
-    });
-
-    it("cancel order: order, fence, cancellation, release (status included), settled, mark dropped", async () => {
-      const pet = await givenPetInStock(2);
-      const place = new PlaceOrder({ ...stores, clock });
-      const first = await place.execute({ petId: pet.id, quantity: 1 }, staff);
-      const last = await place.execute({ petId: pet.id, quantity: 1 }, staff);
-      const cancel = new CancelOrder({ ...stores, clock });
-
-      const settled = ["findAndModify orders", "findAndModify pets"];
-      // From sold out, the first release variant applies; then the second.
-      expect(await commandsOf(() => cancel.execute(last.id, staff))).toEqual([
-        "find orders",
-        "find pets",
-        "findAndModify orders",
-        "findAndModify pets",
-        ...settled,
-      ]);
-      expect(await commandsOf(() => cancel.execute(first.id, staff))).toEqual([
-        "find orders",
-        "find pets",
-        "findAndModify orders",
-        "findAndModify pets",
-        "findAndModify pets",
-        ...settled,
-      ]);
-    });
-
-    it("complete order: order, fence, completion, consumption (status included), settled, mark dropped", async () => {
-      const pet = await givenPetInStock(2);
-      const place = new PlaceOrder({ ...stores, clock });
-      const first = await place.execute({ petId: pet.id, quantity: 1 }, staff);
-      const last = await place.execute({ petId: pet.id, quantity: 1 }, staff);
-      const complete = (id: number) => new UpdateOrder({ ...stores, clock }).execute(id, { complete: true }, staff);
-
-      const settled = ["findAndModify orders", "findAndModify pets"];
-      expect(await commandsOf(() => complete(first.id))).toEqual([
-        "find orders",
-        "find pets",
-        "findAndModify orders",
-        "findAndModify pets",
-        "findAndModify pets",
-        ...settled,
-      ]);
-      expect(await commandsOf(() => complete(last.id))).toEqual([
-        "find orders",
-        "find pets",
-        "findAndModify orders",
-        "findAndModify pets",
-        ...settled,
-      ]);
-    });
-
-    it("conditional writes answer the pet or order without its pending events", async () => {
-      const pet = await givenPetInStock(2);
-      const place = new PlaceOrder({ ...stores, clock });
-      const order = await place.execute({ petId: pet.id, quantity: 1 }, staff);
-      // Nothing relays here: the pet and the order keep their events pending.
-      const written: BSON.Document[] = [];
-      const onReply = (event: CommandSucceededEvent) => {
-        const value =
-          event.commandName === "findAndModify" ? (event.reply as { value: BSON.Document | null }).value : null;
-        // Pets and orders carry a revision; the id counters do not.
-        if (value && "revision" in value) written.push(value);
-      };
-      monitored.on("commandSucceeded", onReply);
-      try {
-        await new SetInventory({ ...stores, clock }).execute(pet.id, 5);
-        await new UpdateOrder({ ...stores, clock }).execute(order.id, { complete: true }, staff);
-      } finally {
-        monitored.off("commandSucceeded", onReply);
-      }
-      expect(written.length).toBeGreaterThanOrEqual(2);
-      for (const value of written) expect(Object.keys(value)).not.toContain("outbox");
-      const stored = await mongo.db.collection<{ _id: number; outbox: unknown[] }>("pets").findOne({ _id: pet.id });
-      expect(stored!.outbox.length).toBeGreaterThan(0);
-    });
-
-    it("a pet's document does not grow with its open orders: with 200 it is the size it was with one", async () => {
-      const pet = await givenPetInStock(1_000);
-      const place = new PlaceOrder({ ...stores, clock });
-      const pets = mongo.db.collection<{ _id: number }>("pets");
-      // The outbox is left out: nothing relays here, and the relay's own bound is tested with the outbox.
-      const size = async () =>
-        BSON.calculateObjectSize((await pets.findOne({ _id: pet.id }, { projection: { outbox: 0, eventsSince: 0 } }))!);
-      await place.execute({ petId: pet.id, quantity: 1 }, staff);
-      const withOne = await size();
-
-      for (let i = 0; i < 199; i++) await place.execute({ petId: pet.id, quantity: 1 }, staff);
-
-      expect(await size()).toBe(withOne);
-      expect(await stores.pets.ofId(pet.id)).toMatchObject({ stock: 800, holdCount: 200, heldUnits: 200, marks: [] });
-    });
-
-    it("delete pet: conditional deleting, its orders, the pet; events not yet relayed move to a tombstone first", async () => {
-      const relayed = await givenPetInStock(2);
-      const events = await stores.outbox.pending(100);
-      await stores.outbox.acknowledge(events.map((e) => e.id));
-      const unrelayed = await givenPetInStock(2);
-
-      expect(await commandsOf(() => new DeletePet({ ...stores, clock }).execute(relayed.id))).toEqual([
-        "findAndModify pets",
-        "delete orders", // those without pending events
-        "find orders", // any left: they have events
-        "delete pets",
-      ]);
-      expect(await commandsOf(() => new DeletePet({ ...stores, clock }).execute(unrelayed.id))).toEqual([
-        "findAndModify pets",
-        "delete orders",
-        "find orders",
-        "delete pets", // refused: its stock event is pending
-        "find pets",
-        "update orders", // the event to an orphaned tombstone
-        "delete pets", // conditional on the outbox as moved
-      ]);
-    });
-
-    it("admission of a request: key look-up and one counting update", async () => {
-      const secrets = new NodeSecrets();
-      const { secret } = await new CreateApiKey({ ...stores, secrets, clock }).execute({
-        label: "shop",
-        role: "customer",
-        plan: "free",
-      });
-      const admit = new AdmitRequest({ ...stores, secrets, clock }, { strikes: 10, seconds: 900 });
-      const request = { secret, address: "10.0.0.1", keyRequired: true };
-      await admit.execute(request);
-
-      expect(await commandsOf(() => admit.execute(request))).toEqual(["find api_keys", "findAndModify rate_windows"]);
     });
   });
 });

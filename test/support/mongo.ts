@@ -11,9 +11,10 @@
  *   });
  */
 import { randomBytes } from "node:crypto";
-import { MongoClient, type Db, type MongoClientOptions } from "mongodb";
-import { describe, inject } from "vitest";
-import { prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
+import { MongoClient, type CommandStartedEvent, type Db, type MongoClientOptions } from "mongodb";
+import { afterAll, beforeAll, beforeEach, describe, inject } from "vitest";
+import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
+import type { Stores } from "../../core/stores.ts";
 
 /** Client options for tests: every wait is bounded so a broken server fails fast. */
 export const TEST_MONGO_CLIENT_OPTIONS: MongoClientOptions = {
@@ -98,4 +99,68 @@ export async function emptyMongoDatabase(db: Db): Promise<void> {
   const collections = await db.collections();
   await Promise.all(collections.map((collection) => collection.deleteMany({})));
   await prepareMongoDatabase(db);
+}
+
+/** What `watchedMongoPerTest` hands the current test. */
+export interface WatchedMongo {
+  /** The suite's database, through a client of its own. */
+  mongo: FreshMongoDatabase;
+  /** A second client on it, which notes every command it sends there. */
+  monitored: MongoClient;
+  /** The database as `monitored` sees it. */
+  db: Db;
+  /** New stores over `db`, the database emptied and prepared again for the test. */
+  stores: Stores;
+}
+
+/**
+ * For a suite that looks at what the MongoDB adapters send: a prepared database of its own and a monitored client
+ * on it, and before each test an emptied database and new stores. `commandsOf(run)` answers the commands `run`
+ * sends, in order, as "<command> <collection>".
+ */
+export function watchedMongoPerTest(prefix: string): {
+  current: () => WatchedMongo;
+  commandsOf: (run: () => Promise<unknown>) => Promise<string[]>;
+} {
+  let mongo: FreshMongoDatabase | undefined;
+  let monitored: MongoClient | undefined;
+  let current: WatchedMongo | undefined;
+  let commands: string[] = [];
+
+  beforeAll(async () => {
+    const fresh = await freshMongoDatabase(prefix);
+    mongo = fresh;
+    await prepareMongoDatabase(fresh.db);
+    monitored = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
+    await monitored.connect();
+    monitored.on("commandStarted", (event: CommandStartedEvent) => {
+      if (event.databaseName === fresh.db.databaseName)
+        commands.push(`${event.commandName} ${event.command[event.commandName]}`);
+    });
+  });
+
+  afterAll(async () => {
+    await monitored?.close();
+    await mongo?.close();
+  });
+
+  beforeEach(async () => {
+    if (!mongo || !monitored) throw new Error("watchedMongoPerTest: the suite's database was not set up");
+    await emptyMongoDatabase(mongo.db);
+    const db = monitored.db(mongo.db.databaseName);
+    current = { mongo, monitored, db, stores: mongoStoresFor(db, async () => {}) };
+    commands = [];
+  });
+
+  return {
+    current: () => {
+      if (!current) throw new Error("watchedMongoPerTest: the database exists only inside a test and its hooks");
+      return current;
+    },
+    commandsOf: async (run) => {
+      commands = [];
+      await run();
+      return commands;
+    },
+  };
 }
