@@ -13,7 +13,6 @@ export interface ApiKey {
   plan: Plan;
   /** Enterprise plan only. */
   limits: RateLimits | undefined;
-  /** The secret itself is never stored. */
   secretHash: string;
   createdAt: Date;
   revokedAt: Date | undefined;

@@ -4,7 +4,7 @@ import type { ApiKey, ApiKeySettings } from "./api-key.ts";
 export interface ApiKeys {
   add(key: ApiKey): Promise<void>;
   ofId(id: number): Promise<ApiKey | undefined>;
-  /** The keys of these ids that exist (revoked ones included), in one read, in any order; at most 100 ids. */
+  /** Those that exist, revoked too, in one read, in any order; at most 100 ids. */
   ofIds(ids: readonly number[]): Promise<ApiKey[]>;
   activeOfSecretHash(secretHash: string): Promise<ApiKey | undefined>;
   /** By id; revoked keys included. */

@@ -12,15 +12,12 @@ interface Entry {
   until: number;
 }
 
-// Look-ups (unknown hashes too) are remembered for KEY_CACHE_MS: changes made here clear them at once, other
-// instances' changes show within that bound.
+// Look-ups are remembered for KEY_CACHE_MS: docs/decisions/key-cache.md.
 export class CachedApiKeys implements ApiKeys {
   readonly #store: ApiKeys;
   readonly #clock: Clock;
   readonly #entries = new Map<string, Entry>();
-  /** Look-ups by id for open streams: one store read per key and KEY_CACHE_MS, however many streams it has. */
   readonly #byId = new Map<number, { key: Promise<ApiKey | undefined>; until: number }>();
-  /** Bumped by every change: a look-up that started before one does not remember what it read. */
   #generation = 0;
   readonly #served = new WeakMap<ApiKey, number>();
 
@@ -47,14 +44,14 @@ export class CachedApiKeys implements ApiKeys {
     return this.#served.get(key) === this.#generation;
   }
 
-  /** The key as it was at most KEY_CACHE_MS ago (revoked keys included); a change made here shows at once. */
+  /** For open streams; revoked keys too. */
   recentOfId(id: number): Promise<ApiKey | undefined> {
     const now = this.#clock.now().getTime();
     const cached = this.#byId.get(id);
     if (cached && cached.until > now) return cached.key;
     const generation = this.#generation;
     const key = this.#store.ofId(id);
-    // Shared while it runs, so streams of one key that ask at once make one read; a failed read is not kept.
+    // Shared while it runs; a failed read is not kept.
     const entry = { key, until: now + KEY_CACHE_MS };
     if (this.#byId.size >= MAX_ENTRIES) this.#byId.delete(this.#byId.keys().next().value!);
     this.#byId.set(id, entry);
@@ -62,7 +59,6 @@ export class CachedApiKeys implements ApiKeys {
       if (this.#byId.get(id) === entry) this.#byId.delete(id);
     };
     key.then(() => {
-      // A read that overlapped a change made here is not remembered.
       if (generation !== this.#generation) drop();
     }, drop);
     return key;
@@ -74,7 +70,6 @@ export class CachedApiKeys implements ApiKeys {
     return key;
   }
 
-  /** Straight from the store: labels for a page of orders, read once a page. */
   ofIds(ids: readonly number[]): Promise<ApiKey[]> {
     return this.#store.ofIds(ids);
   }

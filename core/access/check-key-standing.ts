@@ -3,19 +3,15 @@ import type { ApiKey } from "./api-key.ts";
 import type { ApiKeys } from "./api-keys.port.ts";
 import { can, type Actor, type Permission } from "./permissions.ts";
 
-/** Why a key may no longer go on with what it was let in for. */
 export type KeyStandingLoss = "key_revoked" | "key_banned" | "forbidden";
 
 interface Ports {
-  /** `recentOfId`: a cached view (CachedApiKeys), read again within its bound; else every check reads the store. */
+  /** With `recentOfId` (CachedApiKeys), checks read the store once per key and bound. */
   apiKeys: ApiKeys & { recentOfId?(id: number): Promise<ApiKey | undefined> };
   clock: Clock;
 }
 
-/**
- * Access that lasts (an open event stream) is checked again, not only at its start: the key must still exist, be
- * unrevoked and unbanned, and its role still hold the permission.
- */
+/** Access that lasts (an open event stream) is checked again, not only at its start. */
 export class CheckKeyStanding {
   readonly #ports: Ports;
   constructor(ports: Ports) {

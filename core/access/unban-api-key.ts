@@ -3,7 +3,7 @@ import type { ApiKey } from "./api-key.ts";
 import { existingApiKey } from "./api-key-rules.ts";
 import type { ApiKeys } from "./api-keys.port.ts";
 
-// A revoked key stays not found for every operation; the message says why, so an operator is not misled.
+// A revoked key stays not found; the message says why, so an operator is not misled.
 const revoked = (id: number): DomainError => new DomainError("not_found", `API key ${id} is revoked`);
 
 export class UnbanApiKey {

@@ -14,7 +14,7 @@ export interface NewCategory {
   description?: string | undefined;
 }
 
-/** Names are unique regardless of case: "Dogs" and "dogs" are one name. */
+/** Names are unique regardless of case. */
 export const normalizedCategoryName = (name: string): string => name.toLocaleLowerCase("en-US");
 
 export const categoryOf = (record: CategoryRecord): Category => ({

@@ -9,7 +9,7 @@ interface Ports {
   ids: IdAllocator;
 }
 
-// Crash points, retries under a key: docs/consistency.md#multi-step-writes-and-their-crash-points ("create category").
+// Crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("create category").
 export class CreateCategory {
   readonly #ports: Ports;
   constructor(ports: Ports) {

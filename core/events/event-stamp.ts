@@ -3,14 +3,14 @@ import type { DomainEvent, EventPayloads, EventType, OrderData } from "./domain-
 let sequence = 0;
 
 const hex = (value: number, digits: number): string => value.toString(16).padStart(digits, "0");
-/** Events come in bursts within one millisecond: its digits are written once. */
+/** Bursts share a millisecond: its digits are written once. */
 let lastMs = Number.NaN;
 let lastMsHex = "";
 const msHex = (ms: number): string => (ms === lastMs ? lastMsHex : ((lastMs = ms), (lastMsHex = hex(ms, 12))));
-/** This process's: keeps ids unique across instances (and restarts) without a random draw per event. */
+/** Keeps ids unique across instances and restarts without a random draw per event. */
 const instance = crypto.randomUUID().replaceAll("-", "").slice(16);
 
-/** `evt_`, the time (ms, 12 hex digits), the sequence (6) and the instance (16): ids sort by time, then by recording order. */
+/** `evt_`, time, sequence and instance in hex: ids sort by time, then by recording order. */
 export const stampedId = (ms: number, n: number): string => `evt_${msHex(ms)}${hex(n, 6)}${instance}`;
 
 export const stampEvent = <T extends EventType>(occurredAt: Date, type: T, data: EventPayloads[T]): DomainEvent => {

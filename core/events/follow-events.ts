@@ -1,12 +1,11 @@
 import type { EventLog, EventLogBounds, EventLogPage } from "./event-log.port.ts";
 
-/** Why a reader cannot resume exactly where it said: its position is past the end, dropped, or another log's. */
+/** Why a reader cannot resume where it said. */
 export type ResetReason = "ahead" | "expired" | "unknown_log";
 
 export interface FollowStart {
-  /** Where reading starts: the events after it follow. */
   from: number;
-  /** Set when `from` is not the position asked for: the reader must be told before anything else. */
+  /** The reader must be told before anything else. */
   reset?: ResetReason | undefined;
 }
 
@@ -16,16 +15,13 @@ export class FollowEvents {
     this.#log = log;
   }
 
-  /**
-   * Where to read from: after `resumeAfter` when the log still holds everything after it, else from a position the
-   * reader is told of (`reset`); without it, the log's current end. `0` reads from the oldest event kept.
-   */
+  /** Without `resumeAfter`, the log's end; `0`, the oldest event kept; a position the log cannot resume is `reset`. */
   async execute(resumeAfter: number | undefined): Promise<FollowStart> {
     if (resumeAfter === undefined) return { from: await this.#end(await this.#log.bounds()) };
     if (resumeAfter === 0) return { from: 0 };
     const bounds = await this.#log.bounds();
     if (resumeAfter > bounds.end) return { from: await this.#end(bounds), reset: "ahead" };
-    // Everything this log still holds: a reader from another log, or behind what was dropped, has missed events.
+    // Either reader has missed events: it gets everything this log still holds.
     if (resumeAfter < bounds.origin) return { from: bounds.oldest - 1, reset: "unknown_log" };
     if (resumeAfter < bounds.oldest - 1) return { from: bounds.oldest - 1, reset: "expired" };
     return { from: resumeAfter };
@@ -35,8 +31,7 @@ export class FollowEvents {
     return this.#log.readAfter(after, limit);
   }
 
-  // The readable end (a log may hold positions handed out but not yet written): found by doubling, then bisecting,
-  // from just before the oldest event kept.
+  // Positions may be handed out but not yet written: search for the readable end.
   async #end({ oldest }: EventLogBounds): Promise<number> {
     const anyAfter = async (position: number) => (await this.#log.readAfter(position, 1)).events.length > 0;
     const base = Math.max(0, oldest - 1);

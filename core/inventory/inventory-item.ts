@@ -5,7 +5,6 @@ export interface InventoryItem {
   petId: number;
   quantity: number;
   status: PetStatus;
-  /** The pet's revision. */
   revision: number;
 }
 

@@ -1,7 +1,7 @@
 import type { ApiKeys } from "../access/api-keys.port.ts";
 import type { Order } from "./order.ts";
 
-/** Who placed an order and when: the key, with its label while the key exists. */
+/** The key's label only while the key exists. */
 export interface Placement {
   at: Date;
   by: { id: number; label?: string | undefined };
@@ -12,10 +12,7 @@ export interface PlacedOrder {
   placement: Placement;
 }
 
-/**
- * The placements of orders the caller may already see. The distinct keys of the orders are read in one look-up, so
- * the cost follows the page (at most 100 orders), never the number of keys or orders in the store.
- */
+/** For orders the caller may already see; their keys are read in one look-up, so the cost follows the page. */
 export class DescribePlacements {
   readonly #apiKeys: ApiKeys;
   constructor(apiKeys: ApiKeys) {

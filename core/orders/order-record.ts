@@ -26,7 +26,7 @@ export const orderOf = (record: OrderRecord): Order => ({
   revision: record.revision,
 });
 
-/** The tombstone that burns an order id whose placing was lost: no attempt can write an order under it any more. */
+/** Burns the id of a lost placing: no attempt can write an order under it any more. */
 export const abandonedOrder = (id: number, petId: number, quantity: number, at: Date): OrderRecord => ({
   id,
   petId,

@@ -5,7 +5,7 @@ export interface Order {
   shipDate: Date | undefined;
   complete: boolean;
   placedBy: number;
-  /** When it was placed: shown only on request (`expand=placement`), like `placedBy`. */
+  /** Shown only on request (`expand=placement`), like `placedBy`. */
   placedAt: Date;
   revision: number;
 }

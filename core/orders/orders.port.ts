@@ -35,7 +35,7 @@ export interface ShipDateChange extends OpenOrderWrite {
 /** Refused: the order as it is, so core can explain why. */
 export type OrderWrite = { applied: true; order: OrderRecord } | { applied: false; order: OrderRecord | undefined };
 
-/** Each change is one conditional single-document write (docs/decisions/order-port-named-writes.md). */
+/** Conditional single-document writes: docs/decisions/order-port-named-writes.md. */
 export interface Orders {
   /** Tombstones too. */
   ofId(id: number): Promise<OrderRecord | undefined>;

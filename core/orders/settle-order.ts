@@ -11,18 +11,15 @@ interface Ports {
   clock: Clock;
 }
 
-/** What an actor read of the order's pet before it saw the order unsettled: docs/consistency.md#marks-and-fences. */
 export interface PetSide {
-  /** The fence of the order's bucket. */
   fence: number;
-  /** The nonce of a reserve mark of the order still on the pet (its placer had not dropped it yet). */
+  /** Of the order's reserve mark still on the pet. */
   reserveMark: string | undefined;
 }
 
 /** `seen` must be read before the order was last seen settling: docs/consistency.md#marks-and-fences. */
 export const settleOrder = async ({ orders, pets, clock }: Ports, order: OrderRecord, seen: PetSide): Promise<void> => {
-  // A settled order may be deleted (a relayed cancellation, its pet's deletion); a reserve mark it owned, left
-  // behind, would then look like a placing that died, and recovery would give its units back a second time.
+  // A settled order may be deleted: its reserve mark, left behind, would look like a dead placing's and be undone.
   if (seen.reserveMark !== undefined && seen.reserveMark === order.reservation)
     await keepReservation(pets, order.petId, order.id, seen.reserveMark);
   const how = order.state === "cancelled" ? "release" : "consume";

@@ -42,7 +42,7 @@ export const markOf = (pet: PetRecord | undefined, orderId: number, kind: Mark["
 export const isVisible = <P extends ListedPet>(pet: P | undefined): pet is P =>
   pet !== undefined && pet.lifecycle === undefined;
 
-/** The pet a use case answers: the record without its store-only fields, every other field carried as it is. */
+/** The record without its store-only fields. */
 export const petOf = (record: PetRecord): Pet => {
   const { stock, holdCount, heldUnits, pendingCause, marks, fences, lifecycle, movingTo, provisionalSince, ...pet } =
     record;

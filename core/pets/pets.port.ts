@@ -11,9 +11,9 @@ export interface PetQuery extends PageRequest {
   categoryId?: number | undefined;
   ids?: readonly number[] | undefined;
   namePrefix?: string | undefined;
-  /** `name`: natural order of the name key (nameOrderKeyOf), then id. */
+  /** `name`: by nameOrderKeyOf, then id. */
   sort?: PetSort | undefined;
-  /** With sort=name: the order key (nameOrderKeyOf) of the previous page's last pet, beside its id in `after`. */
+  /** With sort=name: the previous page's last nameOrderKeyOf. */
   afterName?: string | undefined;
 }
 
@@ -28,7 +28,7 @@ export interface Consequence {
   events: readonly DomainEvent[];
 }
 
-/** Refused: the pet as it is (undefined: none), so core can explain the refusal. */
+/** Refused: the pet as it is, if any, so core can explain why. */
 export type PetWrite = { applied: true; pet: PetRecord } | { applied: false; pet: PetRecord | undefined };
 
 export interface Reservation {
@@ -52,7 +52,6 @@ export type Settlement = { petId: number; orderId: number; units: number; at: Da
   | ({ how: "release" } & UnitsBack)
   | {
       how: "consume";
-      /** Sold out, stock 0, and no other order holds units. */
       lastOfSoldOut: Consequence;
       otherwise: Consequence;
     }
@@ -68,7 +67,7 @@ export interface StockSetting {
   restock?: { fromSold: Consequence; fromSoldOut: Consequence } | undefined;
 }
 
-/** What PUT sets besides the category and the status: an optional field it leaves out is removed. */
+/** An optional field left out is removed. */
 export type PetFields = Omit<NewPet, "categoryId" | "status">;
 
 export interface Edit {
@@ -93,7 +92,7 @@ export type MoveFinish = Omit<Edit, "expectedRevision"> & { to: number; since: D
 export type MoveUndone = { petId: number; to: number; since: Date };
 export type DeletingStart = { petId: number; since: Date; expectedRevision?: number | undefined };
 
-/** Each write is one conditional single-document write (docs/decisions/pet-port-named-writes.md). */
+/** Conditional single-document writes: docs/decisions/pet-port-named-writes.md. */
 export interface Pets {
   /** Provisional pets too. */
   ofId(id: number): Promise<PetRecord | undefined>;

@@ -2,8 +2,7 @@ import type { PetStatus } from "./pet.ts";
 import type { PendingCause, PetRecord } from "./pet-record.ts";
 import type { Consequence, Reservation, Settlement, StockSetting, UnitsBack } from "./pets.port.ts";
 
-// PRODUCT.md §4's stock rule, as data: when each consequence of a stock write applies. The memory store evaluates
-// these cases and the MongoDB store translates them into filters, so neither decides a boundary of its own.
+// PRODUCT.md §4's stock rule as data, so no store decides a boundary of its own.
 
 export type Bound = { eq: number } | { gt: number };
 
@@ -40,14 +39,12 @@ export const caseFor = (cases: readonly StockCase[], pet: StockState): StockCase
 
 /** Pending for want of stock: units coming back end it, a staff hold stays. */
 export const soldOut: StockFacts = { pendingCause: "sold-out" };
-/** What a sold-out pet has; an available pet with it should have sold out (unless staff set it so). */
+/** What a sold-out pet has. */
 export const soldOutStock: StockFacts = { stock: { eq: 0 }, holdCount: { gt: 0 } };
-/** What a sold pet has. */
 export const soldStock: StockFacts = { stock: { eq: 0 }, holdCount: { eq: 0 } };
 const always: StockFacts = {};
 
 export const stockCases = {
-  /** Taking the last units sells the pet out; fewer units than asked refuses. */
   reserve: (r: Reservation): StockCase[] => [
     { when: { stock: { gt: r.units } }, then: r.unitsLeft },
     { when: { stock: { eq: r.units } }, then: r.lastUnits },
@@ -57,12 +54,10 @@ export const stockCases = {
     { when: soldOut, then: back.fromSoldOut },
     { when: always, then: back.otherwise },
   ],
-  /** The last order holding a sold-out pet, completed, sells it. */
   consume: (s: Extract<Settlement, { how: "consume" }>): StockCase[] => [
     { when: { ...soldOut, stock: { eq: 0 }, holdCount: { eq: 1 } }, then: s.lastOfSoldOut },
     { when: always, then: s.otherwise },
   ],
-  /** Above 0, a sold or sold-out pet is available again; a staff hold stays. */
   setStock: (s: StockSetting): StockCase[] => [
     ...(s.restock && s.quantity > 0
       ? [

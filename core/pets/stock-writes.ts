@@ -5,7 +5,7 @@ import { markOf, type ListedPet, type PetRecord } from "./pet-record.ts";
 import type { PetStatus } from "./pet.ts";
 import type { Consequence, Pets, StatusChange, StockSetting, UnitsBack } from "./pets.port.ts";
 
-// What each stock write causes (PRODUCT.md §4) is decided here, once; when each case applies, in stock-rule.ts.
+// What each stock write causes is decided here; when each case applies, in stock-rule.ts.
 
 /** Stock plus held units never exceed it, so a cancellation can always give units back. */
 export const MAX_STOCK = 1_000_000;

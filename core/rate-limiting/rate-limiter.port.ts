@@ -10,7 +10,7 @@ export interface Consumption {
   strikes: number;
 }
 
-/** Exact under any concurrency: no window counts past its limit (docs/decisions/fixed-window-limits.md). */
+/** No window counts past its limit: docs/decisions/fixed-window-limits.md. */
 export interface RateLimiter {
   consume(subject: string, windows: Windows): Promise<Consumption>;
   /** Counts nothing. */

@@ -21,7 +21,7 @@ export interface WindowSpec {
 export type Windows = Record<WindowName, WindowSpec>;
 export type WindowCounts = Record<WindowName, number>;
 
-/** Each window's key changes once per window, not per request: the last one made is kept, by window. */
+/** Made once per window, not per request. */
 const lastKeys = windowNames.map(() => ({ start: Number.NaN, key: "" }));
 
 export const windowsAt = (now: Date, limits: RateLimits): Windows => {

@@ -48,7 +48,7 @@ const eachPage = async <T extends { id: number }>(
   }
 };
 
-/** Every step is conditional and idempotent, so any instance may run it at any moment: docs/consistency.md#recovery */
+/** Any instance may run any step at any moment: docs/consistency.md#recovery */
 export class RecoverInterruptedWrites {
   readonly #ports: Ports;
   readonly #graceMs: number;

@@ -1,2 +1,2 @@
-/** `T`, typed so that each key `T` has beyond `Allowed` must be `never`: a spread that carries an extra field fails to compile. */
+/** Keys beyond `Allowed` must be `never`, so a spread carrying an extra field fails to compile. */
 export type OnlyKeysOf<Allowed, T> = T & { [K in Exclude<keyof T, keyof Allowed>]: never };

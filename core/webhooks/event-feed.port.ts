@@ -5,7 +5,7 @@ export interface PendingEvent {
   data: unknown;
 }
 
-/** The part of the `Outbox` (core/events) that webhook delivery reads. */
+/** What webhook delivery reads of the `Outbox` (core/events). */
 export interface EventFeed {
   pending(limit: number): Promise<PendingEvent[]>;
   acknowledge(eventIds: readonly string[]): Promise<void>;

@@ -16,7 +16,7 @@ interface Ports {
   clock: Clock;
 }
 
-/** Events per run: a batch costs about the same round trips whatever its size. */
+/** A batch costs about the same round trips whatever its size. */
 const BATCH = 200;
 
 export const payloadOf = (event: PendingEvent): string =>

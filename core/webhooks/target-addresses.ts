@@ -130,11 +130,7 @@ const v4Refused = (address: number): boolean => refusedByBlocks(v4Bits(address),
 
 const v4Of = (high: number, low: number): number => high * 65_536 + low;
 
-/**
- * The IPv4 address an IPv6 form carries in its last 32 bits, where the form is judged by it: IPv4-mapped
- * (::ffff:0:0/96), IPv4-translated (::ffff:0:0:0/96), IPv4-compatible (::/96) and NAT64 (64:ff9b::/96). 6to4,
- * Teredo and the local-use NAT64 prefix are refused as blocks, whatever they carry.
- */
+/** The IPv4 address in the last 32 bits of the IPv6 forms judged by it (docs/security.md#webhook-targets-ssrf). */
 const embeddingV4 = (g: number[]): number | undefined => {
   const [a, b, c, d, e, f, h6, h7] = g as [number, number, number, number, number, number, number, number];
   const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);

@@ -11,6 +11,6 @@ export interface WebhookMessages {
   settleAll(owner: string, settlements: readonly { id: string; settlement: Settlement }[]): Promise<number>;
   ofId(id: string): Promise<WebhookMessage | undefined>;
   removeForSubscription(subscriptionId: number): Promise<void>;
-  /** The pending messages, counted up to `limit`, and the oldest one's `createdAt` (messages are enqueued oldest first). */
+  /** Pending messages, counted up to `limit`, and the oldest one's `createdAt`. */
   backlog(limit: number): Promise<{ count: number; oldestCreatedAt: Date | undefined }>;
 }

@@ -5,7 +5,6 @@ import type { WebhookEventType } from "./webhook-event.ts";
 export interface WebhookSubscriptions {
   add(subscription: WebhookSubscription): Promise<void>;
   ofId(id: number): Promise<WebhookSubscription | undefined>;
-  /** By id. */
   list(page: PageRequest): Promise<WebhookSubscription[]>;
   listeningTo(type: WebhookEventType): Promise<WebhookSubscription[]>;
   /** One write, only while the newest secret is `expectedCurrent`; false otherwise. */
