@@ -1,4 +1,4 @@
-// One record changed by single conditional writes, so two instances cannot both remove the last admin.
+// Single conditional writes on one record: two instances cannot both remove the last admin.
 // Crash points: docs/consistency.md#api-keys-and-the-admin-guard
 export interface AdminGuard {
   /** Not a retired key: revoked keys never come back. */

@@ -39,7 +39,6 @@ export class CachedApiKeys implements ApiKeys {
     return key;
   }
 
-  /** From memory, with no change made here since: it may predate another instance's change. */
   mayBeStale(key: ApiKey): boolean {
     return this.#served.get(key) === this.#generation;
   }
@@ -102,7 +101,6 @@ export class CachedApiKeys implements ApiKeys {
     return this.#changing(() => this.#store.unban(id));
   }
 
-  /** Forgets before and after, so no read that overlapped the change is remembered. */
   async #changing<T>(change: () => Promise<T>): Promise<T> {
     this.#forget();
     try {

@@ -1,7 +1,7 @@
 import { CreateApiKey, type CreateApiKeyPorts } from "./create-api-key.ts";
 import { trackAdmin } from "./last-admin.ts";
 
-// Start-up: an admin key exists, and the guard tracks exactly the active admin keys, whatever a crash left.
+// Whatever a crash left: an admin key exists, and the guard tracks exactly the active admin keys.
 // Crash points: docs/consistency.md#api-keys-and-the-admin-guard
 export class EnsureAdminKey {
   readonly #ports: CreateApiKeyPorts;

@@ -12,7 +12,7 @@ export interface PlacedOrder {
   placement: Placement;
 }
 
-/** For orders the caller may already see; their keys are read in one look-up, so the cost follows the page. */
+/** For orders the caller may already see: one look-up for their keys, so the cost follows the page. */
 export class DescribePlacements {
   readonly #apiKeys: ApiKeys;
   constructor(apiKeys: ApiKeys) {

@@ -63,7 +63,7 @@ const answers = (order: OrderRecord, { input, actor }: Placing): boolean =>
 const owns = (order: OrderRecord, nonce: string | undefined): boolean =>
   order.state !== "abandoned" && nonce !== undefined && order.reservation === nonce;
 
-// The steps and their crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("place order").
+// Steps and crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("place order").
 export class PlaceOrder {
   readonly #ports: Ports;
   readonly #hints: StockHints;

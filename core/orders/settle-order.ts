@@ -19,7 +19,7 @@ export interface PetSide {
 
 /** `seen` must be read before the order was last seen settling: docs/consistency.md#marks-and-fences. */
 export const settleOrder = async ({ orders, pets, clock }: Ports, order: OrderRecord, seen: PetSide): Promise<void> => {
-  // A settled order may be deleted: its reserve mark, left behind, would look like a dead placing's and be undone.
+  // Left on a deleted order, its reserve mark would look like a dead placing's and be undone.
   if (seen.reserveMark !== undefined && seen.reserveMark === order.reservation)
     await keepReservation(pets, order.petId, order.id, seen.reserveMark);
   const how = order.state === "cancelled" ? "release" : "consume";

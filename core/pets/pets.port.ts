@@ -39,7 +39,7 @@ export interface Reservation {
   at: Date;
   unitsLeft: Consequence;
   lastUnits: Consequence;
-  /** The stock core last saw: a hint a store may use to order its attempts, never a condition. */
+  /** The stock core last saw: orders a store's attempts, never a condition. */
   expectedStock?: number | undefined;
 }
 

@@ -5,7 +5,7 @@ export interface BanPolicy {
   seconds: number;
 }
 
-/** The policy unless configured otherwise (PETSTORE_BAN_STRIKES, PETSTORE_BAN_SECONDS). */
+/** Unless PETSTORE_BAN_STRIKES or PETSTORE_BAN_SECONDS say otherwise. */
 export const defaultBanPolicy: BanPolicy = { strikes: 10, seconds: 900 };
 
 const DAY_MS = 86_400_000;

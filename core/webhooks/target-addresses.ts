@@ -130,7 +130,7 @@ const v4Refused = (address: number): boolean => refusedByBlocks(v4Bits(address),
 
 const v4Of = (high: number, low: number): number => high * 65_536 + low;
 
-/** The IPv4 address in the last 32 bits of the IPv6 forms judged by it (docs/security.md#webhook-targets-ssrf). */
+/** The IPv4 address the IPv6 forms judged by it carry (docs/security.md#webhook-targets-ssrf). */
 const embeddingV4 = (g: number[]): number | undefined => {
   const [a, b, c, d, e, f, h6, h7] = g as [number, number, number, number, number, number, number, number];
   const zeroUpTo = (n: number) => g.slice(0, n).every((x) => x === 0);
