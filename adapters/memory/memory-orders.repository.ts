@@ -88,6 +88,7 @@ export class MemoryOrders implements Orders {
   async cancel(cancellation: Cancellation): Promise<OrderWrite> {
     return this.#writeOpen(cancellation, (order) => {
       order.state = "cancelled";
+      order.closedBy = cancellation.nonce;
       this.#startSettling(order, cancellation.at);
     });
   }
@@ -95,6 +96,7 @@ export class MemoryOrders implements Orders {
   async complete(completion: Completion): Promise<OrderWrite> {
     return this.#writeOpen(completion, (order) => {
       order.state = "complete";
+      order.closedBy = completion.nonce;
       order.shipDate = new Date(completion.shipDate);
       this.#startSettling(order, completion.at);
     });

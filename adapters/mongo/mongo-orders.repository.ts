@@ -29,6 +29,7 @@ export interface OrderDocument {
   createdAt: Date;
   reservation?: string;
   settling?: Date;
+  closedBy?: string;
   outbox: DomainEvent[];
   hasEvents?: true;
   /** As on pets: the outbox key of the oldest pending event, or an earlier one (see MongoOutbox). */
@@ -36,8 +37,8 @@ export interface OrderDocument {
 }
 
 const toDocument = (order: OrderRecord): OrderDocument => {
-  const { id, petId, quantity, shipDate, state, placedBy, revision, createdAt, reservation, settling, ...unmapped } =
-    order;
+  const { id, petId, quantity, shipDate, state, placedBy, revision, createdAt, ...closing } = order;
+  const { reservation, settling, closedBy, ...unmapped } = closing;
   allMapped(unmapped);
   return definedFields({
     _id: id,
@@ -50,6 +51,7 @@ const toDocument = (order: OrderRecord): OrderDocument => {
     createdAt,
     reservation,
     settling,
+    closedBy,
     outbox: [],
   });
 };
@@ -65,6 +67,7 @@ const toOrder = (doc: Omit<OrderDocument, "outbox">): EveryField<OrderRecord> =>
   createdAt: doc.createdAt,
   reservation: doc.reservation,
   settling: doc.settling,
+  closedBy: doc.closedBy,
 });
 
 /** Only an open order at the expected revision, when given; revision + 1, and the events in the same write. */
@@ -173,12 +176,13 @@ export class MongoOrders implements Orders {
   }
 
   cancel(cancellation: Cancellation): Promise<OrderWrite> {
-    return this.#writeOpen(cancellation, { state: "cancelled", settling: cancellation.at });
+    const { at, nonce } = cancellation;
+    return this.#writeOpen(cancellation, { state: "cancelled", settling: at, closedBy: nonce });
   }
 
   complete(completion: Completion): Promise<OrderWrite> {
-    const { at, shipDate } = completion;
-    return this.#writeOpen(completion, { state: "complete", shipDate, settling: at });
+    const { at, nonce, shipDate } = completion;
+    return this.#writeOpen(completion, { state: "complete", shipDate, settling: at, closedBy: nonce });
   }
 
   changeShipDate(change: ShipDateChange): Promise<OrderWrite> {

@@ -2,7 +2,7 @@ import type { Actor } from "../access/permissions.ts";
 import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import type { Clock } from "../shared/clock.port.ts";
-import { explainRefusal, orderCompleted, visibleOrder } from "./order-access.ts";
+import { closedByItself, explainRefusal, orderCompleted, visibleOrder } from "./order-access.ts";
 import type { Orders } from "./orders.port.ts";
 import { readPetSide, settleOrder } from "./settle-order.ts";
 
@@ -26,8 +26,15 @@ export class CancelOrder {
     const seen = await readPetSide(pets, current.petId, id);
     const at = clock.now();
     const cancelled = stampEvent(at, "order.cancelled", orderData(current, false));
-    const written = await orders.cancel({ orderId: id, expectedRevision, at, events: [cancelled] });
-    if (!written.applied) throw explainRefusal(written.order, id, expectedRevision);
-    await settleOrder(this.#ports, written.order, seen);
+    const written = await orders.cancel({
+      orderId: id,
+      expectedRevision,
+      at,
+      nonce: cancelled.id,
+      events: [cancelled],
+    });
+    const order = closedByItself(written, cancelled.id);
+    if (!order) throw explainRefusal(written.order, id, expectedRevision);
+    await settleOrder(this.#ports, order, seen);
   }
 }

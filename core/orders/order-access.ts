@@ -1,7 +1,7 @@
 import { can, type Actor } from "../access/permissions.ts";
 import { DomainError, notFound, revisionMismatch } from "../shared/domain-error.ts";
 import { isVisibleOrder, type OrderRecord } from "./order-record.ts";
-import type { Orders } from "./orders.port.ts";
+import type { Orders, OrderWrite } from "./orders.port.ts";
 
 export const orderCompleted = (id: number): DomainError =>
   new DomainError("order_completed", `Order ${id} is complete and can no longer change`);
@@ -13,6 +13,10 @@ export const visibleOrder = async (orders: Orders, id: number, actor: Actor): Pr
     throw notFound("Order", id);
   return order;
 };
+
+/** A refused close that carries this attempt's nonce had applied: a driver's retry. */
+export const closedByItself = (written: OrderWrite, nonce: string): OrderRecord | undefined =>
+  written.applied || written.order?.closedBy === nonce ? written.order : undefined;
 
 export const explainRefusal = (
   order: OrderRecord | undefined,

@@ -10,6 +10,7 @@ export interface OrderRecord extends Omit<Order, "complete" | "placedAt"> {
   reservation?: string | undefined;
   /** Until its pet records the units' return or departure. */
   settling?: Date | undefined;
+  closedBy?: string | undefined;
 }
 
 export const isVisibleOrder = (order: OrderRecord | undefined): order is OrderRecord =>

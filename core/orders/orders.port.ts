@@ -18,12 +18,15 @@ export interface OpenOrderWrite {
   events: readonly DomainEvent[];
 }
 
+/** `nonce` (unique per attempt) is kept as `closedBy`, so a retried write knows its own. */
 export interface Cancellation extends OpenOrderWrite {
   at: Date;
+  nonce: string;
 }
 
 export interface Completion extends OpenOrderWrite {
   at: Date;
+  nonce: string;
   shipDate: Date;
 }
 

@@ -3,7 +3,7 @@ import { orderData, stampEvent } from "../events/event-stamp.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import type { Order, OrderChanges } from "./order.ts";
-import { explainRefusal, orderCompleted, visibleOrder } from "./order-access.ts";
+import { closedByItself, explainRefusal, orderCompleted, visibleOrder } from "./order-access.ts";
 import { orderOf } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
 import { readPetSide, settleOrder } from "./settle-order.ts";
@@ -14,7 +14,7 @@ interface Ports {
   clock: Clock;
 }
 
-// Crash points of a completion: docs/consistency.md#multi-step-writes-and-their-crash-points ("complete order").
+// Crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("complete order").
 export class UpdateOrder {
   readonly #ports: Ports;
   constructor(ports: Ports) {
@@ -39,11 +39,13 @@ export class UpdateOrder {
       orderId: id,
       expectedRevision,
       at,
+      nonce: completed.id,
       shipDate: shipped,
       events: [completed],
     });
-    if (!written.applied) throw explainRefusal(written.order, id, expectedRevision);
-    await settleOrder(this.#ports, written.order, seen);
-    return orderOf(written.order);
+    const order = closedByItself(written, completed.id);
+    if (!order) throw explainRefusal(written.order, id, expectedRevision);
+    await settleOrder(this.#ports, order, seen);
+    return orderOf(order);
   }
 }

@@ -289,6 +289,9 @@ const races: Array<{ scenario: string; competitor: string; run(uc: UseCasesOn): 
   },
 ];
 
+/** Their writes are conditional, so a retry of one that had applied is refused: each must know its own write. */
+const retriedScenarios = ["cancel an order (restocks a pending pet)", "complete an order (sells a pending pet)"];
+
 /** Each test walks every store call of an operation with fresh stores: on MongoDB that is many round trips. */
 const SLOW = { timeout: 180_000 };
 
@@ -407,6 +410,23 @@ export const faultsContract = (harness: ContractHarness): void => {
           }
         },
       );
+    }
+
+    for (const name of retriedScenarios) {
+      const scenario = scenarios.find((s) => s.name === name);
+      if (!scenario) throw new Error(`no scenario ${name}`);
+      it(`${name}: a driver's retry of any store call that had applied answers as a clean run`, SLOW, async () => {
+        const { after, calls } = await crashFreeRun(scenario);
+        for (let at = 1; at <= calls; at++) {
+          const context = `${name}, retry-after at call ${at} of ${calls}`;
+          const run = await prepared(scenario);
+          const { outcome } = await runPlanned(scenario, run, { at, fault: "retry-after" });
+          expect(outcome, `${context}: the caller's answer`).toBe("done");
+          await recoverLater(run.stores, run.clock);
+          await expectInvariants(run.stores, context);
+          expect(await visibleState(run.stores), context).toEqual(after);
+        }
+      });
     }
 
     for (const race of races) {

@@ -9,7 +9,9 @@ export type Fault =
   /** The process dies before the call: it and every later call never settle. */
   | "crash-before"
   /** The process dies after the store applied the call: it and every later call never settle. */
-  | "crash-after";
+  | "crash-after"
+  /** It applies, its answer is lost, and the driver sends it again: the caller sees the second answer. */
+  | "retry-after";
 
 export const faults: readonly Fault[] = ["throw-before", "throw-after", "crash-before", "crash-after"];
 
@@ -70,6 +72,12 @@ export const faultyStores = (inner: Stores, plan: CallPlan | undefined): FaultyS
           if (plan && n === plan.at && plan.fault === "throw-after") {
             await call.catch(() => undefined);
             throw new Error(`injected failure after store call ${n}`);
+          }
+          if (plan && n === plan.at && plan.fault === "retry-after") {
+            await call.catch(() => undefined);
+            const retry = (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            reached.push(retry.catch(() => undefined));
+            return retry;
           }
           if (plan && n === plan.at && plan.fault === "crash-after") {
             crashed = true;

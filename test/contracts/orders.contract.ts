@@ -71,7 +71,9 @@ export const ordersContract = (harness: ContractHarness): void => {
       await orders().insert(anOrder({ id: 1, state: "complete", settling: at("2026-11-21T12:00:00.000Z") }));
       await orders().insert(anOrder({ id: 2 }));
       await orders().insert(anOrder({ id: 3, state: "complete", settling: at("2026-11-21T12:10:00.000Z") }));
-      expect(await orders().cancel({ orderId: 2, at: at("2026-11-21T12:05:00.000Z"), events: [] })).toMatchObject({
+      expect(
+        await orders().cancel({ orderId: 2, at: at("2026-11-21T12:05:00.000Z"), nonce: "a-nonce", events: [] }),
+      ).toMatchObject({
         order: { settling: at("2026-11-21T12:05:00.000Z") },
       });
 
@@ -89,7 +91,7 @@ export const ordersContract = (harness: ContractHarness): void => {
 
     it("removes a settled cancelled order once its events are relayed, and keeps it while it is settling", async () => {
       await orders().insert(anOrder({ id: 1 }));
-      await orders().cancel({ orderId: 1, at: at("2026-11-21T12:00:00.000Z"), events: [] });
+      await orders().cancel({ orderId: 1, at: at("2026-11-21T12:00:00.000Z"), nonce: "a-nonce", events: [] });
       await orders().settled(1);
       expect(await orders().ofId(1)).toBeUndefined();
     });
@@ -142,9 +144,16 @@ export const ordersContract = (harness: ContractHarness): void => {
       const shipped = at("2026-12-01T10:00:00.250Z");
       const writes = {
         cancel: (orderId: number, expectedRevision?: number) =>
-          orders().cancel({ orderId, expectedRevision, at: settlingAt, events: [anEvent(1)] }),
+          orders().cancel({ orderId, expectedRevision, at: settlingAt, nonce: "a-nonce", events: [anEvent(1)] }),
         complete: (orderId: number, expectedRevision?: number) =>
-          orders().complete({ orderId, expectedRevision, at: settlingAt, shipDate: shipped, events: [anEvent(1)] }),
+          orders().complete({
+            orderId,
+            expectedRevision,
+            at: settlingAt,
+            shipDate: shipped,
+            nonce: "a-nonce",
+            events: [anEvent(1)],
+          }),
         changeShipDate: (orderId: number, expectedRevision?: number) =>
           orders().changeShipDate({ orderId, expectedRevision, shipDate: shipped, events: [anEvent(1)] }),
       };
@@ -154,12 +163,12 @@ export const ordersContract = (harness: ContractHarness): void => {
         { name: "complete", state: "complete", shipDate: shipped },
       ] as const;
       for (const { name, state, shipDate } of settlingWrites) {
-        it(`${name}: open → ${state}, settling from \`at\`, revision + 1, its events in the same write`, async () => {
+        it(`${name}: open → ${state}, settling from \`at\`, closed by its nonce, revision + 1, its events in the same write`, async () => {
           await orders().insert(anOrder({ id: 1, revision: 3, shipDate: undefined }));
 
           const written = await writes[name](1, 3);
 
-          const after = anOrder({ id: 1, state, shipDate, revision: 4, settling: settlingAt });
+          const after = anOrder({ id: 1, state, shipDate, revision: 4, settling: settlingAt, closedBy: "a-nonce" });
           expect(written).toEqual({ applied: true, order: after });
           expect(await orders().ofId(1)).toEqual(after);
           expect(await orders().settlingBefore(settlingAt, { limit: 10 })).toEqual([after]);

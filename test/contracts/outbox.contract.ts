@@ -34,6 +34,7 @@ export const outboxContract = (harness: ContractHarness): void => {
       await stores().orders.cancel({
         orderId: 1,
         at: new Date(0),
+        nonce: "a-nonce",
         events: [orderEvent("evt_c", "2026-11-21T12:00:01.000Z")],
       });
       await recordEvents(stores().pets, 1, [stockEvent("evt_a", "2026-11-21T12:00:02.000Z")]);
@@ -70,6 +71,7 @@ export const outboxContract = (harness: ContractHarness): void => {
         orderId: 2,
         at: new Date(0),
         shipDate: new Date(0),
+        nonce: "a-nonce",
         events: [orderEvent("evt_2", second(2))],
       });
 
@@ -83,7 +85,12 @@ export const outboxContract = (harness: ContractHarness): void => {
       const settling = new Date("2026-11-21T12:00:01.000Z");
       for (const id of [1, 2]) {
         await stores().orders.insert(anOrder({ id }));
-        await stores().orders.cancel({ orderId: id, at: settling, events: [orderEvent(`evt_${id}`, second(1))] });
+        await stores().orders.cancel({
+          orderId: id,
+          at: settling,
+          nonce: "a-nonce",
+          events: [orderEvent(`evt_${id}`, second(1))],
+        });
       }
 
       await outbox().pending(10);
@@ -95,7 +102,12 @@ export const outboxContract = (harness: ContractHarness): void => {
       expect(await stores().orders.ofId(1)).toBeUndefined();
       // Settled before its event is relayed: the relay's acknowledgement removes it.
       await stores().orders.insert(anOrder({ id: 3 }));
-      await stores().orders.cancel({ orderId: 3, at: settling, events: [orderEvent("evt_3", second(3))] });
+      await stores().orders.cancel({
+        orderId: 3,
+        at: settling,
+        nonce: "a-nonce",
+        events: [orderEvent("evt_3", second(3))],
+      });
       await stores().orders.settled(3);
       expect(await stores().orders.ofId(3)).toMatchObject({ state: "cancelled", settling: undefined });
       await outbox().pending(10);
@@ -110,7 +122,12 @@ export const outboxContract = (harness: ContractHarness): void => {
       await recordEvents(stores().pets, 1, [stockEvent("evt_pet", second(1))]);
       await stores().orders.insert(anOrder({ id: 1, state: "complete" }), [orderEvent("evt_placed", second(2))]);
       await stores().orders.insert(anOrder({ id: 2 }));
-      await stores().orders.cancel({ orderId: 2, at: new Date(0), events: [orderEvent("evt_gone", second(3))] });
+      await stores().orders.cancel({
+        orderId: 2,
+        at: new Date(0),
+        nonce: "a-nonce",
+        events: [orderEvent("evt_gone", second(3))],
+      });
       await stores().orders.insert(anOrder({ id: 3, state: "complete" }));
       await stores().orders.insert(anOrder({ id: 4, petId: 2 }), [orderEvent("evt_other", second(4))]);
 

@@ -40,9 +40,9 @@ describe("RecoverInterruptedWrites", () => {
     await world.orders.insert({ ...(await world.orders.ofId(placed[0]!.id))!, id: 903, reservation: "n903" });
     // A cancellation and a completion that died after their order's write, and one that died after its pet's.
     const at = world.clock.now();
-    await world.orders.cancel({ orderId: placed[1]!.id, at, events: [] });
-    await world.orders.complete({ orderId: placed[2]!.id, at, shipDate: at, events: [] });
-    await world.orders.cancel({ orderId: placed[3]!.id, at, events: [] });
+    await world.orders.cancel({ orderId: placed[1]!.id, at, nonce: "a-nonce", events: [] });
+    await world.orders.complete({ orderId: placed[2]!.id, at, shipDate: at, nonce: "a-nonce", events: [] });
+    await world.orders.cancel({ orderId: placed[3]!.id, at, nonce: "a-nonce", events: [] });
     await applySettlement(world.pets, world.clock, "release", placed[3]!, 0);
     expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 20 - 4 - 5 + 1, holdCount: 6 });
 
@@ -83,7 +83,12 @@ describe("RecoverInterruptedWrites", () => {
     const world = aWorld();
     const pet = await givenPet(world, { stock: 5 });
     const order = await new PlaceOrder(world).execute({ petId: pet.id, quantity: 2, shipDate: undefined }, alice);
-    const { order: cancelled } = await world.orders.cancel({ orderId: order.id, at: world.clock.now(), events: [] });
+    const { order: cancelled } = await world.orders.cancel({
+      orderId: order.id,
+      at: world.clock.now(),
+      nonce: "a-nonce",
+      events: [],
+    });
     // A first recovery reads the fence and the order (settling), then stalls; a second one settles everything.
     const petSide = await readPetSide(world.pets, pet.id, order.id);
     const seen = await world.orders.ofId(order.id);
@@ -116,7 +121,7 @@ describe("RecoverInterruptedWrites", () => {
         await place.execute({ petId: pet.id, quantity: 1, shipDate: undefined }, alice);
       // The same unfinished work in both: one cancellation that died after its order's write.
       const victim = await place.execute({ petId: pet.id, quantity: 1, shipDate: undefined }, alice);
-      await world.orders.cancel({ orderId: victim.id, at: world.clock.now(), events: [] });
+      await world.orders.cancel({ orderId: victim.id, at: world.clock.now(), nonce: "a-nonce", events: [] });
       world.clock.advance(GRACE_MS + 1);
       const counting = countingCalls(world);
       expect(await recover(counting.world)).toMatchObject({ settledOrders: 1 });

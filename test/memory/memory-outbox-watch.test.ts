@@ -35,12 +35,18 @@ describe("the memory outbox's watchers (the webhook worker's wake-up)", () => {
     await stores.orders.insert(anOrder({ id: 1 }), [orderEvent("evt_c")]);
     expect(calls).toHaveLength(2);
     await stores.orders.insert(anOrder({ id: 2 }));
-    await stores.orders.complete({ orderId: 2, at: new Date(0), shipDate: new Date(0), events: [] });
+    await stores.orders.complete({ orderId: 2, at: new Date(0), shipDate: new Date(0), nonce: "a-nonce", events: [] });
     expect(calls).toHaveLength(2);
-    await stores.orders.complete({ orderId: 1, at: new Date(0), shipDate: new Date(0), events: [orderEvent("evt_d")] });
+    await stores.orders.complete({
+      orderId: 1,
+      at: new Date(0),
+      shipDate: new Date(0),
+      nonce: "a-nonce",
+      events: [orderEvent("evt_d")],
+    });
     expect(calls).toHaveLength(3);
     // A refused conditional write records nothing.
-    await stores.orders.cancel({ orderId: 1, at: new Date(0), events: [orderEvent("evt_e")] });
+    await stores.orders.cancel({ orderId: 1, at: new Date(0), nonce: "a-nonce", events: [orderEvent("evt_e")] });
     await stores.pets.edit({ petId: 1, fields: { name: "Rex" }, checkedStatus: "sold", events: [stockEvent("evt_f")] });
     expect(calls).toHaveLength(3);
   });

@@ -116,7 +116,7 @@ describeMongo("MongoDB outbox", () => {
       expect(await fieldOf("pets", 1)).toBe(outboxKey(petEvent("evt_p4", 4)));
 
       await push(1, petEvent("evt_p9", 9));
-      await stores.orders.cancel({ orderId: 1, at: new Date(0), events: [orderEvent("evt_c", 2)] });
+      await stores.orders.cancel({ orderId: 1, at: new Date(0), nonce: "a-nonce", events: [orderEvent("evt_c", 2)] });
       expect(await fieldOf("pets", 1)).toBe(outboxKey(petEvent("evt_p4", 4)));
       expect(await fieldOf("orders", 1)).toBe(outboxKey(orderEvent("evt_c", 2)));
       expect(await raw("orders").findOne({ _id: 1 })).toMatchObject({ hasEvents: true });
