@@ -22,8 +22,22 @@ const { values } = parseArgs({
     rules: { type: "string" },
     shrink: { type: "boolean", default: false },
     "keep-going": { type: "boolean", default: true },
+    help: { type: "boolean", short: "h", default: false },
   },
 });
+
+if (values.help) {
+  console.log(`npm run simulate -- [--seeds N] [--from S] [--seed S] [--verbose] [--mongo mongodb://host:port/]
+  --seeds N          schedules to run (default 1000), from --from S (default 1); --seed S runs one
+  --verbose          print the trace of every schedule run
+  --mongo URL        the MongoDB adapters, faults injected below them, in a database of their own
+  --stop-at-first    stop at the first failure and say how many schedules it took
+  --shrink           turn every fault a failure does not need into a plain run; print the smaller replay
+  --calm a,b         steps to run without their fault (as --shrink prints)
+  --rules a,b        only these rules count as failures
+Exits 1 if any schedule failed.`);
+  process.exit(0);
+}
 
 const integer = (text: string | undefined, fallback: number, name: string): number => {
   if (text === undefined) return fallback;
