@@ -31,22 +31,13 @@ export interface StoredPet {
 }
 
 const copyMark = (m: Mark): Mark => ({ ...m, since: new Date(m.since) });
-/** Stored marks are frozen and never changed: a write's answer shares them (see `writtenOf`). */
-const storedMark = (m: Mark): Mark => Object.freeze(copyMark(m));
-
 /** A copy the caller may change: the record, its marks and fences. */
-const copyOf = ({ pet }: StoredPet, marks = pet.marks.map(copyMark)): PetRecord => ({
+const copyOf = ({ pet }: StoredPet): PetRecord => ({
   ...pet,
-  marks,
+  marks: pet.marks.map(copyMark),
   fences: { ...pet.fences },
   provisionalSince: pet.provisionalSince && new Date(pet.provisionalSince),
 });
-
-/**
- * A write's answer, which callers only read: it shares the stored (frozen) marks rather than copying them, since a hot
- * pet carries a mark per order in flight and each order writes it twice.
- */
-const writtenOf = (stored: StoredPet): PetRecord => copyOf(stored, stored.pet.marks.slice());
 
 const hasMark = (pet: PetRecord, orderId: number, kind: Mark["kind"], nonce?: string): boolean =>
   pet.marks.some((m) => m.orderId === orderId && m.kind === kind && (nonce === undefined || m.nonce === nonce));
@@ -58,7 +49,7 @@ const withMark = (pet: PetRecord, mark: Mark): Mark[] => {
   const marks = pet.marks.slice();
   let at = marks.length;
   while (at > 0 && byOrderThenKind(marks[at - 1]!, mark) > 0) at--;
-  marks.splice(at, 0, storedMark(mark));
+  marks.splice(at, 0, copyMark(mark));
   return marks;
 };
 const withoutMark = (pet: PetRecord, orderId: number, kind: Mark["kind"]): Mark[] =>
@@ -194,7 +185,7 @@ export class MemoryPets implements Pets {
 
   async insert(pet: PetRecord): Promise<void> {
     if (this.#pets.has(pet.id)) throw new Error(`Pet ${pet.id} exists already`);
-    const stored: StoredPet = { pet: copyOf({ pet }, pet.marks.map(storedMark)) };
+    const stored: StoredPet = { pet: copyOf({ pet }) };
     this.#pets.set(pet.id, stored);
     this.#all.set(pet.id, stored);
     this.#reindex(pet.id, undefined, stored);
@@ -329,12 +320,12 @@ export class MemoryPets implements Pets {
     const stored = this.#pets.get(id);
     if (!stored) return { applied: false, pet: undefined };
     const applied = change(stored.pet);
-    if (!applied) return { applied: false, pet: writtenOf(stored) };
+    if (!applied) return { applied: false, pet: copyOf(stored) };
     const before = indexedAs(stored);
     stored.pet = { ...stored.pet, ...applied.pet, revision: stored.pet.revision + 1 };
     this.#events.add(id, applied.events ?? []);
     this.#reindex(id, before, stored);
-    return { applied: true, pet: writtenOf(stored) };
+    return { applied: true, pet: copyOf(stored) };
   }
 
   /** Its pending events stay to be relayed: a change acknowledged before the removal still yields its event. */
