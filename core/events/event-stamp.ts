@@ -11,20 +11,11 @@ const msHex = (ms: number): string => (ms === lastMs ? lastMsHex : ((lastMs = ms
 const instance = crypto.randomUUID().replaceAll("-", "").slice(16);
 
 /** `evt_`, time, sequence and instance in hex: ids sort by time, then by recording order. */
-export const stampedId = (ms: number, n: number): string => `evt_${msHex(ms)}${hex(n, 6)}${instance}`;
+const stampedId = (ms: number, n: number): string => `evt_${msHex(ms)}${hex(n, 6)}${instance}`;
 
 export const stampEvent = <T extends EventType>(occurredAt: Date, type: T, data: EventPayloads[T]): DomainEvent => {
   sequence = (sequence + 1) % 0x1000000;
   return { id: stampedId(occurredAt.getTime(), sequence), type, occurredAt, data } as DomainEvent;
-};
-
-const ID_LENGTH = "evt_".length + 12 + 6 + instance.length;
-const STAMPED = /^evt_[0-9a-f]{18}/;
-
-/** The time and sequence of an id this process stamped; undefined for any other id. */
-export const stampOf = (id: string): { ms: number; sequence: number } | undefined => {
-  if (id.length !== ID_LENGTH || !STAMPED.test(id) || !id.endsWith(instance)) return undefined;
-  return { ms: Number.parseInt(id.slice(4, 16), 16), sequence: Number.parseInt(id.slice(16, 22), 16) };
 };
 
 export const orderData = (
