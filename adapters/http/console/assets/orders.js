@@ -110,12 +110,11 @@ export const Orders = ({ api, bus, canWrite, me, labels }) => {
               /** @type {Order} */
               const placed = res.body;
               if (filters.placedBy && String(placed.placement?.by.id) !== filters.placedBy) return;
+              // Answers to these reads may come back in any order: each row goes where the page's sort puts it.
               list.update((rows) =>
                 rows.some((o) => o.id === placed.id)
                   ? rows
-                  : filters.sort === "-id"
-                    ? [placed, ...rows]
-                    : [...rows, placed],
+                  : [...rows, placed].sort((a, b) => (filters.sort === "-id" ? b.id - a.id : a.id - b.id)),
               );
               setFresh((current) => new Set(current).add(placed.id));
             })
