@@ -261,12 +261,13 @@ export const createPetIndexes = async (db: Db): Promise<void> => {
   await pets.createIndex({ nameOrder: 1, _id: 1 });
 };
 
-const NAME_KEYS_FOLDED = { _id: "pet-name-keys-case-folded" };
+/** Named after the key's latest definition: a new name makes every database rewrite the keys that differ, once. */
+const NAME_KEYS_FOLDED = { _id: "pet-name-keys-capital-sharp-s-folded" };
 
 /**
  * Gives pets written before `nameKey` or `nameOrder` existed their keys; a pet renamed meanwhile already has its new
- * ones. Once per database, it also rewrites the keys written when the key was only lower-cased (ß, ς, ligatures
- * differ), then notes that in `migrations`, so later start-ups walk only pets without a key. Safe on several
+ * ones. Once per database and key definition, it also rewrites the keys written by an earlier definition (lower-cased
+ * only: ß, ς and ligatures differ; before ẞ was folded as ß), then notes that in `migrations`, so later start-ups walk only pets without a key. Safe on several
  * instances at once.
  */
 export const migratePetNameKeys = async (db: Db): Promise<void> => {

@@ -1,5 +1,6 @@
 /** The caseless key both stores search names by: docs/decisions/name-keys.md. */
-export const nameKeyOf = (name: string): string => name.toUpperCase().toLowerCase().replaceAll("ς", "σ");
+export const nameKeyOf = (name: string): string =>
+  name.replaceAll("ẞ", "ß").toUpperCase().toLowerCase().replaceAll("ς", "σ");
 
 /** Code point order, as MongoDB compares. */
 export const compareNameKeys = (a: string, b: string): number => {

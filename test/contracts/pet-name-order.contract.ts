@@ -90,6 +90,22 @@ export const petNameOrderContract = (harness: ContractHarness): void => {
       expect(idsOf((await list().execute({ limit: 10, sort: "name", namePrefix: "rex 0" })).items)).toEqual([8]);
     });
 
+    it("folds the capital sharp s as the small one: STRAẞE, Straße and STRASSE find each other", async () => {
+      for (const [id, name] of [
+        [1, "Straße"],
+        [2, "STRAẞE 2"],
+        [3, "Strasse 3"],
+        [4, "Strand"],
+      ] as const)
+        await stores().pets.insert(aPet({ id, name }));
+
+      for (const prefix of ["STRAẞE", "straße", "STRASSE", "strasse"]) {
+        expect(idsOf((await list().execute({ limit: 10, sort: "name", namePrefix: prefix })).items), prefix).toEqual([
+          1, 2, 3,
+        ]);
+      }
+    });
+
     it("moves a renamed pet to its new place", async () => {
       await insertNamed();
 
