@@ -17,11 +17,11 @@ export type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
  */
 export type Access = Permission | "any-key" | "public" | "unlimited";
 
-/** `Pets` and `Store` make the public reference; the other tags go to the operators' document. */
+/** `Pets`, `Store` and `Account` (`GET /me`) make the public reference; the other tags go to the operators' document. */
 export type DocTag =
   "Pets" | "Store" | "Account" | "Events" | "Console" | "API keys" | "Webhooks" | "Reference" | "Health";
 
-export const publicTags: readonly DocTag[] = ["Pets", "Store"];
+export const publicTags: readonly DocTag[] = ["Pets", "Store", "Account"];
 
 /** What a route takes: parsed by the pipeline before the handler runs, and read by the OpenAPI document. */
 export interface RouteInput {

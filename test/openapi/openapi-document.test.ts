@@ -28,6 +28,7 @@ const productOperations: [string, string, number][] = [
   ["GET", "/store/inventory", 200],
   ["GET", "/store/inventory/{petId}", 200],
   ["PUT", "/store/inventory/{petId}", 200],
+  ["GET", "/me", 200],
 ];
 
 /** PRODUCT.md §4's notable errors, per operation. */
@@ -78,11 +79,11 @@ const schemasIn = (node: unknown, inSchema = false, found: Json[] = []): Json[] 
 describe("the public OpenAPI document", () => {
   const document = standaloneDocuments().public;
 
-  it("is OpenAPI 3.0.3, at the release's version, titled Petstore, with exactly the tags Pets and Store", () => {
+  it("is OpenAPI 3.0.3, at the release's version, titled Petstore, with exactly the tags Pets, Store and Account", () => {
     expect(document.openapi).toBe("3.0.3");
     expect(document.info).toMatchObject({ title: "Petstore", version: API_VERSION });
-    expect((document.tags as Json[]).map((t) => t.name)).toEqual(["Pets", "Store"]);
-    for (const { op } of operationsOf(document, true)) expect(["Pets", "Store"]).toContain(op.tags[0]);
+    expect((document.tags as Json[]).map((t) => t.name)).toEqual(["Pets", "Store", "Account"]);
+    for (const { op } of operationsOf(document, true)) expect(["Pets", "Store", "Account"]).toContain(op.tags[0]);
   });
 
   it("has every operation of PRODUCT.md §4 and nothing else (no admin operations)", () => {
@@ -92,6 +93,17 @@ describe("the public OpenAPI document", () => {
     ]);
     expect(documented).toEqual(productOperations.map(([method, path, status]) => [`${method} ${path}`, status]));
     expect(Object.keys(document.paths).some((p) => p.startsWith("/admin"))).toBe(false);
+  });
+
+  it("has GET /me for any key, answering Me, 401 unauthorized and 429 rate_limited with Retry-After (not 403 forbidden)", () => {
+    const me = document.paths["/me"]!.get!;
+    expect(me.tags).toEqual(["Account"]);
+    expect(me.responses["200"]!.content!["application/json"]!.schema).toEqual({ $ref: "#/components/schemas/Me" });
+    expect(Object.keys(me.responses["401"]!.content!["application/json"]!.examples!)).toEqual(["unauthorized"]);
+    expect(Object.keys(me.responses["429"]!.content!["application/json"]!.examples!)).toEqual(["rate_limited"]);
+    expect(me.responses["429"]!.headers).toHaveProperty("Retry-After");
+    expect(Object.keys(me.responses["403"]!.content!["application/json"]!.examples!)).toEqual(["api_key_banned"]);
+    expect(standaloneDocuments().admin.paths).not.toHaveProperty("/me");
   });
 
   it("names its schemas as the seed does, with int64 ids and the PetStatus enum (their fields: wireShapes below)", () => {
@@ -212,9 +224,10 @@ describe("the public OpenAPI document", () => {
       const codes = Object.values(op.responses as Json).flatMap((r: Json) =>
         Object.keys(r.content?.["application/json"]?.examples ?? {}),
       );
+      // Any valid key may call GET /me: no role is refused.
+      if (key !== "GET /me") expect(codes, key).toContain("forbidden");
       for (const code of [
         "unauthorized",
-        "forbidden",
         "api_key_banned",
         "rate_limited",
         "internal_error",

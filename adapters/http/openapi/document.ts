@@ -210,7 +210,7 @@ const webhooksTag = {
 const publicDescription = `The petstore: pets, their categories, orders and stock, as JSON over HTTP.
 
 **Authentication.** Every operation needs an API key in the \`X-API-Key\` header; its role (\`customer\`, \`staff\` or \`admin\`)
-decides what it may do (each operation names the roles it allows). Missing, unknown or revoked key: 401 \`unauthorized\`; wrong role: 403 \`forbidden\`. A revocation or a change of plan or role takes effect within 1 second on every instance of the service.
+decides what it may do (each operation names the roles it allows); \`GET /me\` says which key is calling, with its plan, limits and today's usage. Missing, unknown or revoked key: 401 \`unauthorized\`; wrong role: 403 \`forbidden\`. A revocation or a change of plan or role takes effect within 1 second on every instance of the service.
 
 **Rate limits.** Each key's plan allows requests per UTC minute and per UTC day (${planTable}, enterprise as agreed). Every response carries \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and
 \`X-RateLimit-Reset\` for the window with the fewest requests left. A request over the limit gets 429 \`rate_limited\` with
@@ -264,8 +264,8 @@ error codes, headers). Operations marked deprecated keep working until their sun
 \`Deprecation\`, \`Sunset\` and \`Link\` headers; afterwards they answer 410 \`gone\`. \`x-stability\` marks operations whose
 shape may still change: \`beta\` (only additive changes expected) and \`experimental\` (may change or go away).`;
 
-const adminDescription = `What operators use beside the public reference (\`/openapi.json\`): managing API keys (admin role),
-the calling key (\`GET /me\`, any key), the live event stream (\`GET /events\`, staff and admin), the staff console (\`/console\`),
+const adminDescription = `What operators use beside the public reference (\`/openapi.json\`, which also has the calling key,
+\`GET /me\`): managing API keys and webhooks (admin role), the live event stream (\`GET /events\`, staff and admin), the staff console (\`/console\`),
 the health probes, and the reference endpoints themselves. Conventions (errors, rate-limit headers) are those of the public document.`;
 
 /** Roles that hold a permission, for the operation's description. */
@@ -284,7 +284,8 @@ export const errorCodesOf = (route: Route): ErrorCode[] => {
   // Every operation refuses query parameters it does not declare.
   const codes: ErrorCode[] = ["validation_failed"];
   if (input.body) codes.push("invalid_json");
-  if (isKeyed(route.access)) codes.push("unauthorized", "forbidden", "api_key_banned");
+  if (isKeyed(route.access))
+    codes.push("unauthorized", ...(route.access === "any-key" ? [] : ["forbidden" as const]), "api_key_banned");
   if (input.path) codes.push("not_found");
   if (route.idempotent) codes.push("idempotency_key_reused", "idempotency_request_in_progress");
   if (route.versioned && route.method !== "GET") codes.push("precondition_failed");
@@ -681,7 +682,7 @@ const seedOrdered = (schemas: Record<string, SchemaObject>): Record<string, Sche
 };
 
 export interface OpenApiDocuments {
-  /** `GET /openapi.json`: tags Pets and Store. */
+  /** `GET /openapi.json`: tags Pets, Store and Account. */
   public: OpenApiDocument;
   /** `GET /openapi-3.1.json`: the same operations and schemas in OpenAPI 3.1.0, plus every event under `webhooks`. */
   public31: OpenApiDocument;
@@ -689,7 +690,7 @@ export interface OpenApiDocuments {
   admin: OpenApiDocument;
 }
 
-/** Both documents, read from the route table. The public one has the seed's schema names and only its two tags. */
+/** Both documents, read from the route table. The public one has the seed's schema names and only its three tags. */
 export const buildOpenApiDocuments = (routes: readonly Route[], options: DocumentOptions): OpenApiDocuments => {
   const isPublic = (route: Route) => publicTags.includes(route.tag);
   const adminTags = [...new Set(routes.filter((route) => !isPublic(route)).map((route) => route.tag))];

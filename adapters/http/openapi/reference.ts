@@ -81,7 +81,7 @@ export const referenceRoutes = [
     operationId: "getOpenApiDocument",
     tag: "Reference",
     summary: "The public OpenAPI document",
-    description: "The OpenAPI 3.0.3 document of the public API (tags Pets and Store).",
+    description: "The OpenAPI 3.0.3 document of the public API (tags Pets, Store and Account).",
     access: "public",
     output: { status: 200, description: "The OpenAPI 3.0.3 document.", body: OpenApiJson, cacheable: true },
     handle: (_input, _actor, { documents }) => assetReply(documents.public()),

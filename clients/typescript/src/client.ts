@@ -49,12 +49,12 @@ export interface CallOptions {
 }
 
 /**
- * The paths this client calls: the public API, `/me`, and the administration of API keys and webhooks (admin keys).
+ * The paths this client calls: the public API (`/me` included) and the administration of API keys and webhooks (admin keys).
  * `GET /events` is a stream, read with `events()`.
  */
 export type PetstorePaths = paths & {
   [
-    P in keyof AdminPaths as P extends "/me" | `/admin/api-keys${string}` | `/admin/webhooks${string}` ? P : never
+    P in keyof AdminPaths as P extends `/admin/api-keys${string}` | `/admin/webhooks${string}` ? P : never
   ]: AdminPaths[P];
 };
 

@@ -17,7 +17,8 @@ export type PlacedOrder = S["PlacedOrder"];
 export type OrderPlacement = S["OrderPlacement"];
 export type OrderPlacer = S["OrderPlacer"];
 export type InventoryItem = S["InventoryItem"];
-export type Me = A["Me"];
+/** The calling key (`GET /me`). */
+export type Me = S["Me"];
 export type ApiKey = A["ApiKey"];
 export type NewApiKey = A["NewApiKey"];
 export type IssuedApiKey = A["IssuedApiKey"];

@@ -148,6 +148,19 @@ class OrderUpdate(TypedDict):
     shipDate: NotRequired[str]
 
 
+class Me(TypedDict):
+    id: int
+    """The key's id: what `placedBy` on order lists names"""
+    label: str
+    role: Literal["customer", "staff", "admin"]
+    plan: Literal["free", "pro", "business", "enterprise"]
+    limits: dict[str, Any]
+    """Requests allowed per UTC minute and per UTC day"""
+    usage: dict[str, Any]
+    """Today's usage of the plan's limits"""
+    bannedUntil: NotRequired[str]
+
+
 Pets: TypeAlias = list[Pet]
 
 
@@ -246,6 +259,10 @@ class Operations:
         """Set a pet's stock (`PUT /store/inventory/{petId}`)."""
         return cast("InventoryItem", self._call("PUT", "/store/inventory/{petId}", path_params={"petId": pet_id}, query={}, body=body, if_match=if_match))
 
+    def get_me(self) -> Me:
+        """Who am I (`GET /me`)."""
+        return cast("Me", self._call("GET", "/me", path_params={}, query={}))
+
 
 class AsyncOperations:
     """Every operation of the public document, awaited through `_call`."""
@@ -341,3 +358,7 @@ class AsyncOperations:
     async def set_inventory(self, pet_id: int, body: InventoryUpdate, *, if_match: str | None = None) -> InventoryItem:
         """Set a pet's stock (`PUT /store/inventory/{petId}`)."""
         return cast("InventoryItem", await self._call("PUT", "/store/inventory/{petId}", path_params={"petId": pet_id}, query={}, body=body, if_match=if_match))
+
+    async def get_me(self) -> Me:
+        """Who am I (`GET /me`)."""
+        return cast("Me", await self._call("GET", "/me", path_params={}, query={}))
