@@ -2,6 +2,7 @@ import { z } from "zod";
 import { noTrustedProxies, parseTrustedProxies, type TrustedProxies } from "../adapters/http/client-address.ts";
 import { defaultGetPetDeprecation } from "../adapters/http/routes/pet.routes.ts";
 import { defaultBanPolicy } from "../core/rate-limiting/ban-policy.ts";
+import { tracingSettings, type TracingSettings } from "./tracing-settings.ts";
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -100,11 +101,12 @@ const environment = z.object({
   PETSTORE_LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error", "silent"], { error: "expected debug, info, warn, error or silent" })
     .default("info"),
-  // OpenTelemetry's own variables; the exporter reads the OTEL_EXPORTER_OTLP_* ones itself.
+  // OpenTelemetry's own variables; with tracing on, the others are checked by tracingSettings.
   OTEL_TRACES_EXPORTER: z
     .enum(["otlp", "none"], { error: "expected otlp or none (traces are exported by OTLP over HTTP only)" })
     .optional(),
   OTEL_SDK_DISABLED: flag.optional(),
+  PETSTORE_TRACES_TRUST_CALLER_SAMPLED: flag.default(false),
 });
 
 export interface Config {
@@ -134,7 +136,7 @@ export interface Config {
   /** Port of the Prometheus /metrics listener; undefined: off. */
   metricsPort: number | undefined;
   /** OpenTelemetry traces exported by OTLP/HTTP: only with OTEL_TRACES_EXPORTER=otlp (and OTEL_SDK_DISABLED unset). */
-  tracing: boolean;
+  tracing: TracingSettings | false;
   /** After SIGTERM: serve on with /readyz at 503 for `drainSeconds`, then finish in-flight work within `deadlineSeconds`. */
   shutdown: { drainSeconds: number; deadlineSeconds: number };
   webhooks: WebhookSettings;
@@ -227,7 +229,10 @@ export const loadConfig = (env: Record<string, string | undefined>): Config => {
     corsOrigins: (e.PETSTORE_CORS_ORIGINS ?? []).map((o) => (o === "*" ? o : new URL(o).origin)),
     trustProxy: e.PETSTORE_TRUST_PROXY ?? noTrustedProxies,
     metricsPort: e.PETSTORE_METRICS_PORT,
-    tracing: e.OTEL_TRACES_EXPORTER === "otlp" && e.OTEL_SDK_DISABLED !== true,
+    tracing:
+      e.OTEL_TRACES_EXPORTER === "otlp" &&
+      e.OTEL_SDK_DISABLED !== true &&
+      tracingSettings(present, e.PETSTORE_TRACES_TRUST_CALLER_SAMPLED, fail),
     shutdown: { drainSeconds: e.PETSTORE_DRAIN_SECONDS, deadlineSeconds: e.PETSTORE_SHUTDOWN_SECONDS },
     webhooks: {
       allowPrivateTargets: e.PETSTORE_WEBHOOK_ALLOW_PRIVATE,

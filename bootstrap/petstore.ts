@@ -54,7 +54,13 @@ export const composePetstore = async (
     overrides.metrics ?? (config.metricsPort === undefined ? undefined : createMetrics(config.store.kind));
   // Loaded only when asked for: without it the service never loads OpenTelemetry.
   const tracing = config.tracing
-    ? (await import("./tracing.ts")).startTracing({ version: API_VERSION, storeKind: config.store.kind })
+    ? (await import("./tracing.ts")).startTracing({
+        version: API_VERSION,
+        storeKind: config.store.kind,
+        settings: config.tracing,
+        logger,
+        trustProxy: config.trustProxy,
+      })
     : undefined;
   const opened = overrides.stores ?? (await openStores(config));
   const traced = tracing ? tracing.instrument(opened) : opened;

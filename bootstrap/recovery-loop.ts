@@ -1,5 +1,6 @@
 import type { RecoverInterruptedWrites, RecoveryReport } from "../core/recovery/recover-interrupted-writes.ts";
 import { errorFields, type Logger } from "./logger.ts";
+import { outsideRequests } from "./outside-requests.ts";
 
 export interface RecoveryLoop {
   /** Stops the timer and waits for a pass in progress. */
@@ -36,8 +37,8 @@ export const startRecoveryLoop = async (
       });
     return running;
   };
-  await pass();
-  const timer = setInterval(() => void pass(), intervalMs);
+  await outsideRequests(pass);
+  const timer = setInterval(() => void outsideRequests(pass), intervalMs);
   timer.unref();
   return {
     async stop() {

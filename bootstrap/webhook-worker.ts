@@ -8,6 +8,7 @@ import type { Clock } from "../core/shared/clock.port.ts";
 import type { Stores } from "../core/stores.ts";
 import type { WebhookSettings } from "./config.ts";
 import { errorFields, type Logger } from "./logger.ts";
+import { outsideRequests } from "./outside-requests.ts";
 
 export interface WebhookWorker {
   start(): void;
@@ -82,13 +83,14 @@ export const createWebhookWorker = ({
     if (stopped) return;
     state = next;
     timer = setTimeout(
-      () => {
-        state = "running";
-        woken = false;
-        running = tick().then((outcome) =>
-          schedule(outcome === "failed" ? "rest" : outcome === "busy" || woken ? "now" : "poll"),
-        );
-      },
+      () =>
+        outsideRequests(() => {
+          state = "running";
+          woken = false;
+          running = tick().then((outcome) =>
+            schedule(outcome === "failed" ? "rest" : outcome === "busy" || woken ? "now" : "poll"),
+          );
+        }),
       next === "now" ? 0 : settings.pollMs,
     );
   };

@@ -66,6 +66,10 @@ describe("configuration from the environment", () => {
       PETSTORE_REQUEST_TIMEOUT_SECONDS: "30",
       PETSTORE_KEEP_ALIVE_TIMEOUT_SECONDS: "65",
       OTEL_TRACES_EXPORTER: "otlp",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+      OTEL_TRACES_SAMPLER_ARG: "0.25",
+      PETSTORE_TRACES_TRUST_CALLER_SAMPLED: "true",
     });
     expect(config).toMatchObject({
       port: 9000,
@@ -80,7 +84,12 @@ describe("configuration from the environment", () => {
       recovery: { intervalSeconds: 5, graceSeconds: 120 },
       corsOrigins: ["https://shop.example", "*"],
       metricsPort: 9464,
-      tracing: true,
+      tracing: {
+        protocol: "http/json",
+        sampler: { kind: "traceidratio", parentBased: true, ratio: 0.25 },
+        trustCallerSampled: true,
+        propagate: true,
+      },
       shutdown: { drainSeconds: 5, deadlineSeconds: 30 },
       webhooks: { allowPrivateTargets: true, retryBaseMs: 20, timeoutMs: 300, pollMs: 25 },
       connections: { headersTimeoutSeconds: 10, requestTimeoutSeconds: 30, keepAliveTimeoutSeconds: 65 },
@@ -103,6 +112,46 @@ describe("configuration from the environment", () => {
     expect(() => loadConfig({ OTEL_TRACES_EXPORTER: "zipkin" })).toThrow(
       'Invalid setting OTEL_TRACES_EXPORTER: expected otlp or none (traces are exported by OTLP over HTTP only) (got "zipkin")',
     );
+  });
+
+  it("with tracing on: the standard defaults, a caller's sampled flag not trusted", () => {
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: "otlp" }).tracing).toEqual({
+      protocol: "http/protobuf",
+      sampler: { kind: "always_on", parentBased: true, ratio: 1 },
+      trustCallerSampled: false,
+      propagate: true,
+    });
+    expect(loadConfig({ OTEL_TRACES_EXPORTER: "otlp", OTEL_PROPAGATORS: "none" }).tracing).toMatchObject({
+      propagate: false,
+    });
+    expect(
+      loadConfig({ OTEL_TRACES_EXPORTER: "otlp", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" }).tracing,
+    ).toMatchObject({ protocol: "http/json" });
+  });
+
+  it("with tracing on: an OTEL_* variable it cannot honour stops start-up, naming it", () => {
+    const refused: [Record<string, string>, string][] = [
+      [
+        { OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" },
+        'Invalid setting OTEL_EXPORTER_OTLP_PROTOCOL: grpc is not supported: use http/protobuf (a collector\'s OTLP/HTTP port, 4318) (got "grpc")',
+      ],
+      [{ OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "grpc" }, "Invalid setting OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: grpc"],
+      [{ OTEL_TRACES_SAMPLER: "jaeger_remote" }, "Invalid setting OTEL_TRACES_SAMPLER: expected one of always_on"],
+      [{ OTEL_TRACES_SAMPLER_ARG: "1.5" }, "Invalid setting OTEL_TRACES_SAMPLER_ARG: expected a ratio from 0 to 1"],
+      [{ OTEL_TRACES_SAMPLER_ARG: "-0.1" }, "Invalid setting OTEL_TRACES_SAMPLER_ARG"],
+      [{ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" }, "Invalid setting OTEL_EXPORTER_OTLP_ENDPOINT: expected an"],
+      [{ OTEL_EXPORTER_OTLP_HEADERS: "api-key" }, "Invalid setting OTEL_EXPORTER_OTLP_HEADERS: expected a comma list"],
+      [{ OTEL_EXPORTER_OTLP_TIMEOUT: "10s" }, "Invalid setting OTEL_EXPORTER_OTLP_TIMEOUT"],
+      [{ OTEL_EXPORTER_OTLP_COMPRESSION: "zstd" }, "Invalid setting OTEL_EXPORTER_OTLP_COMPRESSION"],
+      [{ OTEL_BSP_SCHEDULE_DELAY: "fast" }, "Invalid setting OTEL_BSP_SCHEDULE_DELAY"],
+      [{ OTEL_PROPAGATORS: "b3" }, "Invalid setting OTEL_PROPAGATORS: expected tracecontext, baggage or none"],
+      [{ OTEL_METRICS_EXPORTER: "otlp" }, "Invalid setting OTEL_METRICS_EXPORTER: expected none"],
+      [{ OTEL_RESOURCE_ATTRIBUTES: "team" }, "Invalid setting OTEL_RESOURCE_ATTRIBUTES"],
+    ];
+    for (const [env, message] of refused)
+      expect(() => loadConfig({ OTEL_TRACES_EXPORTER: "otlp", ...env }), JSON.stringify(env)).toThrow(message);
+    // Tracing off: the exporter's variables are not read at all.
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_PROTOCOL: "grpc" }).tracing).toBe(false);
   });
 
   it("treats an empty variable as unset", () => {
