@@ -1,18 +1,47 @@
 import {
   MongoClientClosedError,
+  MongoError,
+  MongoErrorLabel,
   MongoNetworkError,
   MongoNotConnectedError,
   MongoOperationTimeoutError,
+  MongoServerClosedError,
   MongoServerError,
   MongoServerSelectionError,
   MongoTopologyClosedError,
 } from "mongodb";
 import { DomainError } from "../../core/shared/domain-error.ts";
 
-/** Server codes meaning "this node cannot serve right now" (shutdown, step-down, no primary, time limit). */
-const outageCodes = new Set([50, 91, 189, 262, 10107, 11600, 11602, 13435, 13436]);
+/**
+ * Server codes meaning "this node cannot serve right now": host unreachable or not found, time limit, network timeout,
+ * shutdown, step-down, no primary, socket exception (a router's view of its shards included).
+ */
+const outageCodes = new Set([6, 7, 50, 89, 91, 189, 262, 9001, 10107, 11600, 11602, 13435, 13436]);
 /** Driver errors the package does not export: pool closed at shutdown, no connection free in time. */
 const outageNames = new Set(["MongoPoolClosedError", "MongoWaitQueueTimeoutError"]);
+
+/**
+ * Node's codes for a socket that failed or was closed under the driver. The driver wraps most in a MongoNetworkError,
+ * but rethrows some unwrapped: a write on a socket the server has just closed (EPIPE, "This socket has been ended by
+ * the other party") or one already destroyed.
+ */
+const socketErrorCodes = new Set([
+  "EPIPE",
+  "ECONNRESET",
+  "ECONNREFUSED",
+  "ECONNABORTED",
+  "ETIMEDOUT",
+  "EHOSTUNREACH",
+  "EHOSTDOWN",
+  "ENETUNREACH",
+  "ENETDOWN",
+  "ENETRESET",
+  "EAI_AGAIN",
+  "ERR_SOCKET_CLOSED",
+  "ERR_STREAM_DESTROYED",
+  "ERR_STREAM_PREMATURE_CLOSE",
+  "ERR_STREAM_WRITE_AFTER_END",
+]);
 
 /**
  * What an engine in front of PostgreSQL (FerretDB on DocumentDB, the test engine) answers with InternalError (code 1)
@@ -24,21 +53,36 @@ const outageNames = new Set(["MongoPoolClosedError", "MongoWaitQueueTimeoutError
 const ENGINE_OUTAGE =
   /the database system is (starting up|in recovery mode|not yet accepting connections|shutting down)|terminating connection|server closed the connection|failed to connect to|dial error|broken pipe|connection reset|connection refused|unexpected EOF|conn closed/i;
 
-/**
- * The store did not answer: no server to select, connection refused or reset, socket timeout, pool cleared
- * (`PoolClearedError` is a `MongoNetworkError`), client closed (a request still running at shutdown), the
- * node is shutting down or stepping down, or the engine's own storage is restarting or recovering.
- */
-export const isStoreOutage = (error: unknown): boolean =>
+/** One error, without its causes: see isStoreOutage. */
+const isOutageItself = (error: unknown): boolean =>
   error instanceof MongoNetworkError ||
   error instanceof MongoServerSelectionError ||
   error instanceof MongoOperationTimeoutError ||
   error instanceof MongoTopologyClosedError ||
+  error instanceof MongoServerClosedError ||
   error instanceof MongoClientClosedError ||
   error instanceof MongoNotConnectedError ||
   (error instanceof MongoServerError && typeof error.code === "number" && outageCodes.has(error.code)) ||
   (error instanceof MongoServerError && error.code === 1 && ENGINE_OUTAGE.test(error.message)) ||
-  (error instanceof Error && outageNames.has(error.name));
+  // The driver's verdict that a write failed for want of a server (it has already retried it once if it could).
+  (error instanceof MongoError && error.hasErrorLabel(MongoErrorLabel.RetryableWriteError)) ||
+  (error instanceof Error && outageNames.has(error.name)) ||
+  (error instanceof Error && socketErrorCodes.has(String((error as NodeJS.ErrnoException).code)));
+
+/**
+ * The store did not answer: no server to select, connection refused, reset or closed, a write on a closed socket,
+ * socket timeout, pool cleared (`PoolClearedError` is a `MongoNetworkError`), client closed (a request still running
+ * at shutdown), the node is shutting down or stepping down, or the engine's own storage is restarting or recovering.
+ * Judged by class, code and label, on the error and on its causes (the driver wraps what a socket or a server
+ * monitor threw); message text only for the test engine's code 1.
+ */
+export const isStoreOutage = (error: unknown): boolean => {
+  let link: unknown = error;
+  for (let depth = 0; depth < 5 && link instanceof Error; depth++, link = link.cause) {
+    if (isOutageItself(link)) return true;
+  }
+  return false;
+};
 
 export const storeUnavailable = (): DomainError =>
   new DomainError("service_unavailable", "The store is not answering", 5);
