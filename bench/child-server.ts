@@ -44,6 +44,12 @@ export interface ChildServer {
   threadCpuMicros(): Record<ThreadKind, number> | undefined;
   /** Its resident set now, MiB, from /proc without collecting garbage first (undefined without /proc). */
   rssNow(): number | undefined;
+  /** Stops its process (SIGSTOP), so that it sends a shared store nothing while another server is measured. */
+  pause(): void;
+  /** Lets it run again (SIGCONT). */
+  resume(): void;
+  /** Sets its clock to read `at` (ms since the epoch) now; only a server started with bench/clock-warp.ts answers. */
+  setClock(at: number): Promise<void>;
   /** Log lines its shipper has read so far (undefined when its output goes to /dev/null). */
   logLines(): Promise<number | undefined>;
   stop(): Promise<void>;
@@ -107,14 +113,14 @@ export const startChildServer = async (
     });
   });
   const send = (request: ControlRequest) => child.send(request);
-  const ask = (type: "cpu" | "memory") =>
+  const ask = (request: { type: "cpu" } | { type: "memory" } | { type: "clock"; at: number }) =>
     new Promise<ControlReply>((resolve) => {
       const id = nextId++;
       pending.set(id, (reply) => {
         pending.delete(id);
         resolve(reply);
       });
-      send({ type, id });
+      send({ ...request, id });
     });
   return {
     url: `http://127.0.0.1:${port}`,
@@ -128,13 +134,26 @@ export const startChildServer = async (
       }
     },
     cpuMicros: async () => {
-      const reply = await ask("cpu");
+      const reply = await ask({ type: "cpu" });
       return reply.type === "cpu" ? reply.micros : Number.NaN;
     },
     memory: async () => {
-      const reply = await ask("memory");
+      const reply = await ask({ type: "memory" });
       return reply.type === "memory" ? { rss: reply.rss, heap: reply.heap } : { rss: Number.NaN, heap: Number.NaN };
     },
+    pause: () => child.kill("SIGSTOP"),
+    resume: () => child.kill("SIGCONT"),
+    setClock: (at) =>
+      new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(
+          () => reject(new Error(`${file} did not answer a clock message: is it started with bench/clock-warp.ts?`)),
+          5_000,
+        );
+        void ask({ type: "clock", at }).then(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
     logLines: async () => shipper?.lines(),
     async stop() {
       if (child.exitCode === null) {

@@ -6,6 +6,8 @@ import type { Request } from "./traffic.ts";
 /** One round of load on one server, and what it cost the server. */
 export interface Round {
   reqPerSec: number;
+  /** Requests answered, 2xx or not. */
+  answered: number;
   p50: number;
   p99: number;
   /** The server process's CPU time over the round ÷ requests answered. */
@@ -68,6 +70,7 @@ export const drive = async (
   const answered = result["2xx"] + result.non2xx;
   return {
     reqPerSec: answered / result.duration,
+    answered,
     p50: result.latency.p50,
     p99: result.latency.p99,
     cpuMicrosPerRequest: (cpuAfter - cpuBefore) / Math.max(1, answered),

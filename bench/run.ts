@@ -24,6 +24,9 @@
  * Then the scaling scenarios (bench/scaling.ts): memory-orders (300,000 keyed orders, RSS and GET latency during and
  * after), and with --mongo hot-pet (one pet at 0, 10k and 100k open orders) and two-instances.
  * BENCH_SCALING=<name>[,<name>…] (hot-pet, two-instances, memory-orders) runs only those, on any store.
+ * Last, with --mongo, the MongoDB part (bench/mongo-part.ts): the service on MongoDB against a Fastify + `mongodb`
+ * peer on one engine container, 1 to 3 instances, and a key late in its day.
+ *   --mongo-peer  only the MongoDB part (BENCH_MONGO=<part>[,<part>…] of compare, scaling, late-day: only those).
  */
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -51,6 +54,15 @@ const memoryLoads = smoke ? { idempotency: 5_000, addresses: 5_000 } : { idempot
 const here = (file: string) => fileURLToPath(new URL(file, import.meta.url));
 const out = (text: string) => process.stdout.write(`${text}\n`);
 const fixed = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "-");
+
+if (args.has("--mongo-peer")) {
+  const { chosenMongoParts, runMongoPart } = await import("./mongo-part.ts");
+  await runMongoPart(chosenMongoParts(process.env.BENCH_MONGO), {
+    smoke,
+    adminKey: randomBytes(24).toString("base64url"),
+  });
+  process.exit(0);
+}
 
 const only = process.env.BENCH_ONLY;
 const scalingOnly = process.env.BENCH_SCALING?.split(",").filter(Boolean);
@@ -388,6 +400,11 @@ if (args.has("--mongo")) {
 }
 
 if (!only) await runScaling(args.has("--mongo") ? SCALING_SCENARIOS : ["memory-orders"], { smoke, adminKey });
+
+if (!only && args.has("--mongo")) {
+  const { chosenMongoParts, runMongoPart } = await import("./mongo-part.ts");
+  await runMongoPart(chosenMongoParts(process.env.BENCH_MONGO), { smoke, adminKey });
+}
 
 for (const scenario of scenarios.filter((s) => s.judged)) {
   const summary = summaries.get(scenario.name);

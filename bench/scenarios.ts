@@ -102,25 +102,36 @@ const eachOf = async <T>(items: readonly T[], width: number, task: (item: T) => 
   );
 };
 
-/**
- * On a fresh service: keys on the largest limits a key may have, a category, SEEDED_PETS pets (ids 1 up) each with
- * SEEDED_STOCK units.
- */
-export const prepareService = async (url: string, adminKey: string): Promise<PreparedServer> => {
-  const call = async (method: string, path: string, key: string, body: unknown) => {
-    const res = await fetch(`${url}${path}`, {
-      method,
-      headers: { "x-api-key": key, "content-type": "application/json" },
-      body: JSON.stringify(body),
-    });
-    const text = await res.text();
-    if (res.status >= 300) throw new Error(`setup ${method} ${path}: ${res.status} ${text}`);
-    return JSON.parse(text) as Record<string, unknown>;
-  };
+const setupCall = async (url: string, method: string, path: string, key: string, body: unknown) => {
+  const res = await fetch(`${url}${path}`, {
+    method,
+    headers: { "x-api-key": key, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const text = await res.text();
+  if (res.status >= 300) throw new Error(`setup ${method} ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as Record<string, unknown>;
+};
+
+/** A key of the service's on the largest limits a key may have. */
+export const newServiceKey = async (url: string, adminKey: string, role: string, label: string): Promise<string> => {
   const limits = { perMinute: 1_000_000, perDay: 1_000_000_000 };
-  const newKey = async (role: string, i = 0) =>
-    (await call("POST", "/admin/api-keys", adminKey, { label: `bench ${role} ${i}`, role, plan: "enterprise", limits }))
-      .key as string;
+  const created = await setupCall(url, "POST", "/admin/api-keys", adminKey, {
+    label,
+    role,
+    plan: "enterprise",
+    limits,
+  });
+  return created.key as string;
+};
+
+/**
+ * On a fresh service: keys on the largest limits a key may have, a category, `pets` pets (ids 1 up; SEEDED_PETS unless
+ * told) each with SEEDED_STOCK units.
+ */
+export const prepareService = async (url: string, adminKey: string, pets = SEEDED_PETS): Promise<PreparedServer> => {
+  const call = (method: string, path: string, key: string, body: unknown) => setupCall(url, method, path, key, body);
+  const newKey = (role: string, i = 0) => newServiceKey(url, adminKey, role, `bench ${role} ${i}`);
   const newKeys = async (): Promise<Keys> => ({
     customer: await Promise.all(Array.from({ length: CUSTOMER_KEYS }, (_, i) => newKey("customer", i))),
     staff: await newKey("staff"),
@@ -128,12 +139,12 @@ export const prepareService = async (url: string, adminKey: string): Promise<Pre
   const keys = await newKeys();
   const category = await call("POST", "/categories", keys.staff, { name: "Dogs" });
   if (category.id !== 1) throw new Error("setup expected category 1 in a fresh service");
-  const ids = Array.from({ length: SEEDED_PETS }, (_, i) => i + 1);
+  const ids = Array.from({ length: pets }, (_, i) => i + 1);
   const made = new Set<unknown>();
   await eachOf(ids, 8, async (n) => {
     made.add((await call("POST", "/pets", keys.staff, { name: `Rex ${n}`, categoryId: category.id })).id);
   });
-  if (ids.some((id) => !made.has(id))) throw new Error("setup expected pets 1 to SEEDED_PETS in a fresh service");
+  if (ids.some((id) => !made.has(id))) throw new Error(`setup expected pets 1 to ${pets} in a fresh service`);
   await eachOf(ids, 8, async (id) => {
     await call("PUT", `/store/inventory/${id}`, keys.staff, { quantity: SEEDED_STOCK });
   });

@@ -3,12 +3,18 @@
  * `cpu` with their process's CPU time so far (user + system, µs), which the runner turns into CPU per request, and
  * `memory` with their RSS and heap.
  */
-export type ControlRequest = { type: "cpu"; id: number } | { type: "memory"; id: number } | { type: "stop" };
+export type ControlRequest =
+  | { type: "cpu"; id: number }
+  | { type: "memory"; id: number }
+  | { type: "stop" }
+  /** Answered by bench/clock-warp.ts, when the server was started with it: its clock reads `at` (ms) now. */
+  | { type: "clock"; id: number; at: number };
 export type ControlReply =
   | { type: "ready" }
   | { type: "cpu"; id: number; micros: number }
   /** After a full GC when the process runs with --expose-gc; MiB. */
-  | { type: "memory"; id: number; rss: number; heap: number };
+  | { type: "memory"; id: number; rss: number; heap: number }
+  | { type: "clock"; id: number };
 
 export const answerControl = (stop: () => Promise<void>): void => {
   const send = (reply: ControlReply) => process.send?.(reply);

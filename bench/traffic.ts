@@ -104,40 +104,84 @@ const cycling =
 export const keyedReads = cycling("GET", KEYED_READS, "path");
 export const variedOrders = cycling("POST", ORDER_BODIES, "body", "/store/orders");
 
+/** The texts a shop's traffic draws from. */
+interface ShopTexts {
+  reads: readonly string[];
+  pages: readonly string[];
+  orders: readonly string[];
+}
+
 /**
  * The mixed shop: reads, pages, orders and cancellations in MIX's proportions. A cancellation takes the oldest order
  * this traffic placed and sends it with the key that placed it (a customer may cancel only its own); with none
  * placed yet it is a keyed read.
  */
-export const mixed = (keys: Keys): Traffic => {
-  let n = 0;
-  const sent = { read: 0, list: 0, order: 0 };
-  const placed: { id: number; key: string }[] = [];
-  let first = 0;
-  return {
-    next: () => {
-      const kind = MIX[n % MIX.length]!;
-      const key = keys.customer[n++ % keys.customer.length]!;
-      if (kind === "cancel" && first < placed.length) {
-        const order = placed[first++]!;
-        // The cancelled ones are dropped now and then, so the list holds only the orders still open.
-        if (first >= 1_024) {
-          placed.splice(0, first);
-          first = 0;
+const mixedOver =
+  (texts: ShopTexts) =>
+  (keys: Keys): Traffic => {
+    let n = 0;
+    const sent = { read: 0, list: 0, order: 0 };
+    const placed: { id: number; key: string }[] = [];
+    let first = 0;
+    return {
+      next: () => {
+        const kind = MIX[n % MIX.length]!;
+        const key = keys.customer[n++ % keys.customer.length]!;
+        if (kind === "cancel" && first < placed.length) {
+          const order = placed[first++]!;
+          // The cancelled ones are dropped now and then, so the list holds only the orders still open.
+          if (first >= 1_024) {
+            placed.splice(0, first);
+            first = 0;
+          }
+          return { method: "DELETE", path: `/store/orders/${order.id}`, key: order.key };
         }
-        return { method: "DELETE", path: `/store/orders/${order.id}`, key: order.key };
-      }
-      if (kind === "list") return { method: "GET", path: LIST_PAGES[sent.list++ % LIST_PAGES.length]!, key };
-      if (kind === "order")
-        return { method: "POST", path: "/store/orders", body: ORDER_BODIES[sent.order++ % ORDER_BODIES.length]!, key };
-      return { method: "GET", path: KEYED_READS[sent.read++ % KEYED_READS.length]!, key };
-    },
-    answered: (request, status, body) => {
-      if (request.method === "POST" && status === 201)
-        placed.push({ id: (JSON.parse(body) as { id: number }).id, key: request.key });
-    },
+        if (kind === "list") return { method: "GET", path: texts.pages[sent.list++ % texts.pages.length]!, key };
+        if (kind === "order")
+          return {
+            method: "POST",
+            path: "/store/orders",
+            body: texts.orders[sent.order++ % texts.orders.length]!,
+            key,
+          };
+        return { method: "GET", path: texts.reads[sent.read++ % texts.reads.length]!, key };
+      },
+      answered: (request, status, body) => {
+        if (request.method === "POST" && status === 201)
+          placed.push({ id: (JSON.parse(body) as { id: number }).id, key: request.key });
+      },
+    };
   };
-};
+
+export const mixed = mixedOver({ reads: KEYED_READS, pages: LIST_PAGES, orders: ORDER_BODIES });
+
+/**
+ * The MongoDB part's shop (bench/mongo-part.ts), as the comparison of issue 47 sent it: 300 pets, keyed reads of one
+ * or two of them, orders of every pet and 1–3 units, pages of 20; from a generator of its own, so the texts above stay
+ * what they were.
+ */
+export const MONGO_PETS = 300;
+const mongoTexts: ShopTexts = (() => {
+  const random = seeded(47);
+  const pet = () => 1 + Math.floor(random() * MONGO_PETS);
+  const orders = Array.from({ length: MONGO_PETS * 3 }, (_, i) =>
+    JSON.stringify({ petId: 1 + (i % MONGO_PETS), quantity: 1 + Math.floor(i / MONGO_PETS) }),
+  );
+  for (let i = orders.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [orders[i], orders[j]] = [orders[j]!, orders[i]!];
+  }
+  return {
+    reads: distinct("MongoDB keyed reads", 2_000, () =>
+      random() < 0.5 ? `/pets?ids=${pet()}` : `/pets?ids=${pet()},${pet()}`,
+    ),
+    pages: Array.from({ length: MONGO_PETS - 20 }, (_, after) => `/pets?limit=20&after=${after}`),
+    orders,
+  };
+})();
+export const mongoKeyedReads = cycling("GET", mongoTexts.reads, "path");
+export const mongoVariedOrders = cycling("POST", mongoTexts.orders, "body", "/store/orders");
+export const mongoMixed = mixedOver(mongoTexts);
 
 /** The same request every time (the labelled extras): one text, one key. */
 export const constant =

@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { startChildServer } from "../../bench/child-server.ts";
 import { freeLoopbackPort } from "../support/free-port.ts";
+import { peerRequest } from "../support/peer-requests.ts";
 
 /** `npm run bench -- --smoke`: everything the benchmark does runs and reports; its timings are not looked at. */
 describe("npm run bench -- --smoke", () => {
@@ -142,18 +143,8 @@ describe("the Fastify peer (bench/peer-fastify/server.ts)", () => {
       { prefix: [], shipLogs: { prefix: [] } },
     );
     try {
-      const send = async (path: string, key?: string, init: { method?: string; body?: unknown } = {}) => {
-        const res = await fetch(`${peer.url}${path}`, {
-          method: init.method ?? "GET",
-          headers: {
-            ...(key ? { "x-api-key": key } : {}),
-            ...(init.body === undefined ? {} : { "content-type": "application/json" }),
-          },
-          ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
-        });
-        const text = await res.text();
-        return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
-      };
+      const send = (path: string, key?: string, init?: { method?: string; body?: unknown }) =>
+        peerRequest(peer.url, path, key, init);
       const [alice, bob] = keys.customer as [string, string];
       // Fastify's "listening" line first, written asynchronously like every pino line: waited for, so not counted.
       const shippedLines = async (atLeast: number) => {
