@@ -101,7 +101,11 @@ export const renderAllClientTypes = async (): Promise<Record<keyof typeof client
     packageTypes: await renderClientTypes(withAnswerGuarantees(documents.public), "public"),
     packageAdminTypes: await renderClientTypes(withAnswerGuarantees(documents.admin), "operators'"),
     packageErrorCodes: renderErrorCodes(documents.public, documents.admin),
-    pythonClient: renderPythonClient(withAnswerGuarantees(documents.public), errorCodesOf(documents.public)),
+    pythonClient: renderPythonClient(
+      withAnswerGuarantees(documents.public),
+      withAnswerGuarantees(documents.admin),
+      [...new Set([...errorCodesOf(documents.public), ...errorCodesOf(documents.admin)])].sort(),
+    ),
   };
 };
 

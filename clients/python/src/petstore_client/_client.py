@@ -4,16 +4,18 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 import time
 import uuid
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator, Mapping
+from collections.abc import AsyncGenerator, AsyncIterator, Awaitable, Callable, Generator, Iterator, Mapping
 from typing import Any, TypeVar
 from urllib.parse import quote
 
 import httpx
 
+from ._events import OnOpen, PetstoreStreamItem, _Stream
 from ._generated import API_VERSION, AsyncOperations, Operations
-from ._retry import RETRIED_STATUSES, RetryPolicy
+from ._retry import RETRIED_STATUSES, RetryPolicy, retry_after_seconds
 from .errors import PetstoreError, PreconditionFailedError, error_from
 
 T = TypeVar("T")
@@ -25,6 +27,9 @@ OnRetry = Callable[[int, float, "httpx.Response | None"], None]
 # Methods whose repetition changes nothing more; POST joins them because it always carries an Idempotency-Key.
 _REPEATABLE = frozenset({"GET", "HEAD", "PUT", "DELETE", "OPTIONS", "POST"})
 
+#: Where the clients warn of a wait of over a second, which would otherwise look like a hang.
+LOGGER = logging.getLogger("petstore_client")
+
 
 class _Core:
     def __init__(
@@ -34,11 +39,13 @@ class _Core:
         api_key: str | None,
         retry: RetryPolicy | None,
         on_retry: OnRetry | None,
+        logger: logging.Logger | None,
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.retry = retry if retry is not None else RetryPolicy(max_retries=0)
         self.on_retry = on_retry
+        self.logger = logger
 
     def _headers(self, method: str, body: Any, if_match: str | None, idempotency_key: str | None) -> dict[str, str]:
         headers = {"accept": "application/json", "user-agent": f"petstore-client-python/{API_VERSION}"}
@@ -69,17 +76,41 @@ class _Core:
 
         return {name: text(value) for name, value in query.items() if value is not None}
 
-    def _decide(self, attempt: int, method: str, outcome: httpx.Response | Exception) -> float | None:
-        """Seconds to wait before the next attempt (``on_retry`` is told), or None when ``outcome`` is final."""
-        if isinstance(outcome, Exception):
+    def _decide(self, attempt: int, method: str, url: str, outcome: httpx.Response | Exception) -> float | None:
+        """Seconds to wait before the next attempt (announced), or None when ``outcome`` is final."""
+        response = outcome if isinstance(outcome, httpx.Response) else None
+        if response is None:
             delay = self.retry.delay(attempt, None) if method in _REPEATABLE else None
-        elif outcome.status_code in RETRIED_STATUSES:
-            delay = self.retry.delay(attempt, outcome)
+        elif response.status_code in RETRIED_STATUSES:
+            delay = self.retry.delay(attempt, response)
         else:
             delay = None
-        if delay is not None and self.on_retry is not None:
-            self.on_retry(attempt + 1, delay, outcome if isinstance(outcome, httpx.Response) else None)
+        if delay is not None:
+            reason = "retry-after" if response is not None and retry_after_seconds(response) is not None else "backoff"
+            self._announce(attempt + 1, delay, reason, method, url, response, self.retry.max_retries + 1)
         return delay
+
+    def _announce(
+        self,
+        attempt: int,
+        delay: float,
+        reason: str,
+        method: str,
+        url: str,
+        response: httpx.Response | None,
+        attempts: int | None,
+    ) -> None:
+        """Tells ``on_retry`` of a wait and, when it is over a second, the logger: a long wait never looks like a hang."""
+        if self.on_retry is not None:
+            self.on_retry(attempt, delay, response)
+        if self.logger is None or delay <= 1.0:
+            return
+        if reason == "reconnect":
+            self.logger.warning("petstore_client: %s %s ended; reconnecting in %.1f s", method, url, delay)
+            return
+        what = "failed" if response is None else f"answered {response.status_code}"
+        then = "" if attempts is None else f" before attempt {attempt + 1} of {attempts}"
+        self.logger.warning("petstore_client: %s %s %s; waiting %.1f s (%s)%s", method, url, what, delay, reason, then)
 
     @staticmethod
     def _final(outcome: httpx.Response | Exception) -> httpx.Response:
@@ -103,7 +134,8 @@ class Petstore(_Core, Operations):
     ...     pets = petstore.list_pets(status=["available"])
 
     ``retry`` sets the back-off (``RetryPolicy``; ``None`` or ``RetryPolicy(max_retries=0)`` turns it off);
-    ``on_retry`` sees each wait; ``timeout`` is httpx's; ``http_client`` may be your own ``httpx.Client``.
+    ``on_retry`` sees each wait; ``logger`` gets a warning for each wait of over a second (``None`` for none);
+    ``timeout`` is httpx's; ``http_client`` may be your own ``httpx.Client``.
     """
 
     def __init__(
@@ -113,11 +145,12 @@ class Petstore(_Core, Operations):
         api_key: str | None = None,
         retry: RetryPolicy | None = RetryPolicy(),
         on_retry: OnRetry | None = None,
+        logger: logging.Logger | None = LOGGER,
         timeout: float | httpx.Timeout = 30.0,
         http_client: httpx.Client | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        super().__init__(base_url, api_key=api_key, retry=retry, on_retry=on_retry)
+        super().__init__(base_url, api_key=api_key, retry=retry, on_retry=on_retry, logger=logger)
         self._http = http_client or httpx.Client(timeout=timeout)
         self._sleep = sleep
 
@@ -151,7 +184,7 @@ class Petstore(_Core, Operations):
                 outcome = self._http.request(method, url, params=params, json=body, headers=headers)
             except httpx.TransportError as error:
                 outcome = error
-            delay = self._decide(attempt, method, outcome)
+            delay = self._decide(attempt, method, url, outcome)
             if delay is None:
                 return self._final(outcome)
             self._sleep(delay)
@@ -187,6 +220,51 @@ class Petstore(_Core, Operations):
                     raise
         raise AssertionError("unreachable")
 
+    def events(
+        self,
+        *,
+        last_event_id: str | None = None,
+        max_retries: int | None = None,
+        idle_timeout: float = 45.0,
+        on_open: OnOpen | None = None,
+    ) -> Generator[PetstoreStreamItem, None, None]:
+        """``GET /events`` (staff and admin keys): every event of the log as it happens, and a ``PetstoreStreamReset``
+        when the service could not resume exactly after ``last_event_id``.
+
+        Reconnects by itself with ``Last-Event-ID`` after a dropped connection or ``idle_timeout`` seconds without a
+        byte (the service sends a heartbeat every 15 s); backs off on 429, 5xx and connection failures (``max_retries``
+        in a row, default no limit). Raises ``PetstoreStreamEndedError`` when the service ends the stream for good, and
+        a ``PetstoreError`` when it refuses it (401, 403). ``break`` (or ``close()``) closes the connection.
+        """
+        stream = _Stream(self, last_event_id, max_retries)
+        timeout = httpx.Timeout(self._http.timeout.connect, read=idle_timeout)
+        while True:
+            request = self._http.build_request("GET", stream.url, headers=stream.headers(), timeout=timeout)
+            try:
+                response = self._http.send(request, stream=True)
+            except httpx.TransportError as error:
+                self._sleep(stream.failed(error))
+                continue
+            try:
+                if response.status_code != 200:
+                    response.read()
+                if not stream.opens(response):
+                    delay = stream.failed(response)
+                else:
+                    if on_open is not None:
+                        on_open(response)
+                    try:
+                        for text in response.iter_text():
+                            yield from stream.feed(text)
+                            if stream.ended is not None:
+                                break
+                    except httpx.TransportError:
+                        pass  # dropped, or idle for idle_timeout: reconnect after the last id seen
+                    delay = stream.after_connection()
+            finally:
+                response.close()
+            self._sleep(delay)
+
 
 class AsyncPetstore(_Core, AsyncOperations):
     """The petstore API with ``async``/``await``: the same operations, options and errors as ``Petstore``."""
@@ -198,11 +276,12 @@ class AsyncPetstore(_Core, AsyncOperations):
         api_key: str | None = None,
         retry: RetryPolicy | None = RetryPolicy(),
         on_retry: OnRetry | None = None,
+        logger: logging.Logger | None = LOGGER,
         timeout: float | httpx.Timeout = 30.0,
         http_client: httpx.AsyncClient | None = None,
         sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
     ) -> None:
-        super().__init__(base_url, api_key=api_key, retry=retry, on_retry=on_retry)
+        super().__init__(base_url, api_key=api_key, retry=retry, on_retry=on_retry, logger=logger)
         self._http = http_client or httpx.AsyncClient(timeout=timeout)
         self._sleep = sleep
 
@@ -236,7 +315,7 @@ class AsyncPetstore(_Core, AsyncOperations):
                 outcome = await self._http.request(method, url, params=params, json=body, headers=headers)
             except httpx.TransportError as error:
                 outcome = error
-            delay = self._decide(attempt, method, outcome)
+            delay = self._decide(attempt, method, url, outcome)
             if delay is None:
                 return self._final(outcome)
             await self._sleep(delay)
@@ -269,5 +348,44 @@ class AsyncPetstore(_Core, AsyncOperations):
                     raise
         raise AssertionError("unreachable")
 
+    async def events(
+        self,
+        *,
+        last_event_id: str | None = None,
+        max_retries: int | None = None,
+        idle_timeout: float = 45.0,
+        on_open: OnOpen | None = None,
+    ) -> AsyncGenerator[PetstoreStreamItem, None]:
+        """As ``Petstore.events``, as an async iterator."""
+        stream = _Stream(self, last_event_id, max_retries)
+        timeout = httpx.Timeout(self._http.timeout.connect, read=idle_timeout)
+        while True:
+            request = self._http.build_request("GET", stream.url, headers=stream.headers(), timeout=timeout)
+            try:
+                response = await self._http.send(request, stream=True)
+            except httpx.TransportError as error:
+                await self._sleep(stream.failed(error))
+                continue
+            try:
+                if response.status_code != 200:
+                    await response.aread()
+                if not stream.opens(response):
+                    delay = stream.failed(response)
+                else:
+                    if on_open is not None:
+                        on_open(response)
+                    try:
+                        async for text in response.aiter_text():
+                            for item in stream.feed(text):
+                                yield item
+                            if stream.ended is not None:
+                                break
+                    except httpx.TransportError:
+                        pass  # dropped, or idle for idle_timeout: reconnect after the last id seen
+                    delay = stream.after_connection()
+            finally:
+                await response.aclose()
+            await self._sleep(delay)
 
-__all__ = ["AsyncPetstore", "OnRetry", "Petstore", "PetstoreError"]
+
+__all__ = ["LOGGER", "AsyncPetstore", "OnRetry", "Petstore", "PetstoreError"]

@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import httpx
 
-from ._generated import Error, ErrorCode
+from ._generated import Error, ErrorCode, ErrorDetailsItem
 
 
 class PetstoreError(Exception):
@@ -15,7 +13,7 @@ class PetstoreError(Exception):
     status: int
     code: ErrorCode | str
     message: str
-    details: list[dict[str, Any]]
+    details: list[ErrorDetailsItem]
     error: Error
     headers: httpx.Headers
 
