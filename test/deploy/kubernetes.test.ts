@@ -4,20 +4,23 @@
  * promises an operator relies on: probes, drain timing, security context, secrets, replicas.
  */
 import { spawnSync } from "node:child_process";
-import { readFileSync, readdirSync } from "node:fs";
+import { appendFileSync, cpSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { fileURLToPath } from "node:url";
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { describe, expect, it } from "vitest";
-import { parseAllDocuments } from "yaml";
+import { parse, parseAllDocuments } from "yaml";
+import { prometheusRule } from "../support/generate-monitoring.ts";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
+const version = (JSON.parse(readFileSync(`${root}package.json`, "utf8")) as { version: string }).version;
 const schemas = fileURLToPath(new URL("./kubernetes-schemas/", import.meta.url));
 
 type Manifest = {
   apiVersion: string;
   kind: string;
-  metadata: { name: string; namespace?: string };
+  metadata: { name: string; namespace?: string; labels?: Record<string, string> };
   [key: string]: any;
 };
 
@@ -28,15 +31,30 @@ const renderer = ((): [string, string[]] => {
   return ["kustomize", ["build"]];
 })();
 
-const render = (overlay: string): Manifest[] => {
+const render = (overlay: string, tree = `${root}deploy/kubernetes`): Manifest[] => {
   const [command, args] = renderer;
-  const run = spawnSync(command, [...args, `deploy/kubernetes/overlays/${overlay}`], { cwd: root, encoding: "utf8" });
+  const run = spawnSync(command, [...args, `${tree}/overlays/${overlay}`], { encoding: "utf8" });
   // No skipping when neither is there: CI installs one, and a check that silently did not run would pass anything.
   if (run.error)
     throw new Error(`kubectl or kustomize is needed (bash .ci/install-kustomize.sh): ${run.error.message}`);
   expect(run.stderr).toBe("");
   expect(run.status).toBe(0);
   return parseAllDocuments(run.stdout).map((document) => document.toJS() as Manifest);
+};
+
+/** An overlay with the optional components added, as an operator would: a copy of deploy/kubernetes, edited. */
+const renderWithComponents = (overlay: string, components: string[]): Manifest[] => {
+  const tree = mkdtempSync(`${tmpdir()}/petstore-kustomize-`);
+  try {
+    cpSync(`${root}deploy/kubernetes`, tree, { recursive: true });
+    appendFileSync(
+      `${tree}/overlays/${overlay}/kustomization.yaml`,
+      `components:\n${components.map((c) => `  - ../../components/${c}\n`).join("")}`,
+    );
+    return render(overlay, tree);
+  } finally {
+    rmSync(tree, { recursive: true, force: true });
+  }
 };
 
 /** The schema file for an object: `<kind>[-<group>]-<version>.json`, as kubernetes-json-schema names them. */
@@ -76,14 +94,27 @@ const one = (manifests: Manifest[], kind: string): Manifest => {
 const configOf = (manifests: Manifest[]) => one(manifests, "ConfigMap").data as Record<string, string>;
 const containerOf = (manifests: Manifest[]) => one(manifests, "Deployment").spec.template.spec.containers[0];
 
-describe.each(["demo", "production"])("the %s overlay", (overlay) => {
-  const manifests = render(overlay);
+describe.each(["demo", "production", "production+components"])("the %s overlay", (overlay) => {
+  const manifests =
+    overlay === "production+components"
+      ? renderWithComponents("production", ["monitoring", "ingress"])
+      : render(overlay);
 
   it("renders objects that all pass the Kubernetes 1.32 schemas, strictly", () => {
     expect(manifests.length).toBeGreaterThanOrEqual(7);
     expect(manifests.flatMap(validator)).toEqual([]);
     const namespaces = new Set(manifests.filter((m) => m.kind !== "Namespace").map((m) => m.metadata.namespace));
     expect(namespaces).toEqual(new Set([one(manifests, "Namespace").metadata.name]));
+  });
+
+  it("runs the image the build produces: petstore/service tagged with package.json's version", () => {
+    expect(containerOf(manifests).image).toBe(`petstore/service:${version}`);
+    // .ci/build-service-image.sh's own line that reads the version, run as it is.
+    const script = readFileSync(`${root}.ci/build-service-image.sh`, "utf8");
+    const line = /^VERSION="\$\((.+)\)"$/m.exec(script)![1]!;
+    const built = spawnSync("bash", ["-c", line], { cwd: root, encoding: "utf8" });
+    expect(built.stdout.trim()).toBe(version);
+    expect(script).toContain('IMAGE="${PETSTORE_SERVICE_IMAGE:-petstore/service:$VERSION}"');
   });
 
   it("probes startup and liveness on /healthz and readiness on /readyz", () => {
@@ -159,10 +190,11 @@ describe("what differs between the overlays", () => {
     expect(manifests.some((m) => m.kind === "HorizontalPodAutoscaler")).toBe(false);
   });
 
-  it("production: three or more replicas on MongoDB, autoscaled from three, spread, secrets required", () => {
+  it("production: on MongoDB, the replica count left to the autoscaler (three to ten), spread, secrets required", () => {
     const manifests = render("production");
     const deployment = one(manifests, "Deployment");
-    expect(deployment.spec.replicas).toBeGreaterThanOrEqual(3);
+    // A count here would reset the autoscaler's choice at every `kubectl apply -k`.
+    expect(deployment.spec).not.toHaveProperty("replicas");
     expect(deployment.spec.strategy.rollingUpdate.maxUnavailable).toBe(0);
     expect(configOf(manifests).PETSTORE_STORE).toBe("mongo");
     const autoscaler = one(manifests, "HorizontalPodAutoscaler").spec;
@@ -171,6 +203,35 @@ describe("what differs between the overlays", () => {
     expect(autoscaler.maxReplicas).toBeGreaterThan(autoscaler.minReplicas);
     expect(deployment.spec.template.spec.topologySpreadConstraints.length).toBeGreaterThan(0);
     for (const e of containerOf(manifests).env) expect(e.valueFrom.secretKeyRef.optional).toBe(false);
+  });
+});
+
+describe("the optional components", () => {
+  const manifests = renderWithComponents("production", ["monitoring", "ingress"]);
+
+  it("monitoring: a ServiceMonitor on the Service's metrics port, and the alert rules as a PrometheusRule", () => {
+    const monitor = one(manifests, "ServiceMonitor");
+    const service = one(manifests, "Service");
+    expect(service.metadata.labels).toMatchObject(monitor.spec.selector.matchLabels);
+    expect(monitor.spec.endpoints).toEqual([expect.objectContaining({ port: "metrics", path: "/metrics" })]);
+    expect(service.spec.ports.map((p: { name: string }) => p.name)).toContain("metrics");
+    // The job Prometheus gives the scrape is the Service's name: the one every rule selects.
+    expect(service.metadata.name).toBe("petstore");
+    expect(monitor.spec).not.toHaveProperty("jobLabel");
+  });
+
+  it("monitoring: its PrometheusRule is generated from deploy/prometheus, and in step with it", () => {
+    const rule = one(manifests, "PrometheusRule");
+    expect(rule.spec).toEqual(prometheusRule().spec);
+    const checked = parse(readFileSync(`${root}deploy/kubernetes/components/monitoring/prometheus-rule.yaml`, "utf8"));
+    expect(checked).toEqual(prometheusRule());
+  });
+
+  it("ingress: routes the host to the Service's http port, and trusts the controller's X-Forwarded-For", () => {
+    const ingress = one(manifests, "Ingress");
+    const backend = ingress.spec.rules[0].http.paths[0].backend.service;
+    expect(backend).toEqual({ name: one(manifests, "Service").metadata.name, port: { name: "http" } });
+    expect(configOf(manifests).PETSTORE_TRUST_PROXY).toBeTruthy();
   });
 });
 
@@ -186,6 +247,11 @@ describe("the schema check itself", () => {
     expect(errors).toContain("readinesProbe");
     expect(errors).toContain("/spec/replicas");
     expect(errors).toContain("selector");
+    // The prometheus-operator's CRDs as strictly.
+    const monitor = structuredClone(one(renderWithComponents("production", ["monitoring"]), "ServiceMonitor"));
+    monitor.spec.endpoint = monitor.spec.endpoints;
+    monitor.spec.endpoints[0].interval = "30 seconds";
+    expect(validator(monitor).join("\n")).toMatch(/endpoint[\s\S]*\/spec\/endpoints\/0\/interval/);
     expect(validator({ ...deployment, apiVersion: "apps/v2" })).toEqual([
       "no vendored schema for apps/v2 Deployment (deployment-apps-v2.json)",
     ]);

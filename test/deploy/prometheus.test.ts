@@ -34,6 +34,7 @@ interface Rule {
 }
 interface RuleTest {
   name: string;
+  input_series: { series: string }[];
   alert_rule_test: { alertname: string; exp_alerts: unknown[] }[];
 }
 const rules = (parse(readFileSync(`${root}${RULES}`, "utf8")) as { groups: { rules: Rule[] }[] }).groups.flatMap(
@@ -42,8 +43,17 @@ const rules = (parse(readFileSync(`${root}${RULES}`, "utf8")) as { groups: { rul
 const ruleTests = (parse(readFileSync(`${root}${RULE_TESTS}`, "utf8")) as { tests: RuleTest[] }).tests;
 const dashboard = JSON.parse(readFileSync(`${root}${DASHBOARD}`, "utf8")) as {
   uid: string;
+  templating: { list: { name: string; query?: { query: string } }[] };
   panels: { type: string; title: string; targets?: { expr: string }[] }[];
 };
+const operations = readFileSync(`${root}docs/operations.md`, "utf8");
+
+/** Every series selector in a PromQL expression: the metric name and what its braces hold ("" when none). */
+const selectors = (expr: string) =>
+  [...expr.matchAll(/\b((?:petstore|http_server|process|nodejs)_[a-z_]+)(\{[^}]*\})?/g)].map((m) => ({
+    metric: m[1]!,
+    labels: m[2] ?? "",
+  }));
 
 describe("alert rules", () => {
   it("pass `promtool check rules`", () => {
@@ -59,7 +69,7 @@ describe("alert rules", () => {
     expect(run.status).toBe(0);
   });
 
-  it("cover what operators asked for: errors, p99, webhook backlog age, relay lag, recovery, store, ban storms", () => {
+  it("cover what operators asked for: errors, p99, webhook backlog age, relay lag, recovery, store, bans, 429s", () => {
     expect(rules.map((r) => r.alert)).toEqual(
       expect.arrayContaining([
         "PetstoreHighErrorRatio",
@@ -69,12 +79,50 @@ describe("alert rules", () => {
         "PetstoreRecoveryKeepsFindingWork",
         "PetstoreStoreUnavailable",
         "PetstoreBanStorm",
+        "PetstoreRateLimitedShareHigh",
       ]),
     );
     for (const rule of rules) {
       expect(["warning", "critical"], rule.alert).toContain(rule.labels.severity);
       expect(rule.annotations.summary, rule.alert).toBeTruthy();
-      expect(rule.annotations.runbook, rule.alert).toBe("docs/operations.md#alerts");
+    }
+  });
+
+  it("select the service's job in every series they read", () => {
+    for (const rule of rules) {
+      const read = selectors(rule.expr);
+      expect(read.length, rule.alert).toBeGreaterThan(0);
+      for (const { metric, labels } of read)
+        expect(labels, `${rule.alert}: ${metric}`).toMatch(/[{,]job="petstore"[,}]/);
+    }
+  });
+
+  it("each carry a runbook_url: the documented base and the alert's own section of docs/operations.md", () => {
+    for (const rule of rules) {
+      expect(rule.annotations, rule.alert).not.toHaveProperty("runbook");
+      const anchor = rule.alert.toLowerCase();
+      expect(rule.annotations.runbook_url, rule.alert).toBe(`https://petstore.example/docs/operations.md#${anchor}`);
+      expect(operations, rule.alert).toMatch(new RegExp(`^#### ${rule.alert}$`, "m"));
+    }
+    expect(operations).toContain("https://petstore.example/docs/");
+  });
+
+  it("each stay quiet on the series of another job that would make them fire (a shared Prometheus)", () => {
+    const otherJob = ruleTests.filter((t) => t.input_series.every((s) => /\bjob="(?!petstore")/.test(s.series)));
+    for (const { alert } of rules) {
+      const fires = ruleTests.filter((t) =>
+        t.alert_rule_test.some((c) => c.alertname === alert && c.exp_alerts.length),
+      );
+      const quiet = otherJob.filter((t) =>
+        t.alert_rule_test.some((c) => c.alertname === alert && !c.exp_alerts.length),
+      );
+      expect(quiet.length, alert).toBeGreaterThan(0);
+      // The same figures as a firing case, only the job differs.
+      const strip = (t: RuleTest) => t.input_series.map((s) => s.series.replace(/job="[^"]*"/, "")).join("\n");
+      expect(
+        quiet.some((q) => fires.some((f) => strip(f) === strip(q))),
+        alert,
+      ).toBe(true);
     }
   });
 
@@ -100,6 +148,18 @@ describe("the Grafana dashboard", () => {
     const panels = dashboard.panels.filter((p) => p.type !== "row");
     expect(panels.length).toBeGreaterThan(10);
     for (const panel of panels) expect(panel.targets?.length, panel.title).toBeGreaterThan(0);
+  });
+
+  it("has job and instance variables, and every panel's every series selects both", () => {
+    const variables = Object.fromEntries(dashboard.templating.list.map((v) => [v.name, v.query?.query]));
+    expect(variables.job).toBe("label_values(petstore_build_info, job)");
+    expect(variables.instance).toBe('label_values(petstore_build_info{job=~"$job"}, instance)');
+    for (const panel of dashboard.panels)
+      for (const { expr } of panel.targets ?? [])
+        for (const { metric, labels } of selectors(expr)) {
+          expect(labels, `${panel.title}: ${metric}`).toMatch(/[{,]job=~"\$job"[,}]/);
+          expect(labels, `${panel.title}: ${metric}`).toMatch(/[{,]instance=~"\$instance"[,}]/);
+        }
   });
 });
 
