@@ -360,14 +360,8 @@ export const OrderListQuery = z.strictObject({
   expand,
 });
 
-export const InventoryListQuery = z.strictObject({
-  ...paging,
-  status: commaList(PetStatus, 3)
-    .optional()
-    .meta({
-      description: listDescription("Only items whose pet has one of these statuses", "status", "available&pending"),
-    }),
-});
+/** The stock is listed as the pets are, one item per pet: the same search, filters, order and cursor, without `ids`. */
+export const InventoryListQuery = PetListQuery.omit({ ids: true });
 
 /** What a route without a query declaration accepts: no parameters at all. */
 export const NoQuery = z.strictObject({});

@@ -1,16 +1,16 @@
-import type { PetStatus } from "../pets/pet.ts";
-import type { Pets } from "../pets/pets.port.ts";
-import { lookahead, toPage, type Page, type PageRequest } from "../shared/page.ts";
+import { pageOfPets } from "../pets/list-pets.ts";
+import type { PetQuery, Pets } from "../pets/pets.port.ts";
+import type { Page } from "../shared/page.ts";
 import { inventoryItemOf, type InventoryItem } from "./inventory-item.ts";
 
+/** The stock, one item per pet, searched, filtered, sorted and paged as the pets are. */
 export class ListInventory {
   readonly #pets: Pets;
   constructor(pets: Pets) {
     this.#pets = pets;
   }
 
-  async execute(query: PageRequest & { statuses?: readonly PetStatus[] | undefined }): Promise<Page<InventoryItem>> {
-    const fetched = await this.#pets.list({ ...query, ...lookahead(query) });
-    return toPage(fetched.map(inventoryItemOf), query, (item) => item.petId);
+  execute(query: Omit<PetQuery, "ids">): Promise<Page<InventoryItem>> {
+    return pageOfPets(this.#pets, query, inventoryItemOf);
   }
 }

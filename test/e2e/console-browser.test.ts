@@ -211,6 +211,33 @@ describe.runIf(available).each(stores)(
     });
 
     it.runIf(enabled)(
+      "renders twenty first visits from one address: a visit loads the page, its one script and its one stylesheet",
+      async () => {
+        for (let visit = 1; visit <= 20; visit++) {
+          // A new context has an empty cache: each visit is a first one, from the same (loopback) address.
+          const fresh = await browser.newContext({ viewport: PHONE });
+          const first = await fresh.newPage();
+          watch(first);
+          const loads: string[] = [];
+          first.on("request", (request) => {
+            const url = new URL(request.url());
+            if (url.origin === service.origin) loads.push(url.pathname.replace(/console\.[\w-]+\./, "console.*."));
+          });
+          await first.goto(`${service.origin}/console`);
+          await first.getByLabel("API key").waitFor({ timeout: PATIENCE });
+          expect(loads.sort(), `visit ${visit}`).toEqual([
+            "/console",
+            "/console/script/console.*.js",
+            "/console/style/console.*.css",
+          ]);
+          if (visit === 20) await shot("twentieth-first-visit", first);
+          await fresh.close();
+        }
+      },
+      4 * PATIENCE,
+    );
+
+    it.runIf(enabled)(
       "signs in with a staff key (kept in session storage, never in the URL) and shows who you are and the quota",
       async () => {
         await page.goto(`${service.origin}/console`);

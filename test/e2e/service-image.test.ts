@@ -82,6 +82,16 @@ describe.skipIf(unavailable !== "")(`the service image ${image}`, () => {
     expect((await fetch(`${base}/pets`)).status).toBe(401);
   });
 
+  it("serves the staff console's page and its bundle, built in the image's build stage without esbuild at run time", async () => {
+    const page = await (await fetch(`${base}/console`)).text();
+    const script = /src="(\/console\/script\/[^"]+)"/.exec(page)?.[1];
+    expect(script).toBeDefined();
+    const code = await fetch(`${base}${script}`);
+    expect(code.status).toBe(200);
+    expect((await code.text()).length).toBeGreaterThan(10_000);
+    expect(await docker("exec", container, "ls", "/app/node_modules")).not.toMatch(/\besbuild\b/);
+  });
+
   it("runs as the unprivileged node user, and its HEALTHCHECK command passes", async () => {
     expect(await docker("exec", container, "id", "-un")).toBe("node");
     const healthcheck = JSON.parse(

@@ -69,6 +69,21 @@ describe("search and sort", () => {
     ]);
   });
 
+  it("GET /store/inventory searches, sorts and pages by the pet's name as GET /pets does", async () => {
+    await namedPets();
+    const petIds = (res: TestResponse) => res.body.map((item: { petId: number }) => item.petId);
+
+    const first = await get("/store/inventory?sort=name&limit=3&name=r");
+    expect(first.status).toBe(200);
+    expect(petIds(first)).toEqual([1, 3, 6]);
+    expect(nextLink(first)).toBe("/store/inventory?sort=name&limit=3&name=r&after=6&afterName=rex");
+    expect(petIds(await get(nextLink(first)!))).toEqual([4]);
+    expect(petIds(await get("/store/inventory?sort=-id&limit=3"))).toEqual([8, 7, 6]);
+    expect(petIds(await get(`/store/inventory?name=${encodeURIComponent("ÉB")}`))).toEqual([7]);
+    expectValidationFailed(await get("/store/inventory?afterName=rex&after=1"), "query.afterName");
+    expectValidationFailed(await get("/store/inventory?ids=1"), "query");
+  });
+
   it("sort=-id lists the newest first; Link continues below the last id", async () => {
     await namedPets();
 

@@ -1,68 +1,77 @@
-import { readdirSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { z } from "zod";
+import { DomainError } from "../../../core/shared/domain-error.ts";
 import { compressAsset, type CompressedAsset } from "../compressed-asset.ts";
-import { assetRoutes } from "../asset-routes.ts";
-import { assetReply, route } from "../route.ts";
+import { assetReply, route, type RouteServices } from "../route.ts";
+import { consoleBundle } from "./console-bundle.ts";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const require = createRequire(import.meta.url);
-/** A file of an installed package, relative to the folder of its main file (htm exports no package.json). */
-const packageFile = (name: string, path: string): string => join(dirname(require.resolve(name)), path);
 
-const JS = "text/javascript; charset=utf-8";
-
-/** Our own modules, one per screen and concern (console.js is the entry); the folder's type shims are not served. */
-const ownModules = readdirSync(join(here, "assets"))
-  .filter((name) => name.endsWith(".js"))
-  .sort();
-
-/**
- * The console's files: our own, and Preact and htm as the ES modules their packages ship. Preact's hooks import
- * the bare name "preact", which a browser resolves only through an import map (an inline script the page's CSP
- * forbids): that one import is pointed at the served file instead.
- */
-const assets: Record<string, { type: string; read: () => string | Buffer }> = {
-  ...Object.fromEntries(
-    ownModules.map((name) => [name, { type: JS, read: () => readFileSync(join(here, "assets", name)) }]),
-  ),
-  "console.css": { type: "text/css; charset=utf-8", read: () => readFileSync(join(here, "assets", "console.css")) },
-  "preact.mjs": { type: JS, read: () => readFileSync(packageFile("preact", "preact.mjs")) },
-  "hooks.mjs": {
-    type: JS,
-    read: () =>
-      readFileSync(packageFile("preact/hooks", "hooks.mjs"), "utf8").replaceAll(
-        /from\s*"preact"/g,
-        'from"./preact.mjs"',
-      ),
-  },
-  "htm.mjs": { type: JS, read: () => readFileSync(packageFile("htm", "htm.mjs")) },
-};
-
-/** Cached a day, then revalidated by ETag: the names carry no version. */
-const ASSET_CACHE_CONTROL = "public, max-age=86400";
+/** A file's name carries its content's hash: a browser keeps it for a year and never asks again. */
+const IMMUTABLE = "public, max-age=31536000, immutable";
 const PAGE_CACHE_CONTROL = "public, no-cache";
-const pageType = "text/html; charset=utf-8";
 
-const cache = new Map<string, CompressedAsset>();
-const compressed = (name: string, read: () => string | Buffer, type: string, cacheControl: string): CompressedAsset => {
-  let asset = cache.get(name);
-  if (asset === undefined) {
-    asset = compressAsset(read(), type, cacheControl);
-    cache.set(name, asset);
-  }
-  return asset;
-};
-const page = () =>
-  compressed("console.html", () => readFileSync(join(here, "assets", "console.html")), pageType, PAGE_CACHE_CONTROL);
+interface Files {
+  /** By served name (`console.<hash>.js`). */
+  byName: Map<string, CompressedAsset>;
+  script: string;
+  style: string;
+}
 
-/** Compresses the page and its assets at start-up rather than on the first visit. */
-export const precompressConsoleAssets = (): void => {
-  page();
-  for (const [name, asset] of Object.entries(assets)) compressed(name, asset.read, asset.type, ASSET_CACHE_CONTROL);
+let files: Files | undefined;
+/** The bundle, built (or read) and compressed once per process. */
+const consoleFiles = (): Files => {
+  if (files) return files;
+  const bundle = consoleBundle();
+  const named = (content: string, extension: string) =>
+    `console.${createHash("sha256").update(content).digest("base64url").slice(0, 16)}.${extension}`;
+  const script = named(bundle.js, "js");
+  const style = named(bundle.css, "css");
+  files = {
+    script,
+    style,
+    byName: new Map([
+      [script, compressAsset(bundle.js, "text/javascript; charset=utf-8", IMMUTABLE)],
+      [style, compressAsset(bundle.css, "text/css; charset=utf-8", IMMUTABLE)],
+    ]),
+  };
+  return files;
 };
+
+/** The request bodies the console's forms check in the browser, from the public document (the same zod schemas). */
+const FORM_SCHEMAS = ["NewPet", "NewCategory", "InventoryUpdate"];
+const formRules = (documents: RouteServices["documents"]): string => {
+  const document = JSON.parse(documents.public().bodies.identity.toString("utf8")) as {
+    components?: { schemas?: Record<string, { required?: string[]; properties?: unknown }> };
+  };
+  const rules = Object.fromEntries(
+    FORM_SCHEMAS.map((name) => {
+      const schema = document.components?.schemas?.[name];
+      return [name, { required: schema?.required ?? [], properties: schema?.properties ?? {} }];
+    }),
+  );
+  // Inside a <script type="application/json">: no "<" may end it early.
+  return JSON.stringify(rules).replaceAll("<", "\\u003c");
+};
+
+let page: CompressedAsset | undefined;
+/** The page names the hashed files and carries the forms' rules as data (not code: the CSP allows no inline script). */
+const consolePage = (documents: RouteServices["documents"]): CompressedAsset => {
+  if (page) return page;
+  const { script, style } = consoleFiles();
+  const html = readFileSync(join(here, "console.html"), "utf8")
+    .replace("{{style}}", `/console/style/${style}`)
+    .replace("{{script}}", `/console/script/${script}`)
+    .replace("{{rules}}", formRules(documents));
+  page = compressAsset(html, "text/html; charset=utf-8", PAGE_CACHE_CONTROL);
+  return page;
+};
+
+/** Bundles and compresses the console at start-up rather than on the first visit. */
+export const precompressConsoleAssets = (): void => void consoleFiles();
 
 /**
  * Only our own origin, and no inline script or style: the page calls this service and nothing else. Inline SVG
@@ -79,6 +88,35 @@ const consolePolicy = [
   "frame-ancestors 'none'",
 ].join("; ");
 
+/** One route per kind of file (each with its own media type), at `/console/<kind>/console.<hash>.<extension>`. */
+const fileRoute = (kind: "script" | "style", extension: "js" | "css", mediaType: string, summary: string) =>
+  route({
+    method: "GET",
+    path: `/console/${kind}/{file}`,
+    operationId: `getConsole${kind === "script" ? "Script" : "Style"}`,
+    tag: "Console",
+    summary,
+    description:
+      "Named by its content's hash and cached for a year (`immutable`); counts against no budget. The page names the current one.",
+    access: "unlimited",
+    input: {
+      path: z.object({
+        file: z
+          .string()
+          .regex(new RegExp(`^console\\.[\\w-]+\\.${extension}$`))
+          .describe("The file's name, with its content's hash, as the page names it"),
+      }),
+    },
+    output: { status: 200, description: "The file.", body: z.string(), mediaType, cacheable: true },
+    errors: ["not_found"],
+    handle: ({ path }) => {
+      const asset = consoleFiles().byName.get(path.file);
+      if (!asset)
+        throw new DomainError("not_found", `No console file ${path.file}: reload the page for the current one`);
+      return assetReply(asset);
+    },
+  });
+
 export const consoleRoutes = [
   route({
     method: "GET",
@@ -87,14 +125,15 @@ export const consoleRoutes = [
     tag: "Console",
     summary: "The staff console",
     description:
-      "An HTML page for staff: inventory, orders, pets and categories, live from `GET /events`. It loads everything from this server; the API key is entered on the page and kept in the tab's session storage.",
-    access: "public",
+      "An HTML page for staff: inventory, orders, pets and categories, live from `GET /events`. It loads one script and one stylesheet from this server, and counts against no budget (a static file, like the probes): the data it shows needs a key, and each call counts against that key. The API key is entered on the page and kept in the tab's session storage.",
+    access: "unlimited",
     output: { status: 200, description: "The page.", body: z.string(), mediaType: "text/html", cacheable: true },
-    handle: () => assetReply(page(), { "content-security-policy": consolePolicy, "referrer-policy": "no-referrer" }),
+    handle: (_input, _actor, { documents }) =>
+      assetReply(consolePage(documents), {
+        "content-security-policy": consolePolicy,
+        "referrer-policy": "no-referrer",
+      }),
   }),
-  ...assetRoutes(
-    { path: "/console/assets", operationId: "getConsoleAsset", tag: "Console", summary: "Console asset" },
-    assets,
-    (name, asset) => compressed(name, asset.read, asset.type, ASSET_CACHE_CONTROL),
-  ),
+  fileRoute("script", "js", "text/javascript", "The console's code, Preact and htm included, in one script"),
+  fileRoute("style", "css", "text/css", "The console's stylesheet"),
 ];

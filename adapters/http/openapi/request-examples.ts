@@ -27,7 +27,9 @@ export const requestExamples: Readonly<Record<string, unknown>> = {
  * order: `deleteCategory` names the category `createCategory`'s example makes (5), the order operations the order
  * `placeOrder`'s makes (1); `deletePet` names the demo's pet without orders that no other example uses (8).
  */
-export const pathExamples: Readonly<Record<string, Readonly<Record<string, number>>>> = {
+export const pathExamples: Readonly<Record<string, Readonly<Record<string, number | string>>>> = {
   deletePet: { petId: 8 },
   deleteCategory: { categoryId: 5 },
+  getConsoleScript: { file: "console.6bzWLTvt0w_QvIC-.js" },
+  getConsoleStyle: { file: "console.Xh2kPq9rT4mWv3Ls.css" },
 };

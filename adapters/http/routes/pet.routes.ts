@@ -3,21 +3,10 @@ import { entityTag } from "../conditional.ts";
 import { created, paged, route, tagged, type Deprecation } from "../route.ts";
 import type { Pet } from "../../../core/pets/pet.ts";
 import { PetBody, PetIdParam, PetListQuery, PetListView, PetView } from "../schemas.ts";
-import { HttpProblem } from "../problem.ts";
+import { petQueryOf } from "./pet-query.ts";
 
 const versioned = { letter: "p", idParam: "petId" };
 const taggedPet = (pet: Pet) => tagged(presentPet(pet), entityTag("p", pet.id, pet.revision));
-
-/** A name-ordered page continues after a name and an id, given together (as the `Link` header does); other orders take no name. */
-const checkNameCursor = (sort: string | undefined, after: number | undefined, afterName: string | undefined): void => {
-  const problem = (message: string) =>
-    new HttpProblem("validation_failed", "The request query is not valid", {
-      details: [{ path: "query.afterName", message }],
-    });
-  if (afterName !== undefined && sort !== "name") throw problem("`afterName` goes with `sort=name` only");
-  if (sort === "name" && (after === undefined) !== (afterName === undefined))
-    throw problem("With `sort=name`, `after` and `afterName` go together");
-};
 
 /** PRODUCT.md §4's dates for GET /pets/{petId}; PETSTORE_GET_PET_DEPRECATED_AT and _SUNSET_AT override them. */
 export const defaultGetPetDeprecation: Deprecation = {
@@ -37,22 +26,8 @@ export const petRoutes = [
     access: "catalog:read",
     input: { query: PetListQuery },
     output: { status: 200, description: "A page of pets.", body: PetListView, headers: ["Link"] },
-    handle: async ({ query }, _actor, { useCases }) => {
-      checkNameCursor(query.sort, query.after, query.afterName);
-      return paged(
-        await useCases.listPets.execute({
-          limit: query.limit,
-          after: query.after,
-          statuses: query.status,
-          categoryId: query.categoryId,
-          ids: query.ids,
-          namePrefix: query.name,
-          sort: query.sort,
-          afterName: query.afterName,
-        }),
-        presentPet,
-      );
-    },
+    handle: async ({ query }, _actor, { useCases }) =>
+      paged(await useCases.listPets.execute(petQueryOf(query)), presentPet),
   }),
   route({
     method: "POST",

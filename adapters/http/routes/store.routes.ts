@@ -5,6 +5,7 @@ import type { Order } from "../../../core/orders/order.ts";
 import { entityTag } from "../conditional.ts";
 import { created, paged, route, tagged } from "../route.ts";
 import { HttpProblem } from "../problem.ts";
+import { petQueryOf } from "./pet-query.ts";
 import {
   InventoryBody,
   InventoryItemView,
@@ -148,7 +149,8 @@ export const storeRoutes = [
     operationId: "listInventory",
     tag: "Store",
     summary: "List the inventory",
-    description: "One item per pet, in ascending pet id order.",
+    description:
+      "One item per pet, in ascending pet id order (or as `sort` says), filtered by status, category or the start of the pet's name, as `GET /pets` lists the pets.",
     access: "inventory:read",
     input: { query: InventoryListQuery },
     output: {
@@ -158,10 +160,7 @@ export const storeRoutes = [
       headers: ["Link"],
     },
     handle: async ({ query }, _actor, { useCases }) =>
-      paged(
-        await useCases.listInventory.execute({ limit: query.limit, after: query.after, statuses: query.status }),
-        presentInventoryItem,
-      ),
+      paged(await useCases.listInventory.execute(petQueryOf(query)), presentInventoryItem),
   }),
   route({
     method: "GET",

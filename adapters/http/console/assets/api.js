@@ -16,7 +16,7 @@
  *   | { kind: "rate_limited" | "unavailable" | "banned", until: number, message: string }} Problem
  * @typedef {(event: Problem, quota: Quota | undefined) => void} Report
  * @typedef {{ body?: unknown, ifMatch?: string | null | undefined }} CallOptions
- * @typedef {{ status: number, body: any, etag: string | null, link: string | null }} Answer
+ * @typedef {{ status: number, body: any, etag: string | null, link: string | null, quota: Quota | undefined }} Answer
  * @typedef {(method: string, path: string, options?: CallOptions) => Promise<Answer>} Api
  */
 
@@ -44,7 +44,7 @@ export class ApiError extends Error {
 export const explain = (error) => {
   if (!(error instanceof ApiError)) return String(error instanceof Error ? error.message : error);
   if (error.status === 403 && error.code === "forbidden") return `Your key may not do this: ${error.message}.`;
-  if (error.status === 429) return "Too many requests: this key has used its quota for now (see the countdown).";
+  if (error.status === 429) return "Too many requests: this key has used its quota for now.";
   if (error.status === 503) return "The service is unavailable right now: try again in a moment.";
   const details = (error.details ?? []).map((d) => d.message).join("; ");
   return details ? `${error.message}: ${details}` : error.message;
@@ -104,6 +104,7 @@ export const createApi =
         body: json,
         etag: response.headers.get("etag"),
         link: response.headers.get("link"),
+        quota,
       };
     }
     const retryAfter = Math.max(1, Number(response.headers.get("retry-after")) || 0);

@@ -2,7 +2,7 @@
 // Pets and categories: paged lists (pets sortable by name or id, filtered by name, category and status), create,
 // rename, move and delete, each form checked in the browser with the API's own rules before it is sent.
 
-import { useState } from "./hooks.mjs";
+import { useState } from "preact/hooks";
 import { explain, query } from "./api.js";
 import { Pager, SortHeader, usePagedList, useSettled } from "./paging.js";
 import { check, useRules } from "./rules.js";

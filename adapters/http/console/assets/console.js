@@ -2,8 +2,8 @@
 // The staff console: Preact with htm, served as ES modules by the service itself (no build step, no CDN). This file
 // holds the page's frame (sign-in or the signed-in shell); each section and concern has its own module.
 
-import { render } from "./preact.mjs";
-import { useCallback, useEffect, useMemo, useState } from "./hooks.mjs";
+import { render } from "preact";
+import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
 import { allPages, createApi, explain } from "./api.js";
 import { Catalog } from "./catalog.js";
 import { createBus, followEvents } from "./events.js";

@@ -2,7 +2,7 @@
 // Inventory: the stock list, a page at a time in the service's order (pet id), with the pets' names and categories;
 // stock set inline with If-Match.
 
-import { useEffect, useRef, useState } from "./hooks.mjs";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { explain, petsById, query } from "./api.js";
 import { Pager, loaded, usePagedList } from "./paging.js";
 import { check, useRules } from "./rules.js";

@@ -2,7 +2,7 @@
 // Live: the connection's state, a chart of orders placed and cancelled per minute over the last hour (counted since
 // the page opened), and the latest events.
 
-import { useEffect, useState } from "./hooks.mjs";
+import { useEffect, useState } from "preact/hooks";
 import { html } from "./ui.js";
 
 const MINUTES = 60;

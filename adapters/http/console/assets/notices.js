@@ -1,7 +1,7 @@
 // @ts-check
 // Page-wide notices (429, 503, bans, the connection) and the quota line, both from the latest answer's headers.
 
-import { useEffect } from "./hooks.mjs";
+import { useEffect } from "preact/hooks";
 import { html, useCountdown } from "./ui.js";
 
 /**

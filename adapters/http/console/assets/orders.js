@@ -3,7 +3,7 @@
 // them; each row with its pet's name, the label of the key that placed it and when (`expand=placement`: the API's
 // Order keeps the seed's shape unless asked).
 
-import { useEffect, useState } from "./hooks.mjs";
+import { useEffect, useState } from "preact/hooks";
 import { explain, petsById, query } from "./api.js";
 import { Pager, SortHeader, loaded, usePagedList, useSettled } from "./paging.js";
 import { Alert, Confirm, html, useFocusAfter, when } from "./ui.js";

@@ -2,7 +2,7 @@
 // Lists page with the service: `limit`, and the `Link: rel="next"` URL it answers (keyset paging: no totals and no
 // "previous" link, so the pages seen are kept to go back).
 
-import { useCallback, useEffect, useRef, useState } from "./hooks.mjs";
+import { useCallback, useEffect, useRef, useState } from "preact/hooks";
 import { explain, nextLink } from "./api.js";
 import { Alert, html } from "./ui.js";
 

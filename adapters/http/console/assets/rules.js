@@ -1,8 +1,6 @@
 // @ts-check
-// The API's own input rules, read from the OpenAPI document the service serves (generated from the same zod schemas
-// that parse requests), so a form refuses in the browser exactly what the service would refuse.
-
-import { useEffect, useState } from "./hooks.mjs";
+// The API's own input rules, from the OpenAPI document the service serves (generated from the same zod schemas that
+// parse requests), handed over in the page itself, so a form refuses in the browser exactly what the service would.
 
 /**
  * @typedef {{ type?: string, minLength?: number, maxLength?: number, minimum?: number, maximum?: number,
@@ -11,58 +9,17 @@ import { useEffect, useState } from "./hooks.mjs";
  * @typedef {Record<string, BodyRule>} Rules
  */
 
-/** @type {Promise<Rules | undefined> | undefined} */
-let loading;
+/** @type {Rules | undefined} */
+let rules;
 
-/**
- * The request bodies' schemas of the public document; undefined when it cannot be read (the service still checks).
- * @returns {Promise<Rules | undefined>}
- */
-export const loadRules = () => {
-  loading ??= fetch("/openapi.json")
-    .then((response) => (response.ok ? response.json() : undefined))
-    .then((document) => {
-      if (!document) {
-        loading = undefined;
-        return undefined;
-      }
-      /** @type {Rules} */
-      const rules = {};
-      for (const name of ["NewPet", "NewCategory", "InventoryUpdate"]) {
-        const schema = document.components?.schemas?.[name];
-        if (schema) rules[name] = { required: schema.required ?? [], properties: schema.properties ?? {} };
-      }
-      return rules;
-    })
-    .catch(() => {
-      loading = undefined;
-      return undefined;
-    });
-  return loading;
-};
-
-/** How long to wait before asking again for a document that could not be read (a 429, say). */
-const RETRY_MS = 10_000;
-
-/** The rules once loaded; until then the service's own refusals stand in. */
+/** The request bodies' schemas the page carries; undefined without them (the service still checks). */
 export const useRules = () => {
-  const [rules, setRules] = useState(/** @type {Rules | undefined} */ (undefined));
-  useEffect(() => {
-    let live = true;
-    /** @type {ReturnType<typeof setTimeout> | undefined} */
-    let timer;
-    const attempt = () =>
-      void loadRules().then((loaded) => {
-        if (!live) return;
-        if (loaded) setRules(loaded);
-        else timer = setTimeout(attempt, RETRY_MS);
-      });
-    attempt();
-    return () => {
-      live = false;
-      clearTimeout(timer);
-    };
-  }, []);
+  if (rules) return rules;
+  try {
+    rules = JSON.parse(document.getElementById("form-rules")?.textContent ?? "null") ?? undefined;
+  } catch {
+    rules = undefined;
+  }
   return rules;
 };
 

@@ -1,7 +1,7 @@
 // @ts-check
 // Sign-in: the key is checked with GET /me; a 429 shows its own countdown and holds the button until it ends.
 
-import { useState } from "./hooks.mjs";
+import { useState } from "preact/hooks";
 import { ApiError, createApi, explain } from "./api.js";
 import { Alert, html, useAutoFocus, useCountdown } from "./ui.js";
 

@@ -1,9 +1,9 @@
 // @ts-check
 // Small parts every screen uses: the html tag, messages, countdowns, focus, confirmations.
 
-import { h } from "./preact.mjs";
-import { useEffect, useLayoutEffect, useRef, useState } from "./hooks.mjs";
-import htm from "./htm.mjs";
+import { h } from "preact";
+import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
+import htm from "htm";
 
 export const html = htm.bind(h);
 

@@ -429,13 +429,13 @@ class Operations:
         """Cancel an order (`DELETE /store/orders/{orderId}`)."""
         return cast("None", self._call("DELETE", "/store/orders/{orderId}", path_params={"orderId": order_id}, query={}, if_match=if_match))
 
-    def list_inventory(self, *, limit: int | None = None, after: int | None = None, status: list[PetStatus] | None = None) -> list[InventoryItem]:
+    def list_inventory(self, *, limit: int | None = None, after: int | None = None, sort: Literal["id", "-id", "name"] | None = None, after_name: str | None = None, name: str | None = None, status: list[PetStatus] | None = None, category_id: int | None = None) -> list[InventoryItem]:
         """List the inventory (`GET /store/inventory`)."""
-        return cast("list[InventoryItem]", self._call("GET", "/store/inventory", path_params={}, query={"limit": limit, "after": after, "status": status}))
+        return cast("list[InventoryItem]", self._call("GET", "/store/inventory", path_params={}, query={"limit": limit, "after": after, "sort": sort, "afterName": after_name, "name": name, "status": status, "categoryId": category_id}))
 
-    def iter_inventory(self, *, limit: int | None = None, after: int | None = None, status: list[PetStatus] | None = None) -> Iterator[InventoryItem]:
+    def iter_inventory(self, *, limit: int | None = None, after: int | None = None, sort: Literal["id", "-id", "name"] | None = None, after_name: str | None = None, name: str | None = None, status: list[PetStatus] | None = None, category_id: int | None = None) -> Iterator[InventoryItem]:
         """Every item of List the inventory (`GET /store/inventory`), page after page (`Link: rel="next"`)."""
-        return cast("Iterator[InventoryItem]", self._paginate("/store/inventory", {"limit": limit, "after": after, "status": status}))
+        return cast("Iterator[InventoryItem]", self._paginate("/store/inventory", {"limit": limit, "after": after, "sort": sort, "afterName": after_name, "name": name, "status": status, "categoryId": category_id}))
 
     def get_inventory_item(self, pet_id: int) -> InventoryItem:
         """Get a pet's stock (`GET /store/inventory/{petId}`)."""
@@ -597,13 +597,13 @@ class AsyncOperations:
         """Cancel an order (`DELETE /store/orders/{orderId}`)."""
         return cast("None", await self._call("DELETE", "/store/orders/{orderId}", path_params={"orderId": order_id}, query={}, if_match=if_match))
 
-    async def list_inventory(self, *, limit: int | None = None, after: int | None = None, status: list[PetStatus] | None = None) -> list[InventoryItem]:
+    async def list_inventory(self, *, limit: int | None = None, after: int | None = None, sort: Literal["id", "-id", "name"] | None = None, after_name: str | None = None, name: str | None = None, status: list[PetStatus] | None = None, category_id: int | None = None) -> list[InventoryItem]:
         """List the inventory (`GET /store/inventory`)."""
-        return cast("list[InventoryItem]", await self._call("GET", "/store/inventory", path_params={}, query={"limit": limit, "after": after, "status": status}))
+        return cast("list[InventoryItem]", await self._call("GET", "/store/inventory", path_params={}, query={"limit": limit, "after": after, "sort": sort, "afterName": after_name, "name": name, "status": status, "categoryId": category_id}))
 
-    def iter_inventory(self, *, limit: int | None = None, after: int | None = None, status: list[PetStatus] | None = None) -> AsyncIterator[InventoryItem]:
+    def iter_inventory(self, *, limit: int | None = None, after: int | None = None, sort: Literal["id", "-id", "name"] | None = None, after_name: str | None = None, name: str | None = None, status: list[PetStatus] | None = None, category_id: int | None = None) -> AsyncIterator[InventoryItem]:
         """Every item of List the inventory (`GET /store/inventory`), page after page (`Link: rel="next"`)."""
-        return cast("AsyncIterator[InventoryItem]", self._paginate("/store/inventory", {"limit": limit, "after": after, "status": status}))
+        return cast("AsyncIterator[InventoryItem]", self._paginate("/store/inventory", {"limit": limit, "after": after, "sort": sort, "afterName": after_name, "name": name, "status": status, "categoryId": category_id}))
 
     async def get_inventory_item(self, pet_id: int) -> InventoryItem:
         """Get a pet's stock (`GET /store/inventory/{petId}`)."""

@@ -263,7 +263,7 @@ export interface paths {
         };
         /**
          * List the inventory
-         * @description One item per pet, in ascending pet id order.
+         * @description One item per pet, in ascending pet id order (or as `sort` says), filtered by status, category or the start of the pet's name, as `GET /pets` lists the pets.
          *
          *     Roles: `customer`, `staff`, `admin`.
          */
@@ -5576,8 +5576,16 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
-                /** @description Only items whose pet has one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
+                /** @description Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (natural order ignoring case, numbers by value: `Hamster 2` before `Hamster 10`; then id). `after` is the id of the previous page's last item in that order; follow `Link`. */
+                sort?: "id" | "-id" | "name";
+                /** @description With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both) */
+                afterName?: string;
+                /** @description Only pets whose name starts with this text, ignoring case */
+                name?: string;
+                /** @description Only pets with one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
                 status?: components["schemas"]["PetStatus"][];
+                /** @description Only pets of this category */
+                categoryId?: number;
             };
             header?: never;
             path?: never;
@@ -5855,8 +5863,16 @@ export interface operations {
                 limit?: number;
                 /** @description Return only items with an id greater than this */
                 after?: number;
-                /** @description Only items whose pet has one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
+                /** @description Order of the list: `id` (ascending, the default), `-id` (descending) or `name` (natural order ignoring case, numbers by value: `Hamster 2` before `Hamster 10`; then id). `after` is the id of the previous page's last item in that order; follow `Link`. */
+                sort?: "id" | "-id" | "name";
+                /** @description With `sort=name`: the previous page's last name, lower-cased, beside its id in `after` (the `Link` header carries both) */
+                afterName?: string;
+                /** @description Only pets whose name starts with this text, ignoring case */
+                name?: string;
+                /** @description Only pets with one of these statuses (comma-separated, `status=available,pending`; the repeated form `status=available&status=pending` is accepted too) */
                 status?: components["schemas"]["PetStatus"][];
+                /** @description Only pets of this category */
+                categoryId?: number;
             };
             header?: never;
             path?: never;
