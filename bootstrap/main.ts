@@ -56,7 +56,8 @@ if (petstore.generatedAdminKey) {
 }
 
 precompressReferenceAssets();
-precompressConsoleAssets();
+const consoleProblem = precompressConsoleAssets();
+if (consoleProblem) logger.warn("the staff console is not available", { reason: consoleProblem });
 const { headersTimeoutSeconds, requestTimeoutSeconds, keepAliveTimeoutSeconds } = config!.connections;
 const server = serve(petstore.app, {
   port: config!.port,

@@ -71,7 +71,15 @@ const consolePage = (documents: RouteServices["documents"]): CompressedAsset => 
 };
 
 /** Bundles and compresses the console at start-up rather than on the first visit. */
-export const precompressConsoleAssets = (): void => void consoleFiles();
+export const precompressConsoleAssets = (): string | undefined => {
+  try {
+    consoleFiles();
+    return undefined;
+  } catch (error) {
+    // The API runs without its console (an installation without esbuild and without dist/): /console answers 500.
+    return error instanceof Error ? error.message : String(error);
+  }
+};
 
 /**
  * Only our own origin, and no inline script or style: the page calls this service and nothing else. Inline SVG
