@@ -210,7 +210,7 @@ const compare = async (engine: EngineContainer, settings: Settings, place: Place
         "peer µs",
         "CPU service ÷ peer",
         "engine service ÷ peer",
-        "req/s service / peer",
+        "req/s service / peer (÷)",
         "p99 ms service / peer",
         "failed",
       ],
@@ -222,7 +222,8 @@ const compare = async (engine: EngineContainer, settings: Settings, place: Place
         cpuCell(r.peer),
         ratioCell(r.service.map((m, k) => total(m) / total(r.peer[k]!))),
         ratioCell(r.service.map((m, k) => m.engineMicros / r.peer[k]!.engineMicros)),
-        `${fixed(median(r.service.map((m) => m.reqPerSec)))} / ${fixed(median(r.peer.map((m) => m.reqPerSec)))}`,
+        `${fixed(median(r.service.map((m) => m.reqPerSec)))} / ${fixed(median(r.peer.map((m) => m.reqPerSec)))} ` +
+          `(${fixed(median(r.service.map((m, k) => m.reqPerSec / r.peer[k]!.reqPerSec)), 2)})`,
         `${fixed(median(r.service.map((m) => m.p99)))} / ${fixed(median(r.peer.map((m) => m.p99)))}`,
         `${failed(r.service)} / ${failed(r.peer)}`,
       ]);
