@@ -54,6 +54,11 @@ const withMark = (pet: PetRecord, mark: Mark): Mark[] => {
 };
 const withoutMark = (pet: PetRecord, orderId: number, kind: Mark["kind"]): Mark[] =>
   pet.marks.filter((m) => !(m.orderId === orderId && m.kind === kind));
+/** A mark dropped moves the fence of its bucket on: a late copy of the write that added it is refused. */
+const dropped = (pet: PetRecord, orderId: number, kind: Mark["kind"]): Partial<PetRecord> => ({
+  marks: withoutMark(pet, orderId, kind),
+  fences: { ...pet.fences, [fenceBucket(orderId)]: fenceOf(pet, orderId) + 1 },
+});
 
 const visible = (pet: PetRecord): boolean => pet.lifecycle === undefined;
 const revisionHolds = (pet: PetRecord, expected: number | undefined): boolean =>
@@ -194,6 +199,7 @@ export class MemoryPets implements Pets {
   async reserve(r: Reservation): Promise<PetWrite> {
     return this.#write(r.petId, (pet) => {
       if (!visible(pet) || pet.status !== "available" || hasMark(pet, r.orderId, "reserve")) return undefined;
+      if (fenceOf(pet, r.orderId) !== r.fence) return undefined;
       const mark: Mark = { orderId: r.orderId, kind: "reserve", units: r.units, since: r.at, nonce: r.nonce };
       const change = {
         stock: pet.stock - r.units,
@@ -207,14 +213,14 @@ export class MemoryPets implements Pets {
 
   async keepReservation({ petId, orderId, nonce }: ReservationKept): Promise<PetWrite> {
     return this.#write(petId, (pet) =>
-      hasMark(pet, orderId, "reserve", nonce) ? { pet: { marks: withoutMark(pet, orderId, "reserve") } } : undefined,
+      hasMark(pet, orderId, "reserve", nonce) ? { pet: dropped(pet, orderId, "reserve") } : undefined,
     );
   }
 
   async undoReservation(u: ReservationUndone): Promise<PetWrite> {
     return this.#write(u.petId, (pet) =>
       hasMark(pet, u.orderId, "reserve", u.nonce)
-        ? unitsBack(pet, u.units, u, { marks: withoutMark(pet, u.orderId, "reserve") })
+        ? unitsBack(pet, u.units, u, dropped(pet, u.orderId, "reserve"))
         : undefined,
     );
   }
@@ -233,16 +239,9 @@ export class MemoryPets implements Pets {
   }
 
   async clearSettleMark({ petId, orderId }: SettleMarkCleared): Promise<PetWrite> {
-    return this.#write(petId, (pet) => {
-      if (!hasMark(pet, orderId, "settle")) return undefined;
-      const bucket = fenceBucket(orderId);
-      return {
-        pet: {
-          marks: withoutMark(pet, orderId, "settle"),
-          fences: { ...pet.fences, [bucket]: fenceOf(pet, orderId) + 1 },
-        },
-      };
-    });
+    return this.#write(petId, (pet) =>
+      hasMark(pet, orderId, "settle") ? { pet: dropped(pet, orderId, "settle") } : undefined,
+    );
   }
 
   async setStock(s: StockSetting): Promise<PetWrite> {

@@ -183,9 +183,10 @@ const addMark = (mark: Mark): Change => ({
   set: { [markPath(mark.orderId, mark.kind)]: markDocument(mark) },
   inc: { markCount: 1 },
 });
+/** A mark dropped moves the fence of its bucket on: a late copy of the write that added it is refused. */
 const removeMark = (orderId: number, kind: Mark["kind"]): Change => ({
   unset: [markPath(orderId, kind)],
-  inc: { markCount: -1 },
+  inc: { markCount: -1, [`fences.${fenceBucket(orderId)}`]: 1 },
 });
 const held = (orders: number, units: number): Change => ({ inc: { holdCount: orders, heldUnits: units } });
 const edited = (fields: PetFields): Change => ({
@@ -373,7 +374,12 @@ export class MongoPets implements Pets {
   }
 
   reserve(r: Reservation): Promise<PetWrite> {
-    const facts = { ...visibleNow, status: "available", [markPath(r.orderId, "reserve")]: { $exists: false } };
+    const facts = {
+      ...visibleNow,
+      status: "available",
+      [markPath(r.orderId, "reserve")]: { $exists: false },
+      ...fenceIs(r.orderId, r.fence),
+    };
     const taken = merged(
       { inc: { stock: -r.units } },
       held(1, r.units),
@@ -404,12 +410,7 @@ export class MongoPets implements Pets {
 
   clearSettleMark({ petId, orderId }: SettleMarkCleared): Promise<PetWrite> {
     const path = markPath(orderId, "settle");
-    return this.#write(petId, [
-      [
-        { [path]: { $exists: true } },
-        merged(removeMark(orderId, "settle"), { inc: { [`fences.${fenceBucket(orderId)}`]: 1 } }),
-      ],
-    ]);
+    return this.#write(petId, [[{ [path]: { $exists: true } }, removeMark(orderId, "settle")]]);
   }
 
   setStock(s: StockSetting): Promise<PetWrite> {

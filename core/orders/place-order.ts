@@ -5,9 +5,10 @@ import type { Pets } from "../pets/pets.port.ts";
 import { markOf, type PetRecord } from "../pets/pet-record.ts";
 import {
   foreseeReserve,
-  keepReservation,
+  keepReservationSeeing,
   reserveSeeing,
   undoReservation,
+  type PetSight,
   type ReserveOutcome,
 } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
@@ -80,11 +81,10 @@ export class PlaceOrder {
     const { answer, takeOver, pet } = await this.#resumeNotedAttempt(placing);
     if (answer) return orderOf(answer);
     // Under a taken-over id, units may be held already: only the reservation can tell.
-    const expectedStock =
-      takeOver === undefined ? await this.#foreseeRefusal(input, pet) : this.#hints.stockOf(input.petId);
+    const seen = takeOver === undefined ? await this.#foreseeRefusal(input, pet) : pet;
     const id = takeOver ?? (await this.#ports.ids.next("orders"));
     if (attempt) await attempt.note({ orderId: id });
-    const reservation = await this.#reserve(input, id, expectedStock);
+    const reservation = await this.#reserve(input, id, seen);
     const order = this.#openOrder(placing, id, reservation.nonce);
     const placed = stampEvent(order.createdAt, "order.placed", orderData(order, false));
     if (!(await this.#ports.orders.insert(order, [placed])))
@@ -108,21 +108,21 @@ export class PlaceOrder {
     return placed && answers(placed, placing) ? { answer: placed } : { pet };
   }
 
-  /** Skipped on a hint of enough stock. The stock expected, if known. */
-  async #foreseeRefusal(input: NewOrder, pet: PetRecord | undefined): Promise<number | undefined> {
-    const hinted = this.#hints.stockOf(input.petId);
-    if (pet === undefined && hinted !== undefined && hinted >= input.quantity) return hinted;
+  /** Skipped on a hint of enough stock. What the reservation expects of the pet. */
+  async #foreseeRefusal(input: NewOrder, pet: PetRecord | undefined): Promise<PetSight | undefined> {
+    const hinted = this.#hints.sightOf(input.petId);
+    if (pet === undefined && hinted !== undefined && hinted.stock >= input.quantity) return hinted;
     pet ??= await this.#ports.pets.ofId(input.petId);
     this.#hints.saw(input.petId, pet);
     const refused = foreseeReserve(pet, input.quantity);
     if (refused) throw refusal(refused, input);
-    return pet?.stock;
+    return pet;
   }
 
-  async #reserve(input: NewOrder, id: number, expectedStock: number | undefined): Promise<Reservation> {
+  async #reserve(input: NewOrder, id: number, seen: PetSight | undefined): Promise<Reservation> {
     const { pets, clock } = this.#ports;
     const nonce = this.#noncePrefix + (this.#attempts++).toString(36);
-    const { outcome, pet } = await reserveSeeing(pets, clock, input.petId, id, input.quantity, nonce, expectedStock);
+    const { outcome, pet } = await reserveSeeing(pets, clock, input.petId, id, input.quantity, nonce, seen);
     this.#hints.saw(input.petId, pet);
     if (outcome === "reserved") return { outcome, nonce };
     if (outcome === "already-held") return { outcome, nonce: markOf(pet, id, "reserve")?.nonce };
@@ -143,9 +143,11 @@ export class PlaceOrder {
     };
   }
 
+  // Keeping moves the fence: the pet it answers is this instance's next sight of it.
   async #keepReservation(order: OrderRecord): Promise<void> {
-    if (order.reservation !== undefined)
-      await keepReservation(this.#ports.pets, order.petId, order.id, order.reservation);
+    if (order.reservation === undefined) return;
+    const pet = await keepReservationSeeing(this.#ports.pets, order.petId, order.id, order.reservation);
+    this.#hints.saw(order.petId, pet);
   }
 
   // Taken by this very insert (a driver's retry), another attempt of the key, or recovery's tombstone.

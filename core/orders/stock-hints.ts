@@ -1,10 +1,10 @@
 import type { ListedPet } from "../pets/pet-record.ts";
-import { foreseeReserve } from "../pets/stock-writes.ts";
+import { foreseeReserve, type PetSight } from "../pets/stock-writes.ts";
 
 /** Lets a placing skip its read; the reservation still decides: docs/decisions/stock-hints.md. */
 export class StockHints {
-  #newer = new Map<number, number>();
-  #older = new Map<number, number>();
+  #newer = new Map<number, PetSight>();
+  #older = new Map<number, PetSight>();
   readonly #half: number;
 
   constructor(capacity = 10_000) {
@@ -13,6 +13,11 @@ export class StockHints {
 
   /** Undefined unless the pet was last seen orderable. */
   stockOf(petId: number): number | undefined {
+    return this.sightOf(petId)?.stock;
+  }
+
+  /** Its stock and fences when last seen orderable. */
+  sightOf(petId: number): PetSight | undefined {
     return this.#newer.get(petId) ?? this.#older.get(petId);
   }
 
@@ -29,6 +34,7 @@ export class StockHints {
       }
       this.#older.delete(petId);
     }
-    this.#newer.set(petId, pet.stock);
+    // The record is the caller's copy: its fences can be kept as they are.
+    this.#newer.set(petId, { stock: pet.stock, fences: pet.fences });
   }
 }

@@ -34,7 +34,8 @@ export type WrittenPet = PetRecord;
 
 export const FENCE_BUCKETS = 32;
 export const fenceBucket = (orderId: number): number => orderId % FENCE_BUCKETS;
-export const fenceOf = (pet: PetRecord | undefined, orderId: number): number => pet?.fences[fenceBucket(orderId)] ?? 0;
+export const fenceOf = (pet: Pick<PetRecord, "fences"> | undefined, orderId: number): number =>
+  pet?.fences[fenceBucket(orderId)] ?? 0;
 
 export const markOf = (pet: PetRecord | undefined, orderId: number, kind: Mark["kind"]): Mark | undefined =>
   pet?.marks.find((m) => m.orderId === orderId && m.kind === kind);

@@ -39,6 +39,11 @@ export interface Reservation {
   at: Date;
   unitsLeft: Consequence;
   lastUnits: Consequence;
+  /**
+   * The fence of the order's bucket as the placer last saw it, a condition: a copy of this write landing after the
+   * reservation was kept or undone (which moves that fence) is refused.
+   */
+  fence: number;
   /** The stock core last saw: orders a store's attempts, never a condition. */
   expectedStock?: number | undefined;
 }
@@ -100,8 +105,9 @@ export interface Pets {
   list(query: PetQuery): Promise<PetRecord[]>;
   insert(pet: PetRecord): Promise<void>;
 
-  /** Only a visible, available pet with `units` in stock and without this order's reserve mark. */
+  /** Only a visible, available pet with `units` in stock, without this order's reserve mark, at `fence`. */
   reserve(reservation: Reservation): Promise<PetWrite>;
+  // Both drop the reserve mark and move the fence of the order's bucket on.
   keepReservation(keep: ReservationKept): Promise<PetWrite>;
   undoReservation(undo: ReservationUndone): Promise<PetWrite>;
   /** Only without this order's settle mark and at `fence`; leaves that mark. */

@@ -1,7 +1,7 @@
 import { stampEvent } from "../events/event-stamp.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
-import { markOf, type ListedPet, type PetRecord } from "./pet-record.ts";
+import { fenceOf, markOf, type ListedPet, type PetRecord } from "./pet-record.ts";
 import type { PetStatus } from "./pet.ts";
 import type { Consequence, Pets, StatusChange, StockSetting, UnitsBack } from "./pets.port.ts";
 
@@ -38,6 +38,13 @@ export const explainReserve = (
   return foreseeReserve(pet, units);
 };
 
+/** What a placer last saw of a pet: its stock, and its fences, which a reservation is conditional on. */
+export type PetSight = Pick<PetRecord, "stock" | "fences">;
+
+/**
+ * `seen` unknown or stale costs a refused write and another try with the pet it returns, never a wrong answer:
+ * docs/consistency.md#late-copies.
+ */
 export const reserveSeeing = async (
   pets: Pets,
   clock: Clock,
@@ -45,7 +52,7 @@ export const reserveSeeing = async (
   orderId: number,
   units: number,
   nonce: string,
-  expectedStock?: number,
+  seen?: PetSight,
 ): Promise<{ outcome: ReserveOutcome; pet: PetRecord | undefined }> => {
   const at = clock.now();
   const taken = stockEvent(at, petId, { delta: -units });
@@ -60,13 +67,13 @@ export const reserveSeeing = async (
       status: { to: "pending", cause: "sold-out" },
       events: [taken, statusEvent(at, petId, "available", "pending")],
     },
-    expectedStock,
   } as const;
-  for (;;) {
-    const result = await pets.reserve(reservation);
+  for (let sight = seen; ;) {
+    const result = await pets.reserve({ ...reservation, fence: fenceOf(sight, orderId), expectedStock: sight?.stock });
     if (result.applied) return { outcome: "reserved", pet: result.pet };
     const outcome = explainReserve(result.pet, orderId, units);
     if (outcome) return { outcome, pet: result.pet };
+    sight = result.pet;
   }
 };
 
@@ -81,6 +88,14 @@ const unitsBack = (at: Date, petId: number, units: number): UnitsBack => {
 
 export const keepReservation = async (pets: Pets, petId: number, orderId: number, nonce: string): Promise<boolean> =>
   (await pets.keepReservation({ petId, orderId, nonce })).applied;
+
+/** The pet as the write left it (or found it): a placer's next sight of it. */
+export const keepReservationSeeing = async (
+  pets: Pets,
+  petId: number,
+  orderId: number,
+  nonce: string,
+): Promise<PetRecord | undefined> => (await pets.keepReservation({ petId, orderId, nonce })).pet;
 
 export const undoReservation = async (
   pets: Pets,

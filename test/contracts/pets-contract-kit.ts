@@ -51,6 +51,7 @@ export const reservation = (overrides: Partial<Reservation> = {}): Reservation =
   units: 2,
   nonce: "n10",
   at: since,
+  fence: 0,
   unitsLeft: tagged("left"),
   lastUnits: tagged("last", { to: "pending", cause: "sold-out" }),
   ...overrides,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { PetRecord } from "../../core/pets/pet-record.ts";
+import { fenceOf, type PetRecord } from "../../core/pets/pet-record.ts";
 import type { StockSetting } from "../../core/pets/pets.port.ts";
 import {
   applySettlement,
@@ -50,7 +50,7 @@ export const petStockContract = (harness: ContractHarness): void => {
         expect(idsOf(await pets().withMarks(everything))).toEqual([1]);
       });
 
-      it("keep drops the reserve mark only; undo also returns its units, with the consequence as the pet sold out or not", async () => {
+      it("keep drops the reserve mark only; undo also returns its units, with the consequence as the pet sold out or not; both move the fence of the order's bucket", async () => {
         const marks = [mark(10, "reserve", 2, "n10"), mark(11, "reserve", 1, "n11")];
         await pets().insert(
           aPet({ id: 1, stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 3, heldUnits: 4, marks }),
@@ -76,16 +76,34 @@ export const petStockContract = (harness: ContractHarness): void => {
             holdCount: 3,
             heldUnits: 4,
             marks: [marks[0]!],
+            fences: { 11: 1 },
             revision: 2,
           }),
         );
         expect((await pets().undoReservation({ petId: 1, orderId: 10, nonce: "n10", units: 2, ...back })).pet).toEqual(
-          aPet({ id: 1, stock: 2, status: "available", holdCount: 2, heldUnits: 2, revision: 3 }),
+          aPet({
+            id: 1,
+            stock: 2,
+            status: "available",
+            holdCount: 2,
+            heldUnits: 2,
+            fences: { 10: 1, 11: 1 },
+            revision: 3,
+          }),
         );
         expect(
           (await pets().undoReservation({ petId: 2, orderId: 10, nonce: undefined, units: 2, ...back })).pet,
         ).toEqual(
-          aPet({ id: 2, stock: 3, status: "pending", pendingCause: "hold", holdCount: 0, heldUnits: 0, revision: 2 }),
+          aPet({
+            id: 2,
+            stock: 3,
+            status: "pending",
+            pendingCause: "hold",
+            holdCount: 0,
+            heldUnits: 0,
+            fences: { 10: 1 },
+            revision: 2,
+          }),
         );
         expect(await eventIds()).toEqual(["evt_otherwise", "evt_soldout"]);
         expect(idsOf(await pets().withMarks(everything))).toEqual([]);
@@ -259,6 +277,24 @@ export const petStockContract = (harness: ContractHarness): void => {
           revision: 2,
         });
         expect((await pets().ofId(2))?.revision).toBe(1);
+      });
+
+      it("a copy of a reservation landing late is refused once the reservation was kept or undone, whenever it lands", async () => {
+        await pets().insert(aPet({ id: 1, stock: 5 }));
+        const seen = await pets().ofId(1);
+        const copy = reservation({ fence: fenceOf(seen, 10), units: 1 });
+        expect((await pets().reserve(copy)).applied).toBe(true);
+        expect((await pets().reserve(copy)).applied, "while the mark is there").toBe(false);
+        expect((await pets().keepReservation({ petId: 1, orderId: 10, nonce: "n10" })).applied).toBe(true);
+        expect((await pets().reserve(copy)).applied, "after it was kept").toBe(false);
+
+        const undone = reservation({ orderId: 11, nonce: "n11", units: 1, fence: fenceOf(seen, 11) });
+        expect((await pets().reserve(undone)).applied).toBe(true);
+        expect((await pets().undoReservation({ petId: 1, orderId: 11, nonce: "n11", units: 1, ...back })).applied).toBe(
+          true,
+        );
+        expect((await pets().reserve(undone)).applied, "after it was undone").toBe(false);
+        expect(await pets().ofId(1)).toMatchObject({ stock: 4, holdCount: 1, heldUnits: 1, marks: [] });
       });
 
       it("reserve is atomic: 200 concurrent single-unit orders for 50 in stock, exactly 50 held, pending once", async () => {

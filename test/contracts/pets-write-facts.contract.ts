@@ -51,6 +51,24 @@ export const petWriteFactsContract = (harness: ContractHarness): void => {
           false,
         ],
         [
+          "reserve: the fence of the order's bucket as seen",
+          { stock: 3, fences: { 10: 2, 11: 5 } },
+          (p) => p.reserve(reservation({ fence: 2 })),
+          true,
+        ],
+        [
+          "reserve: the fence moved since it was seen (a reservation of the bucket kept or undone)",
+          { stock: 3, fences: { 10: 2 } },
+          (p) => p.reserve(reservation({ fence: 1 })),
+          false,
+        ],
+        [
+          "reserve: moved by an order of the same bucket",
+          { stock: 3, fences: { 10: 1 } },
+          (p) => p.reserve(reservation({ orderId: 42 })),
+          false,
+        ],
+        [
           "reserve: another order's mark, or this order's settle mark",
           { stock: 3, marks: [mark(9, "reserve", 1, "x"), mark(10, "settle")] },
           (p) => p.reserve(reservation()),

@@ -3,6 +3,7 @@ import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { PlaceOrder } from "../../core/orders/place-order.ts";
 import { readPetSide, settleOrder } from "../../core/orders/settle-order.ts";
 import { applySettlement, reserveSeeing } from "../../core/pets/stock-writes.ts";
+import { fenceOf } from "../../core/pets/pet-record.ts";
 import { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
 import type { Stores } from "../../core/stores.ts";
 import { alice, aWorld, givenPet, type World } from "./world.ts";
@@ -43,7 +44,8 @@ describe("RecoverInterruptedWrites", () => {
     await world.orders.cancel({ orderId: placed[1]!.id, at, nonce: "a-nonce", events: [] });
     await world.orders.complete({ orderId: placed[2]!.id, at, shipDate: at, nonce: "a-nonce", events: [] });
     await world.orders.cancel({ orderId: placed[3]!.id, at, nonce: "a-nonce", events: [] });
-    await applySettlement(world.pets, world.clock, "release", placed[3]!, 0);
+    const fence = fenceOf(await world.pets.ofId(pet.id), placed[3]!.id);
+    await applySettlement(world.pets, world.clock, "release", placed[3]!, fence);
     expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 20 - 4 - 5 + 1, holdCount: 6 });
 
     expect(await recover(world)).toMatchObject({
@@ -149,7 +151,8 @@ describe("RecoverInterruptedWrites", () => {
       status: "available",
       holdCount: 0,
       marks: [],
-      fences: { [order.id % 32]: 1 },
+      // Moved twice: when the reservation was kept, and when the settlement was finished.
+      fences: { [order.id % 32]: 2 },
     });
     expect(await world.orders.ofId(order.id)).toMatchObject({ state: "cancelled", settling: undefined });
   });

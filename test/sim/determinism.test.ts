@@ -19,15 +19,19 @@ describe("the simulation is deterministic", () => {
     expect(new Set(first.map((r) => r.hash)).size).toBe(seeds.length);
   });
 
-  it("explores faults: crashes, stalls, lost answers and clock jumps all happen across seeds", async () => {
+  it("explores faults: crashes, stalls, lost answers, late copies and clock jumps all happen across seeds", async () => {
     const seen = new Set<string>();
     for (let seed = 1; seed <= 200; seed++)
       for (const line of (await runSeed(seed)).trace) {
         const decision =
-          /\s(run|throw-before|throw-after|twice|crash-before|crash-after|stall-before|stall-after|jump)$/.exec(line);
+          /\s(run|throw-before|throw-after|twice|crash-before|crash-after|stall-before|stall-after|again-later|arrive-later|jump)$/.exec(
+            line,
+          );
         if (decision) seen.add(decision[1]!);
       }
     expect([...seen].sort()).toEqual([
+      "again-later",
+      "arrive-later",
       "crash-after",
       "crash-before",
       "jump",

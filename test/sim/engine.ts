@@ -23,6 +23,8 @@ export type Decision =
   | "crash-after"
   | "stall-before"
   | "stall-after"
+  | "again-later"
+  | "arrive-later"
   | "jump";
 
 /** How often each decision is taken, per store call (the rest run plainly): drawn per seed, so some seeds are calm. */
@@ -60,6 +62,14 @@ interface Call {
   outcome?: { ok: true; value: unknown } | { ok: false; error: unknown };
 }
 
+/** A copy of a write in the network, landing at `releaseAt` whoever sent it. */
+interface Copy {
+  seq: number;
+  releaseAt: number;
+  what: string;
+  land: () => Promise<unknown>;
+}
+
 interface Sleeper {
   seq: number;
   instance: { alive: boolean };
@@ -80,7 +90,11 @@ export interface Observations {
 }
 
 /** A fault the store family applies below the adapters (between them and the driver), at its `at`-th driver call. */
-export type DriverFault = "throw-before" | "throw-after" | "twice" | "crash-before" | "crash-after";
+export type DriverFault =
+  "throw-before" | "throw-after" | "twice" | "crash-before" | "crash-after" | "again-later" | "arrive-later";
+
+/** A copy of a write the network delivers later: it lands at some later step, whoever sent it and whatever became of them. */
+export type Later = (where: string, land: () => Promise<unknown>, stockSettingOf?: number) => void;
 
 export interface ArmedFault {
   /** Resolves when a crash fault fired: the port call it was in never settles. */
@@ -99,7 +113,7 @@ export interface StoreUnderTest {
   /** One instance's own adapters (default: the raw ports, shared). */
   instanceStores?(): Stores;
   /** Faults below the adapters; without it they are applied at the port call. */
-  arm?(fault: DriverFault, at: number, note: (line: string) => void): ArmedFault;
+  arm?(fault: DriverFault, at: number, note: (line: string) => void, later: Later): ArmedFault;
   /** A process's start-up code before it serves (migrations): one scheduling point. */
   startUp?(): Promise<void>;
   /**
@@ -113,6 +127,16 @@ const never = new Promise<never>(() => {});
 const WRITES_OBSERVED = new Set(["pets", "orders"]);
 /** Calls of those ports that only read: no event can appear through them. */
 const READS = new Set(["ofId", "list", "settlingBefore", "provisional", "withMarks", "anyNaming"]);
+/**
+ * Writes whose copies the network may deliver late ("again-later", "arrive-later"): those of the pet and order ports.
+ * A late copy of an insert whose document was deleted since is not refused yet (docs/consistency.md#late-copies), so
+ * only "arrive-later" (no first copy) reaches inserts.
+ */
+const lateCopyOf = (where: string, decision: "again-later" | "arrive-later"): boolean => {
+  const [port, method] = where.split(".") as [string, string];
+  if (!WRITES_OBSERVED.has(port) || READS.has(method)) return false;
+  return decision === "arrive-later" || method !== "insert";
+};
 export const GRACE_MS = 30_000;
 
 export interface EngineOptions {
@@ -143,6 +167,7 @@ export class Engine {
   readonly #options: EngineOptions;
   #ready: Call[] = [];
   #stalled: Call[] = [];
+  #copies: Copy[] = [];
   #sleepers: Sleeper[] = [];
   #seq = 0;
   readonly #deaths = new Map<Instance, () => void>();
@@ -308,6 +333,13 @@ export class Engine {
       any = true;
       if (sleeper.instance.alive) sleeper.resolve();
     }
+    const landing = this.#copies.filter((c) => c.releaseAt <= now).sort((a, b) => a.seq - b.seq);
+    this.#copies = this.#copies.filter((c) => c.releaseAt > now);
+    for (const copy of landing) {
+      any = true;
+      this.note(`${copy.what} lands late`);
+      await copy.land().catch(() => undefined);
+    }
     const released = this.#stalled.filter((c) => c.releaseAt! <= now).sort((a, b) => a.seq - b.seq);
     this.#stalled = this.#stalled.filter((c) => c.releaseAt! > now);
     for (const call of released) {
@@ -369,7 +401,12 @@ export class Engine {
 
   /** The fault lands on one of the driver calls the port call makes (if it makes that many; else it runs clean). */
   async #applyBelow(call: Call, fault: DriverFault, arm: NonNullable<StoreUnderTest["arm"]>): Promise<void> {
-    const armed = arm(fault, this.random.between(1, 3), (line) => this.note(`  ${line}`));
+    const armed = arm(
+      fault,
+      this.random.between(1, 3),
+      (line) => this.note(`  ${line}`),
+      (where, land, stockSettingOf) => this.#later(`${call.actor} driver ${where}`, land, stockSettingOf),
+    );
     const outcome = await Promise.race([this.#outcomeOf(call), armed.crashed]);
     const fired = armed.disarm();
     if (outcome === "crashed") {
@@ -389,7 +426,11 @@ export class Engine {
       await this.#settle();
       if (await this.#releaseDue()) continue;
       if (this.#ready.length === 0) {
-        const next = Math.min(...this.#sleepers.map((s) => s.wakeAt), ...this.#stalled.map((c) => c.releaseAt!));
+        const next = Math.min(
+          ...this.#sleepers.map((s) => s.wakeAt),
+          ...this.#stalled.map((c) => c.releaseAt!),
+          ...this.#copies.map((c) => c.releaseAt),
+        );
         if (!Number.isFinite(next)) return;
         this.clock.set(new Date(Math.max(next, this.#now())));
         continue;
@@ -401,12 +442,31 @@ export class Engine {
         return;
       }
       const call = this.#ready.splice(this.random.int(this.#ready.length), 1)[0]!;
-      const drawn = this.#decide();
+      let drawn = this.#decide();
+      if ((drawn === "again-later" || drawn === "arrive-later") && !lateCopyOf(call.where, drawn)) drawn = "run";
       const decision = this.#options.calm?.has(this.steps) ? "run" : drawn;
       const calmed = decision !== drawn ? ` (calmed: ${drawn})` : "";
       this.note(`${call.actor}@${call.instance.name}#${call.instance.generation} ${call.where} ${decision}${calmed}`);
       await this.#apply(call, decision);
     }
+  }
+
+  /** A copy of a write lands 1–120 simulated seconds from now: recovery (every 10 s, 30 s grace) may act first. */
+  #later(what: string, land: () => Promise<unknown>, stockSettingOf?: number): void {
+    const raw = this.#store.raw;
+    const measured = async () => {
+      const before = stockSettingOf === undefined ? undefined : (await raw.pets.ofId(stockSettingOf))?.stock;
+      try {
+        return await land();
+      } finally {
+        const after = stockSettingOf === undefined ? undefined : (await raw.pets.ofId(stockSettingOf))?.stock;
+        if (before !== undefined && after !== undefined && after !== before)
+          this.observed.given.set(stockSettingOf!, (this.observed.given.get(stockSettingOf!) ?? 0) + after - before);
+        await this.observePending();
+      }
+    };
+    const releaseAt = this.#now() + this.random.between(1, 120) * 1000;
+    this.#copies.push({ seq: this.#seq++, releaseAt, what, land: measured });
   }
 
   async #apply(call: Call, decision: Decision): Promise<void> {
@@ -443,6 +503,14 @@ export class Engine {
       case "crash-after":
         await this.#outcomeOf(call);
         this.#crash(call.instance);
+        return;
+      case "again-later":
+        this.#deliver(call, await this.#outcomeOf(call));
+        this.#later(`a copy of ${call.actor} ${call.where}`, call.invoke);
+        return;
+      case "arrive-later":
+        this.#later(`${call.actor} ${call.where}, given up on by its caller,`, call.invoke);
+        call.reject(fault());
         return;
       case "stall-before":
       case "stall-after": {

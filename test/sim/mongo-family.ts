@@ -2,7 +2,7 @@ import { MongoNetworkError, type Collection, type Db } from "mongodb";
 import { createCounters } from "../../adapters/mongo/mongo-id-allocator.ts";
 import { migrateMongoDatabase, mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
-import type { DriverFault } from "./engine.ts";
+import type { DriverFault, Later } from "./engine.ts";
 import type { StoreFamily } from "./simulate.ts";
 
 /** Collection methods that reach the server; `find` and `aggregate` reach it through their cursor's reads. */
@@ -34,7 +34,17 @@ interface Armed {
   fired: boolean;
   crash: () => void;
   note: (line: string) => void;
+  later: Later;
 }
+
+/** Driver calls whose copy may land late: writes to pets and orders (inserts only without a first copy, as in the engine). */
+const LATE_COPIES = new Set(["findOneAndUpdate", "updateOne", "updateMany", "deleteOne", "deleteMany"]);
+
+/** A stock setting (the only pet write conditional on `heldUnits`): its pet, so the engine counts the stock it gives. */
+const stockSettingOf = (name: string, args: unknown[]): number | undefined => {
+  const filter = args[0] as { _id?: unknown; heldUnits?: unknown } | undefined;
+  return name === "pets" && filter?.heldUnits !== undefined && typeof filter._id === "number" ? filter._id : undefined;
+};
 
 /**
  * The database as the adapters of simulated instances see it: every command goes through `through`, where an armed
@@ -42,9 +52,19 @@ interface Armed {
  * adapters treat as an outage).
  */
 const faultyDb = (db: Db, current: () => Armed | undefined): Db => {
-  const through = async (where: string, invoke: () => Promise<unknown>): Promise<unknown> => {
+  const through = async (
+    where: string,
+    invoke: () => Promise<unknown>,
+    late?: { name: string; method: string; args: unknown[] },
+  ): Promise<unknown> => {
     const armed = current();
     if (!armed || armed.fired || --armed.countdown > 0) return invoke();
+    if (armed.fault === "again-later" || armed.fault === "arrive-later") {
+      const writes = late && (late.name === "pets" || late.name === "orders");
+      const copied =
+        writes && (LATE_COPIES.has(late.method) || (armed.fault === "arrive-later" && late.method === "insertOne"));
+      if (!copied) return invoke();
+    }
     armed.fired = true;
     armed.note(`driver ${where} ${armed.fault}`);
     const lost = () => new MongoNetworkError(`injected ${armed.fault} at ${where}`);
@@ -64,6 +84,14 @@ const faultyDb = (db: Db, current: () => Armed | undefined): Db => {
         await invoke().catch(() => undefined);
         armed.crash();
         return never;
+      case "again-later": {
+        const answer = await invoke();
+        armed.later(where, invoke, stockSettingOf(late!.name, late!.args));
+        return answer;
+      }
+      case "arrive-later":
+        armed.later(where, invoke, stockSettingOf(late!.name, late!.args));
+        throw lost();
     }
   };
   const cursor = (inner: object, where: string): object => {
@@ -92,7 +120,8 @@ const faultyDb = (db: Db, current: () => Armed | undefined): Db => {
         const method = String(property);
         const call = (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args);
         if (COMMANDS.has(method))
-          return (...args: unknown[]) => through(`${name}.${method}`, () => call(...args) as Promise<unknown>);
+          return (...args: unknown[]) =>
+            through(`${name}.${method}`, () => call(...args) as Promise<unknown>, { name, method, args });
         if (CURSORS.has(method)) return (...args: unknown[]) => cursor(call(...args) as object, `${name}.${method}`);
         return call;
       },
@@ -123,12 +152,12 @@ export const mongoFamily = (db: Db): StoreFamily => {
       raw,
       scale: { maxClients: 4, relaySeconds: 15, crashFactor: 3 },
       instanceStores: () => mongoStoresFor(faulty, async () => {}),
-      arm(fault, at, note) {
+      arm(fault, at, note, later) {
         let crash: (value: "crashed") => void = () => {};
         const crashed = new Promise<"crashed">((resolve) => {
           crash = resolve;
         });
-        const current: Armed = { fault, countdown: at, fired: false, crash: () => crash("crashed"), note };
+        const current: Armed = { fault, countdown: at, fired: false, crash: () => crash("crashed"), note, later };
         armed = current;
         return {
           crashed,

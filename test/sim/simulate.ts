@@ -33,8 +33,11 @@ export const memoryFamily: StoreFamily = async () => {
 
 const LEVELS = [0, 0, 0.004, 0.015, 0.04];
 
-/** Swarm testing: each seed draws its own mix of faults, so some schedules are calm and others hostile. */
-const ratesFor = (random: Random, crashFactor: number): FaultRates => ({
+/**
+ * Swarm testing: each seed draws its own mix of faults, so some schedules are calm and others hostile. Late copies
+ * are drawn from a stream of their own, so the other draws of a seed are what they were before late copies existed.
+ */
+const ratesFor = (random: Random, late: Random, crashFactor: number): FaultRates => ({
   "throw-before": random.pick(LEVELS),
   "throw-after": random.pick(LEVELS),
   twice: random.pick(LEVELS),
@@ -43,6 +46,8 @@ const ratesFor = (random: Random, crashFactor: number): FaultRates => ({
   "stall-before": random.pick(LEVELS) / 2,
   "stall-after": random.pick(LEVELS) / 2,
   jump: random.pick(LEVELS),
+  "again-later": late.pick(LEVELS),
+  "arrive-later": late.pick(LEVELS) / 2,
 });
 
 export const replayCommand = (seed: number, calm?: ReadonlySet<number>): string =>
@@ -59,7 +64,7 @@ export const runSeed = async (
     const setup = new Random(seed ^ 0x5eed);
     const engine = new Engine(store, {
       seed,
-      rates: ratesFor(setup, store.scale?.crashFactor ?? 1),
+      rates: ratesFor(setup, new Random(seed ^ 0x1a7e), store.scale?.crashFactor ?? 1),
       maxCrashes: 3 * (store.scale?.crashFactor ?? 1),
       maxSteps: 5_000,
       calm,
@@ -124,7 +129,8 @@ export const describeFailure = (result: SimResult): string =>
     `  replay: ${replayCommand(result.seed, result.calm)}`,
   ].join("\n");
 
-const FAULTED = / (throw-before|throw-after|twice|crash-before|crash-after|stall-before|stall-after|jump)$/;
+const FAULTED =
+  / (throw-before|throw-after|twice|crash-before|crash-after|stall-before|stall-after|again-later|arrive-later|jump)$/;
 
 /**
  * Shrinks a failing schedule: turns its faults into plain runs one at a time, latest first, keeping each change
