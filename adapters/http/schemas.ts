@@ -28,6 +28,12 @@ export const int64 = z
   .refine((n) => n >= -(2 ** 63) && n <= 2 ** 63, "Expected an int64 (between -2^63 and 2^63-1)")
   .meta({ type: "integer", format: "int64" });
 
+/** What every server-assigned id promises (docs/api.md#identifiers). */
+const assignedId = int64.meta({
+  description:
+    "Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.",
+});
+
 const int64Text = z
   .string()
   // abort: the range check below calls BigInt, which throws on anything but digits.
@@ -126,7 +132,7 @@ export const PetBody = z
 
 export const PetView = z
   .object({
-    id: int64.meta({ description: "Unique identifier assigned on creation" }),
+    id: assignedId,
     name: z.string(),
     categoryId: int64,
     status: PetStatus,
@@ -144,7 +150,7 @@ export const CategoryBody = z
 
 export const CategoryView = z
   .object({
-    id: int64.meta({ description: "Unique identifier assigned on creation" }),
+    id: assignedId,
     name: z.string(),
     description: z.string().optional(),
   })
@@ -167,7 +173,7 @@ export const OrderChangesBody = z
 
 export const OrderView = z
   .object({
-    id: int64.optional(),
+    id: assignedId.optional(),
     petId: int64.optional(),
     quantity: z
       .number()
@@ -258,7 +264,7 @@ export const ApiKeyChangesBody = z
 
 export const ApiKeyView = z
   .object({
-    id: int64,
+    id: assignedId,
     label: z.string(),
     role: z.enum(roles),
     plan: z.enum(plans),
@@ -353,10 +359,10 @@ export const OrderListQuery = z.strictObject({
     description:
       "Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key",
   }),
-  sort: z
-    .enum(orderSorts)
-    .optional()
-    .meta({ description: "`id` (ascending, the default) or `-id` (newest first); `after` follows that order" }),
+  sort: z.enum(orderSorts).optional().meta({
+    description:
+      "`id` (ascending, the default) or `-id` (descending: the newest first on one instance, see the `id` field); `after` follows that order",
+  }),
   expand,
 });
 
@@ -397,7 +403,7 @@ export const NewWebhookBody = z
   .meta({ id: "NewWebhook" });
 
 const webhookFields = {
-  id: int64.meta({ description: "Unique identifier assigned on creation" }),
+  id: assignedId,
   url: z.string().meta({ format: "uri" }),
   events: z.array(WebhookEventType),
   description: z.string().optional(),

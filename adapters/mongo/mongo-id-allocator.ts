@@ -6,7 +6,7 @@ import { guarded } from "./store-unavailable.ts";
 interface CounterDocument {
   /** The sequence's name. */
   _id: string;
-  /** The last id handed out. */
+  /** The last id of the last block handed out. */
   value: number;
 }
 
@@ -37,23 +37,59 @@ export const createCounters = async (db: Db): Promise<void> => {
   );
 };
 
-/** One counter per sequence, incremented by the server: every caller gets its own value, across instances. */
+/** The first block an instance takes of a sequence, doubled at each next block up to the largest. */
+const FIRST_BLOCK = 10;
+const LARGEST_BLOCK = 100;
+
+interface Block {
+  next: number;
+  last: number;
+  size: number;
+}
+
+/**
+ * Ids in blocks: one `$inc` of the sequence's counter by the block's size hands this instance a run of ids no other
+ * caller gets, which it gives out one by one without a round trip. Ids stay unique, positive and never reused, and
+ * increase within an instance; across instances they are not ordered in time, and the rest of a block is skipped when
+ * the instance stops. A copy of the `$inc` that lands late (a driver's retry) only skips a block.
+ */
 export class MongoIdAllocator implements IdAllocator {
   readonly #counters: Collection<CounterDocument>;
+  readonly #blocks = new Map<IdSequence, Block>();
+  /** One block taken at a time per sequence: callers meanwhile wait for it. */
+  readonly #taking = new Map<IdSequence, Promise<void>>();
   constructor(db: Db) {
     this.#counters = db.collection<CounterDocument>("counters");
   }
 
-  next(sequence: IdSequence): Promise<number> {
+  async next(sequence: IdSequence): Promise<number> {
+    for (;;) {
+      const block = this.#blocks.get(sequence);
+      if (block && block.next <= block.last) return block.next++;
+      await this.#take(sequence, block);
+    }
+  }
+
+  #take(sequence: IdSequence, spent: Block | undefined): Promise<void> {
+    let taking = this.#taking.get(sequence);
+    if (!taking) {
+      const size = spent ? Math.min(spent.size * 2, LARGEST_BLOCK) : FIRST_BLOCK;
+      taking = this.#takeBlock(sequence, size).finally(() => this.#taking.delete(sequence));
+      this.#taking.set(sequence, taking);
+    }
+    return taking;
+  }
+
+  #takeBlock(sequence: IdSequence, size: number): Promise<void> {
     return guarded(async () => {
       const counter = await this.#counters.findOneAndUpdate(
         { _id: sequence },
-        { $inc: { value: 1 } },
+        { $inc: { value: size } },
         { returnDocument: "after", projection: { _id: 0, value: 1 } },
       );
       if (!counter)
         throw new Error(`The ${sequence} counter does not exist: the database was not prepared at start-up`);
-      return counter.value;
+      this.#blocks.set(sequence, { next: counter.value - size + 1, last: counter.value, size });
     });
   }
 }

@@ -26,5 +26,22 @@ export const idAllocatorContract = (harness: ContractHarness): void => {
       expect(handedOut.every((id) => Number.isInteger(id) && id > 0)).toBe(true);
       expect(await ids().next("orders")).toBeGreaterThan(Math.max(...handedOut));
     });
+
+    it("two instances on one store never hand out the same id, and each hands out increasing ids", async () => {
+      const here = ids();
+      const there = harness.sibling?.().ids ?? here;
+      const fromHere: number[] = [];
+      const fromThere: number[] = [];
+      for (let i = 0; i < 150; i++) {
+        fromHere.push(await here.next("orders"));
+        fromThere.push(await there.next("orders"));
+      }
+
+      expect(new Set([...fromHere, ...fromThere]).size).toBe(300);
+      expect([...fromHere, ...fromThere].every((id) => Number.isInteger(id) && id > 0)).toBe(true);
+      const ascending = (list: number[]) => list.every((id, i) => i === 0 || id > list[i - 1]!);
+      expect(ascending(fromHere)).toBe(true);
+      expect(ascending(fromThere)).toBe(true);
+    });
   });
 };

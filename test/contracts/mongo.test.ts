@@ -24,15 +24,16 @@ describeMongo("MongoDB adapters", () => {
     await prepareMongoDatabase(mongo.db);
     stores = mongoStoresFor(mongo.db, async () => {});
     secondClient = await new MongoClient(mongoUrl(), TEST_MONGO_CLIENT_OPTIONS).connect();
-    sibling = mongoStoresFor(secondClient.db(mongo.db.databaseName), async () => {});
   });
 
   runAllContracts({
     name: "mongo",
-    // Emptied and prepared again (emptyMongoDatabase); new adapters forget what the last test's adapters remembered.
+    // Emptied and prepared again (emptyMongoDatabase); new adapters, the sibling's too, forget what the last test's
+    // adapters remembered or held (id blocks, rate-limit shares).
     async fresh() {
       await emptyMongoDatabase(mongo.db);
       stores = mongoStoresFor(mongo.db, async () => {});
+      sibling = mongoStoresFor(secondClient.db(mongo.db.databaseName), async () => {});
       return stores;
     },
     sibling: () => sibling,

@@ -194,8 +194,32 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       ).toBe(false);
     });
 
-    it("the next id is one findAndModify", async () => {
-      expect(await commandsOf(() => stores.ids.next("pets"))).toEqual(["findAndModify counters"]);
+    it("ids come in blocks of 10, 20, 40, 80, then 100: one findAndModify a block, none in between", async () => {
+      const take = async (count: number) => {
+        const ids: number[] = [];
+        const commands = await commandsOf(async () => {
+          for (let i = 0; i < count; i++) ids.push(await stores.ids.next("orders"));
+        });
+        return { ids, commands };
+      };
+      const block = ["findAndModify counters"];
+
+      expect(await take(1)).toEqual({ ids: [1], commands: block });
+      expect(await take(9)).toEqual({ ids: [2, 3, 4, 5, 6, 7, 8, 9, 10], commands: [] });
+      expect((await take(1)).commands).toEqual(block);
+      expect((await take(19 + 40 + 80 + 100)).commands).toEqual([...block, ...block, ...block]);
+      expect(await take(1)).toEqual({ ids: [251], commands: block });
+    });
+
+    it("a copy of a block's counter write that lands late only skips a block", async () => {
+      const counters = mongo.db.collection<{ _id: string; value: number }>("counters");
+      const sibling = mongoStoresFor(db, async () => {});
+      expect(await stores.ids.next("pets")).toBe(1);
+      // The same $inc of 10 applied again after its answer, as a driver's retry held on the wire would be.
+      await counters.updateOne({ _id: "pets" }, { $inc: { value: 10 } });
+
+      expect(await sibling.ids.next("pets")).toBe(21);
+      expect(await stores.ids.next("pets")).toBe(2);
     });
 
     it("bans with one update, and a second only when old bans are to be forgotten", async () => {

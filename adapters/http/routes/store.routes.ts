@@ -58,7 +58,7 @@ export const storeRoutes = [
     tag: "Store",
     summary: "List orders",
     description:
-      "A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first. " +
+      "A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the highest ids first (the newest first on one instance: ids are not ordered in time across instances). " +
       "`expand=placement` adds to each order when it was placed and the key that placed it, with the key's label (`PlacedOrder`).",
     access: "orders:read-own",
     input: { query: OrderListQuery },

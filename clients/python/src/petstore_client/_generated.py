@@ -61,7 +61,7 @@ class NewPet(TypedDict):
 
 class Pet(TypedDict):
     id: int
-    """Unique identifier assigned on creation"""
+    """Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id."""
     name: str
     categoryId: int
     status: PetStatus
@@ -76,13 +76,14 @@ class NewCategory(TypedDict):
 
 class Category(TypedDict):
     id: int
-    """Unique identifier assigned on creation"""
+    """Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id."""
     name: str
     description: NotRequired[str]
 
 
 class Order(TypedDict):
     id: int
+    """Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id."""
     petId: int
     quantity: int
     """Number of units ordered"""
@@ -130,6 +131,7 @@ class NewOrder(TypedDict):
 
 class PlacedOrder(TypedDict):
     id: int
+    """Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id."""
     petId: int
     quantity: int
     """Number of units ordered"""
@@ -191,6 +193,7 @@ class Me(TypedDict):
 
 class IssuedApiKey(TypedDict):
     id: int
+    """Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id."""
     label: str
     role: Literal["customer", "staff", "admin"]
     plan: Literal["free", "pro", "business", "enterprise"]
@@ -216,6 +219,7 @@ class NewApiKey(TypedDict):
 
 class ApiKey(TypedDict):
     id: int
+    """Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id."""
     label: str
     role: Literal["customer", "staff", "admin"]
     plan: Literal["free", "pro", "business", "enterprise"]
@@ -234,7 +238,7 @@ class ApiKeyUpdate(TypedDict):
 
 class IssuedWebhook(TypedDict):
     id: int
-    """Unique identifier assigned on creation"""
+    """Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id."""
     url: str
     events: list[WebhookEventType]
     description: NotRequired[str]
@@ -305,7 +309,7 @@ class InventoryChangedEvent(TypedDict):
 
 class Webhook(TypedDict):
     id: int
-    """Unique identifier assigned on creation"""
+    """Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id."""
     url: str
     events: list[WebhookEventType]
     description: NotRequired[str]

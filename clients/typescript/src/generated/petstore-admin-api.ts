@@ -706,7 +706,10 @@ export interface components {
          */
         PetStatus: "available" | "pending" | "sold";
         Order: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.
+             */
             id: number;
             /** Format: int64 */
             petId: number;
@@ -738,7 +741,10 @@ export interface components {
             }[];
         };
         IssuedApiKey: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.
+             */
             id: number;
             label: string;
             /** @enum {string} */
@@ -767,7 +773,10 @@ export interface components {
             limits?: components["schemas"]["RateLimits"];
         };
         ApiKey: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.
+             */
             id: number;
             label: string;
             /** @enum {string} */
@@ -792,7 +801,7 @@ export interface components {
         IssuedWebhook: {
             /**
              * Format: int64
-             * @description Unique identifier assigned on creation
+             * @description Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.
              */
             id: number;
             /** Format: uri */
@@ -899,7 +908,7 @@ export interface components {
         Webhook: {
             /**
              * Format: int64
-             * @description Unique identifier assigned on creation
+             * @description Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.
              */
             id: number;
             /** Format: uri */

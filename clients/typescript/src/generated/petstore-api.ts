@@ -177,7 +177,7 @@ export interface paths {
         };
         /**
          * List orders
-         * @description A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the newest first. `expand=placement` adds to each order when it was placed and the key that placed it, with the key's label (`PlacedOrder`).
+         * @description A customer sees its own orders; staff and admins see every order, or one key's with `placedBy`. Filter by `state` (or `complete`) and `petId`; `sort=-id` lists the highest ids first (the newest first on one instance: ids are not ordered in time across instances). `expand=placement` adds to each order when it was placed and the key that placed it, with the key's label (`PlacedOrder`).
          *
          *     Roles: `customer`, `staff`, `admin`.
          *
@@ -378,7 +378,7 @@ export interface components {
         Pet: {
             /**
              * Format: int64
-             * @description Unique identifier assigned on creation
+             * @description Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.
              */
             id: number;
             name: string;
@@ -396,14 +396,17 @@ export interface components {
         Category: {
             /**
              * Format: int64
-             * @description Unique identifier assigned on creation
+             * @description Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.
              */
             id: number;
             name: string;
             description?: string;
         };
         Order: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.
+             */
             id: number;
             /** Format: int64 */
             petId: number;
@@ -472,7 +475,10 @@ export interface components {
             shipDate?: string;
         };
         PlacedOrder: {
-            /** Format: int64 */
+            /**
+             * Format: int64
+             * @description Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.
+             */
             id: number;
             /** Format: int64 */
             petId: number;
@@ -3953,7 +3959,7 @@ export interface operations {
                 petId?: number;
                 /** @description Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key */
                 placedBy?: number;
-                /** @description `id` (ascending, the default) or `-id` (newest first); `after` follows that order */
+                /** @description `id` (ascending, the default) or `-id` (descending: the newest first on one instance, see the `id` field); `after` follows that order */
                 sort?: "id" | "-id";
                 /** @description `placement` adds `placement` to each order: when it was placed and the key that placed it (id and label) */
                 expand?: "placement";
@@ -4488,7 +4494,7 @@ export interface operations {
                 petId?: number;
                 /** @description Only orders placed with this API key (its id, as `GET /me` shows it). Staff and admins; a customer may name only its own key */
                 placedBy?: number;
-                /** @description `id` (ascending, the default) or `-id` (newest first); `after` follows that order */
+                /** @description `id` (ascending, the default) or `-id` (descending: the newest first on one instance, see the `id` field); `after` follows that order */
                 sort?: "id" | "-id";
                 /** @description `placement` adds `placement` to each order: when it was placed and the key that placed it (id and label) */
                 expand?: "placement";
