@@ -15,6 +15,7 @@ import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { servePetstore, type ServedPetstore } from "../support/serve-petstore.ts";
+import { pep440 } from "../support/versions.ts";
 
 const run = promisify(execFile);
 const root = resolve(import.meta.dirname, "../..");
@@ -87,7 +88,7 @@ describe.runIf(!pythonProblem)("the petstore-client wheel, installed into a fres
 
   it("is a wheel of the service's version, and the environment imports the installed package", async () => {
     const version = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { version: string }).version;
-    expect(readdirSync(join(work, "dist"))).toEqual([`petstore_client-${version}-py3-none-any.whl`]);
+    expect(readdirSync(join(work, "dist"))).toEqual([`petstore_client-${pep440(version)}-py3-none-any.whl`]);
     const { stdout } = await run(python(), ["-c", "import petstore_client as p; print(p.__version__, p.__file__)"], {
       cwd: work,
     });

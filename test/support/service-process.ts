@@ -11,9 +11,16 @@ export interface ServiceProcess {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 }
 
-/** Starts `bootstrap/main.ts` as a real process on an ephemeral loopback port and waits until it listens. */
-export const startServiceProcess = async (env: Record<string, string> = {}): Promise<ServiceProcess> => {
+/**
+ * Starts `bootstrap/main.ts` as a real process on an ephemeral loopback port and waits until it listens; `cwd`: the
+ * tree to run it from (another version's checkout), this one by default.
+ */
+export const startServiceProcess = async (
+  env: Record<string, string> = {},
+  { cwd }: { cwd?: string } = {},
+): Promise<ServiceProcess> => {
   const child = spawn(process.execPath, ["bootstrap/main.ts"], {
+    cwd,
     env: { ...process.env, PORT: "0", HOST: "127.0.0.1", PETSTORE_ADMIN_KEY: ADMIN_KEY, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

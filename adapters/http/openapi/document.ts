@@ -47,7 +47,7 @@ interface HeaderObject {
   example?: unknown;
 }
 
-export const API_VERSION = "1.1.0";
+export const API_VERSION = "1.2.0-dev";
 
 const headerRef = (name: string): Ref => ({ $ref: `#/components/headers/${name}` });
 
