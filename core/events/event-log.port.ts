@@ -22,5 +22,4 @@ export interface EventLog {
   bounds(): Promise<EventLogBounds>;
 }
 
-export const EVENT_LOG_SETTLE_MS = 10_000;
 export const EVENT_LOG_RETENTION_MS = 24 * 60 * 60 * 1000;

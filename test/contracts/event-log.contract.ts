@@ -93,5 +93,33 @@ export const eventLogContract = (harness: ContractHarness): void => {
           .sort(),
       );
     });
+
+    it("a reader that reads on while two instances append sees each event once, at increasing positions", async () => {
+      const other = harness.sibling?.().eventLog ?? log();
+      const batches = [0, 1, 2, 3, 4, 5].map((b) => Array.from({ length: 5 }, (_, i) => event(b * 5 + i + 1)));
+      const seen: LoggedEvent[] = [];
+      let position = 0;
+      const readOn = async () => {
+        const page = await log().readAfter(position, 3);
+        seen.push(...page.events);
+        position = page.last;
+      };
+      let appended = false;
+      const appends = Promise.all(batches.map((batch, b) => (b % 2 === 0 ? log() : other).append(batch))).then(
+        () => (appended = true),
+      );
+      while (!appended) await readOn();
+      await appends;
+      seen.push(...(await readAll(log(), 3, position)));
+
+      expect(seen.map((e) => e.id).sort()).toEqual(
+        batches
+          .flat()
+          .map((e) => e.id)
+          .sort(),
+      );
+      const positions = seen.map((e) => e.position);
+      expect(positions).toEqual([...positions].sort((a, b) => a - b));
+    });
   });
 };
