@@ -51,12 +51,13 @@ const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 export const retryingDeadlocks = async <T>(
   write: () => Promise<T>,
   retry: DeadlockRetry = DEADLOCK_RETRY,
+  isVictim: (error: unknown) => boolean = isDeadlockVictim,
 ): Promise<T> => {
   for (let attempt = 1; ; attempt++) {
     try {
       return await write();
     } catch (error) {
-      if (!isDeadlockVictim(error)) throw error;
+      if (!isVictim(error)) throw error;
       if (attempt >= retry.attempts) {
         throw new DomainError("service_unavailable", "The store could not settle a conflicting write; retry", 1);
       }

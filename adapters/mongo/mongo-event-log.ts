@@ -151,7 +151,9 @@ export class MongoEventLog implements EventLog {
           throw new DomainError("service_unavailable", "The store could not settle a conflicting write; retry", 1);
         todo = await this.#place(await this.#positioned(todo));
       }
-      if (events.length > 0 && this.#now() >= this.#trimAt) await this.trim();
+      // The events are logged: a failed trim must not fail the append (its relay would log them again); the next
+      // one, a minute on, does its work.
+      if (events.length > 0 && this.#now() >= this.#trimAt) await this.trim().catch(() => undefined);
     });
   }
 

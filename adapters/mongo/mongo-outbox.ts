@@ -1,8 +1,9 @@
-import type { Collection, Db, Document } from "mongodb";
+import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db, type Document } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Outbox } from "../../core/events/outbox.port.ts";
 import {
   isSettled,
+  isTombstone,
   keptForEvents,
   outboxProjection,
   settle,
@@ -10,7 +11,7 @@ import {
   type OutboxDocument,
 } from "./outbox-documents.ts";
 import { outboxKey } from "./outbox-key.ts";
-import { retryingDeadlocks } from "./duplicate-key.ts";
+import { DEADLOCK_RETRY, isDeadlockVictim, retryingDeadlocks } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
 
 const oldestFirst = (a: DomainEvent, b: DomainEvent): number =>
@@ -18,12 +19,90 @@ const oldestFirst = (a: DomainEvent, b: DomainEvent): number =>
 
 const nothing: ReadonlySet<string> = new Set();
 
-/** Which collection (index in `#sources`) and document holds an event, and whether that is a tombstone (or will be once settled). */
-interface Holder {
+/** One write of an acknowledgement's bulkWrite, on a pet or order document (or an orphan, keyed by a string). */
+export type OutboxWrite = AnyBulkWriteOperation<{ _id: number | string }>;
+
+/** The collections whose documents hold events, in the order of `#sources`. */
+const SOURCES = ["pets", "orders"] as const;
+export type OutboxCollection = (typeof SOURCES)[number];
+
+/** A document holding events, as the last read saw it. */
+interface Holding {
   source: number;
   doc: number | string;
+  /** A tombstone as read (isTombstone): deleted with its last event. */
   tombstone: boolean;
+  /** A cancelled order, or the events of a deleted document (keptForEvents). */
+  kept: boolean;
+  /** The ids of the events it held. */
+  events: readonly string[];
 }
+
+/** Which document holds an event, and the event. */
+interface Holder {
+  holding: Holding;
+  event: DomainEvent;
+}
+
+/**
+ * Writes that ride on an acknowledgement: given the events one acknowledgement takes out, the operations to send in
+ * the same `bulkWrite` of each collection (unordered: each keeps its own condition, and one that misses or fails
+ * leaves the others alone). A rider's operations must each be idempotent and conditional, as a copy of the bulkWrite
+ * may be applied again later.
+ */
+export type AcknowledgementRider = (
+  acknowledged: readonly DomainEvent[],
+) => Partial<Record<OutboxCollection, OutboxWrite[]>>;
+
+const holdingOf = (source: number, doc: OutboxDocument): Holding => ({
+  source,
+  doc: doc._id,
+  tombstone: isTombstone(doc),
+  kept: keptForEvents(doc),
+  events: doc.outbox.map((e) => e.id),
+});
+
+const holdersIn = (source: number, docs: readonly OutboxDocument[]): [string, Holder][] =>
+  docs.flatMap((doc) => {
+    const holding = holdingOf(source, doc);
+    return doc.outbox.map((event) => [event.id, { holding, event }] as [string, Holder]);
+  });
+
+/**
+ * The operations that take `gone` out of the documents holding them, per document:
+ * - a tombstone as read whose every event goes: one `deleteOne`, conditional on it still being a tombstone holding
+ *   no other event (else it stays whole, and its events are relayed again: a repeat, never a loss);
+ * - any other document: one pipeline `updateOne` (withoutEvents) conditional on holding one of the events;
+ * - a cancelled order or orphan that may be left empty by it (one still settling as read): then a `deleteOne` of it
+ *   as a tombstone with an empty outbox, sent after the updates (the driver sends an unordered bulk's updates,
+ *   then its deletes): whichever of this and its settlement comes last removes it.
+ */
+const acknowledgements = (gone: readonly string[], holders: ReadonlyMap<string, Holder>) => {
+  const byDoc = new Map<Holding, string[]>();
+  for (const id of gone) {
+    const holding = holders.get(id)?.holding;
+    if (holding) byDoc.set(holding, [...(byDoc.get(holding) ?? []), id]);
+  }
+  const operations: OutboxWrite[][] = SOURCES.map(() => []);
+  for (const [holding, ids] of byDoc) {
+    const into = operations[holding.source]!;
+    const _id = holding.doc;
+    if (holding.tombstone && holding.events.every((id) => ids.includes(id))) {
+      into.push({
+        deleteOne: { filter: { _id, ...tombstones, outbox: { $not: { $elemMatch: { id: { $nin: ids } } } } } },
+      });
+      continue;
+    }
+    into.push({ updateOne: { filter: { _id, "outbox.id": { $in: ids } }, update: withoutEvents(ids) } });
+    if (holding.kept) into.push({ deleteOne: { filter: { _id, ...tombstones, outbox: { $size: 0 } } } });
+  }
+  return operations;
+};
+
+const allDeadlocks = (error: unknown): boolean =>
+  error instanceof MongoBulkWriteError
+    ? [error.writeErrors].flat().every((e) => /deadlock detected/i.test(e.errmsg ?? ""))
+    : isDeadlockVictim(error);
 
 /**
  * The update that takes the `gone` events out of a document's outbox and keeps the invariant of OutboxDocument:
@@ -62,32 +141,29 @@ const withoutEvents = (gone: readonly string[]): Document[] => {
  * document written before the field) may leave fewer: then the read is repeated with twice as many documents, after
  * settling the ones read, so the cost is paid once.
  *
- * Acknowledging is one `updateMany` per collection holding acknowledged events (found through the index on
- * `outbox.id`): a pipeline update that filters the events out and recomputes `eventsSince` (or unsets it with
- * `hasEvents`) from what is left, atomically per document, so writes pushing new events meanwhile cost it no retry.
- * Tombstones whose events are all acknowledged (cancelled orders, events of deleted documents) are deleted first, one
- * `deleteMany` when the batch had any. Which documents hold the ids is known from the last `pending` read; ids it did not hand out are
- * looked up first (one `find` per collection).
+ * Acknowledging is one unordered `bulkWrite` per collection holding acknowledged events, with one operation per
+ * document (acknowledgements): a pipeline update that filters the events out and recomputes `eventsSince` (or unsets
+ * it with `hasEvents`) from what is left, atomically per document, so writes pushing new events meanwhile cost it no
+ * retry; a tombstone losing its last events is deleted instead. Riders (AcknowledgementRider) add their operations
+ * to the same bulkWrite. One `update` command per collection, and a `delete` after it when the batch drains
+ * tombstones. Which documents hold the ids is known from the last `pending` read; ids it did not hand out are looked
+ * up first (one `find` per collection).
  */
 export class MongoOutbox implements Outbox {
   readonly #sources: Collection<OutboxDocument>[];
+  readonly #riders: readonly AcknowledgementRider[];
   /** The events the last `pending` read handed out: which collection and document holds each. */
   #handed = new Map<string, Holder>();
-  constructor(db: Db) {
-    this.#sources = [db.collection<OutboxDocument>("pets"), db.collection<OutboxDocument>("orders")];
+  constructor(db: Db, options: { riders?: readonly AcknowledgementRider[] } = {}) {
+    this.#sources = SOURCES.map((name) => db.collection<OutboxDocument>(name));
+    this.#riders = options.riders ?? [];
   }
 
   pending(limit: number): Promise<DomainEvent[]> {
     return guarded(async () => {
       if (limit < 1) return [];
       const found = await Promise.all(this.#sources.map((source) => this.#oldest(source, limit)));
-      this.#handed = new Map(
-        found.flatMap((docs, source) =>
-          docs.flatMap((doc) =>
-            doc.outbox.map((e) => [e.id, { source, doc: doc._id, tombstone: keptForEvents(doc) }] as const),
-          ),
-        ),
-      );
+      this.#handed = new Map(found.flatMap((docs, source) => holdersIn(source, docs)));
       return found
         .flatMap((docs) => docs.flatMap((doc) => doc.outbox))
         .sort(oldestFirst)
@@ -99,20 +175,22 @@ export class MongoOutbox implements Outbox {
     return guarded(async () => {
       if (ids.length === 0) return;
       const holders = await this.#holdersOf(ids);
+      const operations = acknowledgements(ids, holders);
+      const acknowledged = ids.flatMap((id) => holders.get(id)?.event ?? []);
+      for (const rider of this.#riders) {
+        const extra = rider(acknowledged);
+        SOURCES.forEach((name, source) => operations[source]!.push(...(extra[name] ?? [])));
+      }
       await Promise.all(
         this.#sources.map(async (source, index) => {
-          const gone = ids.filter((id) => holders.get(id)?.source === index);
-          if (gone.length === 0) return;
-          // Tombstones first: deleted only once all their events are acknowledged, so a crash between the two writes
-          // leaves nothing that no later poll would find. One still settling stays (recovery's work list); whichever of
-          // this and its settlement comes last removes it, hence the second delete.
-          const held = [...new Set(gone.filter((id) => holders.get(id)!.tombstone).map((id) => holders.get(id)!.doc))];
-          const settledTombstones = { _id: { $in: held }, ...tombstones };
-          if (held.length > 0) {
-            await source.deleteMany({ ...settledTombstones, outbox: { $not: { $elemMatch: { id: { $nin: gone } } } } });
-          }
-          await retryingDeadlocks(() => source.updateMany({ "outbox.id": { $in: gone } }, withoutEvents(gone)));
-          if (held.length > 0) await source.deleteMany({ ...settledTombstones, outbox: { $size: 0 } });
+          const writes = operations[index]!;
+          if (writes.length === 0) return;
+          // Every operation is conditional and idempotent: a bulk whose victims wrote nothing is sent again whole.
+          await retryingDeadlocks(
+            () => (source as unknown as Collection<{ _id: number | string }>).bulkWrite(writes, { ordered: false }),
+            DEADLOCK_RETRY,
+            allDeadlocks,
+          );
         }),
       );
     });
@@ -126,8 +204,7 @@ export class MongoOutbox implements Outbox {
     await Promise.all(
       this.#sources.map(async (source, index) => {
         const docs = await source.find({ "outbox.id": { $in: unknown } }, outboxProjection).toArray();
-        for (const doc of docs)
-          for (const e of doc.outbox) holders.set(e.id, { source: index, doc: doc._id, tombstone: keptForEvents(doc) });
+        for (const [id, holder] of holdersIn(index, docs)) holders.set(id, holder);
       }),
     );
     return holders;

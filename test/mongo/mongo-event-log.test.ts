@@ -102,19 +102,24 @@ describeMongo("MongoDB event log: gaps, holes and late inserts", () => {
     await mongo?.close();
   });
 
-  it("holds a reader at a gap while it is recent, and the late insert is read at its position", async () => {
+  /** Event 1 logged, event 2's append holding position 2 with its insert waiting, event 3 logged at 3. */
+  const slowAppendBetween = async () => {
     const hold = holdingInserts(mongo.db);
-    const slow = new MongoEventLog(hold.db);
     await log.append([event(1)]);
-    const appending = slow.append([event(2)]);
+    const appending = new MongoEventLog(hold.db).append([event(2)]);
     const [insert] = await untilHeld(hold, 1);
     await log.append([event(3)]);
+    return { hold, appending, insert: insert! };
+  };
+
+  it("holds a reader at a gap while it is recent, and the late insert is read at its position", async () => {
+    const { appending, insert } = await slowAppendBetween();
 
     const held = await log.readAfter(0, 10);
     expect(held).toMatchObject({ events: [{ id: event(1).id, position: 1 }], last: 1 });
     expect(await log.readAfter(1, 10)).toEqual({ events: [], last: 1 });
 
-    insert!.land();
+    insert.land();
     await appending;
     const resumed = await log.readAfter(held.last, 10);
     expect(resumed.events.map((e) => [e.position, e.id])).toEqual([
@@ -124,12 +129,7 @@ describeMongo("MongoDB event log: gaps, holes and late inserts", () => {
   });
 
   it("an insert that lands after a reader abandoned its position is refused there and appended again: read once, later", async () => {
-    const hold = holdingInserts(mongo.db);
-    const slow = new MongoEventLog(hold.db);
-    await log.append([event(1)]);
-    const appending = slow.append([event(2)]);
-    const [insert] = await untilHeld(hold, 1);
-    await log.append([event(3)]);
+    const { hold, appending, insert } = await slowAppendBetween();
 
     // The gap is old for this reader: it leaves a hole at 2 and reads on.
     const first = await readAll(impatient);
@@ -141,7 +141,7 @@ describeMongo("MongoDB event log: gaps, holes and late inserts", () => {
     expect(hole).toMatchObject({ hole: true });
 
     // Any time later: the insert lands, finds the hole, and the append places the event again above.
-    insert!.land();
+    insert.land();
     const [again] = await untilHeld(hold, 1);
     again!.land();
     await appending;
@@ -235,6 +235,24 @@ describeMongo("MongoDB event log: gaps, holes and late inserts", () => {
     const fresh = new MongoEventLog(mongo.db);
     expect(await fresh.readAfter(0, 10)).toMatchObject({ events: [{ id: event(5).id, position: 5 }], last: 5 });
     expect(await fresh.bounds()).toEqual({ origin: 0, oldest: 5, end: 7 });
+  });
+
+  it("copies of an earlier trim's writes applied later move nothing back and delete nothing kept", async () => {
+    await log.append([event(1), event(2)]);
+    const dayLater = new MongoEventLog(mongo.db, { now: () => Date.now() + EVENT_LOG_RETENTION_MS + 60_000 });
+    await dayLater.append([event(3)]);
+    await dayLater.trim();
+    await dayLater.append([event(4)]);
+
+    // An earlier trim's two writes, held until now: its floor, then its delete.
+    const counters = mongo.db.collection<{ _id: string; floor: number }>("counters");
+    await counters.updateOne({ _id: "event-log" }, { $max: { floor: 1 } });
+    await mongo.db.collection("event_log").deleteMany({ _id: { $lte: 1 as never } });
+
+    expect((await counters.findOne({ _id: "event-log" }))?.floor).toBe(2);
+    expect((await readAll(new MongoEventLog(mongo.db))).events.map((e) => e.id)).toEqual(
+      [3, 4].map((n) => event(n).id),
+    );
   });
 
   it("a log written by the earlier version gets its floor below its oldest document at start-up, once", async () => {

@@ -3,7 +3,7 @@
  * events lowers and every acknowledgement settles, and the writes that get in between an acknowledgement's read and
  * its write (another request, another instance).
  */
-import { MongoClient, type CommandSucceededEvent, type Db } from "mongodb";
+import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrateOutboxKeys } from "../../adapters/mongo/migrate-outbox-keys.ts";
 import { MongoOutbox } from "../../adapters/mongo/mongo-outbox.ts";
@@ -58,7 +58,7 @@ const interleaved = (db: Db, beforeWrite: (collection: string) => Promise<void>)
           get(collection, method) {
             const value = Reflect.get(collection, method, collection) as unknown;
             if (typeof value !== "function") return value;
-            if (!["updateOne", "updateMany", "deleteOne", "deleteMany"].includes(String(method)))
+            if (!["updateOne", "updateMany", "deleteOne", "deleteMany", "bulkWrite"].includes(String(method)))
               return value.bind(collection) as unknown;
             return async (...args: unknown[]) => {
               await beforeWrite(name);
@@ -401,22 +401,96 @@ describeMongo("MongoDB outbox", () => {
       for (let n = 1; n <= 3; n++) expect(await fieldOf("pets", n)).toBe(outboxKey(petEvent(`evt_${n}b`, 10 + n)));
     });
 
-    it("that dies between deleting a drained tombstone and its other write leaves the rest pending, and no tombstone behind", async () => {
+    it("that dies between its update and its delete (the two commands of one bulkWrite) leaves the tombstone whole and pending", async () => {
       await stores.orders.insert(anOrder({ id: 1, state: "cancelled" }), [orderEvent("evt_a", 1)]);
       await stores.orders.insert(anOrder({ id: 2, state: "complete" }), [orderEvent("evt_b", 2)]);
-      let writes = 0;
-      const dying = new MongoOutbox(
-        interleaved(db, async () => {
-          if (++writes === 2) throw new Error("the process died here");
-        }),
-      );
+      // The driver sends an unordered bulk's updates, then its deletes: the process dies in between.
+      const updatesOnly = new Proxy(db, {
+        get(target, property) {
+          if (property !== "collection") return Reflect.get(target, property, target) as unknown;
+          return (name: string) => {
+            const collection = target.collection(name);
+            return new Proxy(collection, {
+              get(c, method) {
+                if (method !== "bulkWrite") return (Reflect.get(c, method, c) as (...a: unknown[]) => unknown).bind(c);
+                return async (writes: Record<string, unknown>[]) => {
+                  await c.bulkWrite(writes.filter((w) => "updateOne" in w) as never, { ordered: false });
+                  throw new Error("the process died here");
+                };
+              },
+            });
+          };
+        },
+      });
+      const dying = new MongoOutbox(updatesOnly);
       await dying.pending(10);
 
       await expect(dying.acknowledge(["evt_a", "evt_b"])).rejects.toThrow("the process died here");
 
+      expect(await raw("orders").findOne({ _id: 1 })).toMatchObject({ state: "cancelled", outbox: [{ id: "evt_a" }] });
+      expect(ids(await stores.outbox.pending(10))).toEqual(["evt_a"]);
+      await stores.outbox.acknowledge(["evt_a"]);
+      expect(await stores.outbox.pending(10)).toEqual([]);
       expect(await raw("orders").findOne({ _id: 1 })).toBeNull();
-      expect(ids(await stores.outbox.pending(10))).toEqual(["evt_b"]);
-      await stores.outbox.acknowledge(["evt_a", "evt_b"]);
+    });
+
+    it("a tombstone that got events since the read is not deleted: it stays whole, its events pending again", async () => {
+      await stores.orders.insert(anOrder({ id: 1, state: "cancelled" }), [orderEvent("evt_a", 1)]);
+      const outbox = new MongoOutbox(
+        interleaved(
+          db,
+          onceBefore("orders", () =>
+            raw("orders").updateOne(
+              { _id: 1 },
+              { $push: { outbox: orderEvent("evt_c", 3) }, $set: { hasEvents: true } },
+            ),
+          ),
+        ),
+      );
+      await outbox.pending(10);
+
+      await outbox.acknowledge(["evt_a"]);
+
+      expect(ids((await raw("orders").findOne({ _id: 1 }))!.outbox)).toEqual(["evt_a", "evt_c"]);
+    });
+  });
+
+  describe("riders on an acknowledgement", () => {
+    it("send their writes in the same bulkWrite: one update command per collection, each write on its own condition", async () => {
+      await stores.pets.insert(aPet({ id: 1 }));
+      await stores.pets.insert(aPet({ id: 2 }));
+      await push(1, petEvent("evt_1", 1));
+      await stores.orders.insert(anOrder({ id: 7, state: "open" }), [orderEvent("evt_o", 2)]);
+      const commands: string[] = [];
+      const listen = (event: CommandStartedEvent) => {
+        if (event.databaseName === mongo.db.databaseName && ["update", "delete"].includes(event.commandName))
+          commands.push(`${event.commandName} ${String(event.command[event.commandName])}`);
+      };
+      monitored.on("commandStarted", listen);
+      // A rider marking the pet of each acknowledged order event, and one whose condition misses.
+      const outbox = new MongoOutbox(db, {
+        riders: [
+          (events) => ({
+            pets: [
+              ...events
+                .filter((e) => e.type === "order.cancelled")
+                .map((e) => ({
+                  updateOne: { filter: { _id: 2 }, update: { $set: { rode: e.id } } },
+                })),
+              { updateOne: { filter: { _id: 3 }, update: { $set: { rode: "never" } } } },
+            ],
+          }),
+        ],
+      });
+      await outbox.pending(10);
+      try {
+        await outbox.acknowledge(["evt_1", "evt_o"]);
+      } finally {
+        monitored.off("commandStarted", listen);
+      }
+
+      expect(commands.sort()).toEqual(["update orders", "update pets"]);
+      expect(await raw("pets").findOne({ _id: 2 })).toMatchObject({ rode: "evt_o" });
       expect(await stores.outbox.pending(10)).toEqual([]);
     });
   });

@@ -97,7 +97,7 @@ describeMongo("relaying on MongoDB: store round trips", () => {
     "findAndModify counters", // the event log: positions, then the events
     "insert event_log",
     "insert webhook_messages",
-    "update orders", // acknowledgements: one updateMany per collection
+    "update orders", // acknowledgements: one unordered bulkWrite per collection, one update each document
     "update pets",
   ];
 
@@ -112,6 +112,30 @@ describeMongo("relaying on MongoDB: store round trips", () => {
     expect(commands.sort()).toEqual(["find orders", "find pets"]);
     const log = await petstore.stores.eventLog.readAfter(0, 1_000);
     expect(log.events.filter((e) => e.type === "order.placed")).toHaveLength(20);
+  });
+
+  it("acknowledges cancelled orders by deleting them, one delete command for all, and no update of the orders", async () => {
+    const placed: number[] = [];
+    for (let i = 0; i < 3; i++)
+      placed.push(
+        (await http.post("/store/orders", { key: customer, body: { petId, quantity: 1 } })).body.id as number,
+      );
+    while ((await relay.execute()) > 0);
+    for (const id of placed) expect((await http.delete(`/store/orders/${id}`, { key: customer })).status).toBe(204);
+    commands = [];
+    expect(await relay.execute()).toBe(6);
+    expect(commands.sort()).toEqual([
+      "delete orders", // the three cancelled orders, each deleted with its last event
+      "find orders",
+      "find pets",
+      "find webhook_subscriptions",
+      "find webhook_subscriptions",
+      "findAndModify counters",
+      "insert event_log",
+      "insert webhook_messages",
+      "update pets",
+    ]);
+    expect(await stores.orders.ofId(placed[0]!)).toBeUndefined();
   });
 
   it("delivers a run's messages with 6 round trips whatever their number", async () => {
