@@ -22,7 +22,14 @@ import type {
   DeletingStart,
 } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
-import { caseFor, stockCases, type Bound, type StockCase, type StockFacts } from "../../core/pets/stock-rule.ts";
+import {
+  caseFor,
+  stockCases,
+  type Bound,
+  type StockCase,
+  type StockFacts,
+  type StockState,
+} from "../../core/pets/stock-rule.ts";
 import { nameKeyOf, nameOrderKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
@@ -238,9 +245,22 @@ const caseAlternatives = (
   return at <= 0 ? alternatives : [alternatives[at]!, ...alternatives.filter((_, i) => i !== at)];
 };
 
-/** Units back to stock and out of the holds. */
-const unitsBack = (facts: Document, units: number, back: UnitsBack, change: Change): Alternative[] =>
-  caseAlternatives(facts, merged(change, { inc: { stock: units } }, held(-1, -units)), stockCases.unitsBack(back));
+/** Units back to stock and out of the holds; `seen`, the pet as core last saw it, picks the case tried first. */
+const unitsBack = (
+  facts: Document,
+  units: number,
+  back: UnitsBack,
+  change: Change,
+  seen?: StockState,
+): Alternative[] => {
+  const cases = stockCases.unitsBack(back);
+  return caseAlternatives(
+    facts,
+    merged(change, { inc: { stock: units } }, held(-1, -units)),
+    cases,
+    seen && caseFor(cases, seen),
+  );
+};
 
 /** Events not yet relayed stay on the server: a relay that falls behind must not make every read carry them. */
 const withoutOutbox = { outbox: 0 } as const;
@@ -404,8 +424,10 @@ export class MongoPets implements Pets {
   applySettlement(s: Settlement): Promise<PetWrite> {
     const facts = { [markPath(s.orderId, "settle")]: { $exists: false }, ...fenceIs(s.orderId, s.fence) };
     const mark = addMark({ orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
-    if (s.how === "release") return this.#write(s.petId, unitsBack(facts, s.units, s, mark));
-    return this.#write(s.petId, caseAlternatives(facts, merged(mark, held(-1, -s.units)), stockCases.consume(s)));
+    if (s.how === "release") return this.#write(s.petId, unitsBack(facts, s.units, s, mark, s.seen));
+    const cases = stockCases.consume(s);
+    const likely = s.seen && caseFor(cases, s.seen);
+    return this.#write(s.petId, caseAlternatives(facts, merged(mark, held(-1, -s.units)), cases, likely));
   }
 
   clearSettleMark({ petId, orderId }: SettleMarkCleared): Promise<PetWrite> {

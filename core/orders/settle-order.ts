@@ -1,4 +1,4 @@
-import { fenceOf, markOf } from "../pets/pet-record.ts";
+import { fenceOf, markOf, type PetRecord } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import { applySettlement, clearSettleMark, keepReservation } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
@@ -13,6 +13,8 @@ interface Ports {
 
 export interface PetSide {
   fence: number;
+  /** As read with the fence: which case of the settlement is likely. */
+  pet: PetRecord | undefined;
   /** Of the order's reserve mark still on the pet. */
   reserveMark: string | undefined;
 }
@@ -23,10 +25,11 @@ export const settleOrder = async ({ orders, pets, clock }: Ports, order: OrderRe
   if (seen.reserveMark !== undefined && seen.reserveMark === order.reservation)
     await keepReservation(pets, order.petId, order.id, seen.reserveMark);
   const how = order.state === "cancelled" ? "release" : "consume";
-  for (let fence = seen.fence; ;) {
-    const { outcome, pet } = await applySettlement(pets, clock, how, order, fence);
+  for (let { fence, pet: sight } = seen; ;) {
+    const { outcome, pet } = await applySettlement(pets, clock, how, order, fence, sight);
     if (outcome !== "fence-moved") break;
     fence = fenceOf(pet, order.id);
+    sight = pet;
     if (!(await orders.ofId(order.id))?.settling) return;
   }
   await orders.settled(order.id);
@@ -35,5 +38,5 @@ export const settleOrder = async ({ orders, pets, clock }: Ports, order: OrderRe
 
 export const readPetSide = async (pets: Pets, petId: number, orderId: number): Promise<PetSide> => {
   const pet = await pets.ofId(petId);
-  return { fence: fenceOf(pet, orderId), reserveMark: markOf(pet, orderId, "reserve")?.nonce };
+  return { fence: fenceOf(pet, orderId), pet, reserveMark: markOf(pet, orderId, "reserve")?.nonce };
 };

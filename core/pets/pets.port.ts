@@ -2,6 +2,7 @@ import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
 import type { NewPet, PetStatus } from "./pet.ts";
 import type { PendingCause, PetRecord } from "./pet-record.ts";
+import type { StockState } from "./stock-rule.ts";
 
 export const petSorts = ["id", "-id", "name"] as const;
 export type PetSort = (typeof petSorts)[number];
@@ -53,7 +54,15 @@ export interface UnitsBack {
   otherwise: Consequence;
 }
 
-export type Settlement = { petId: number; orderId: number; units: number; at: Date; fence: number } & (
+export type Settlement = {
+  petId: number;
+  orderId: number;
+  units: number;
+  at: Date;
+  fence: number;
+  /** The pet as core last saw it: orders a store's attempts, never a condition. */
+  seen?: StockState | undefined;
+} & (
   | ({ how: "release" } & UnitsBack)
   | {
       how: "consume";

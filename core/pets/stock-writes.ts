@@ -4,6 +4,7 @@ import { DomainError } from "../shared/domain-error.ts";
 import { fenceOf, markOf, type ListedPet, type PetRecord } from "./pet-record.ts";
 import type { PetStatus } from "./pet.ts";
 import type { Consequence, Pets, StatusChange, StockSetting, UnitsBack } from "./pets.port.ts";
+import type { StockState } from "./stock-rule.ts";
 
 // What each stock write causes is decided here; when each case applies, in stock-rule.ts.
 
@@ -113,10 +114,11 @@ export const applySettlement = async (
   how: "release" | "consume",
   order: { id: number; petId: number; quantity: number },
   fence: number,
+  seen?: StockState,
 ): Promise<{ outcome: "applied" | "fence-moved" | "no-pet"; pet: PetRecord | undefined }> => {
   const { id: orderId, petId, quantity: units } = order;
   const at = clock.now();
-  const settling = { petId, orderId, units, at, fence };
+  const settling = { petId, orderId, units, at, fence, seen };
   const result = await pets.applySettlement(
     how === "release"
       ? { ...settling, how, ...unitsBack(at, petId, units) }

@@ -149,6 +149,29 @@ export const petStockContract = (harness: ContractHarness): void => {
         expect(await eventIds()).toEqual(["evt_otherwise", "evt_soldout"]);
       });
 
+      it("the pet a settlement was seen as only orders its attempts: seen wrongly, the case that holds still applies", async () => {
+        const soldOut = { stock: 0, status: "pending", pendingCause: "sold-out", holdCount: 1, heldUnits: 1 } as const;
+        const inStock = { stock: 2, status: "available", pendingCause: undefined, holdCount: 1, heldUnits: 1 } as const;
+        await pets().insert(aPet({ id: 1, ...soldOut }));
+        await pets().insert(aPet({ id: 2, ...inStock }));
+        await pets().insert(aPet({ id: 3, ...soldOut }));
+
+        const seenAs = (seen: Partial<PetRecord>) => ({ seen: { ...aPet({ id: 0 }), ...seen } });
+        expect((await pets().applySettlement({ ...settlement("release"), ...seenAs(inStock) })).pet).toMatchObject({
+          stock: 1,
+          status: "available",
+        });
+        expect(
+          (await pets().applySettlement({ ...settlement("release", { orderId: 11 }), petId: 2, ...seenAs(soldOut) }))
+            .pet,
+        ).toMatchObject({ stock: 3, status: "available" });
+        expect(
+          (await pets().applySettlement({ ...settlement("consume", { orderId: 12 }), petId: 3, ...seenAs(inStock) }))
+            .pet,
+        ).toMatchObject({ stock: 0, status: "sold", holdCount: 0 });
+        expect(await eventIds()).toEqual(["evt_otherwise", "evt_sold", "evt_soldout"]);
+      });
+
       it.each<[string, string, Partial<PetRecord>]>([
         [
           "sold out, stock 0, its only holding order",

@@ -118,9 +118,10 @@ export interface StoreUnderTest {
   startUp?(): Promise<void>;
   /**
    * How many clients at most, the relay's greatest interval in seconds (fewer round trips on a slow store), and how
-   * much likelier crashes are (few schedules must still restart instances often, start-up code included).
+   * much likelier crashes are (few schedules must still restart instances often, start-up code included), and late
+   * copies (few schedules, and a fault lands on one driver call of a port call: late copies must still land often).
    */
-  scale?: { maxClients: number; relaySeconds: number; crashFactor: number };
+  scale?: { maxClients: number; relaySeconds: number; crashFactor: number; lateFactor?: number };
 }
 
 const never = new Promise<never>(() => {});

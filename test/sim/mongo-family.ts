@@ -150,7 +150,7 @@ export const mongoFamily = (db: Db): StoreFamily => {
     const withOutbox = { projection: { outbox: 1 } };
     return {
       raw,
-      scale: { maxClients: 4, relaySeconds: 15, crashFactor: 3 },
+      scale: { maxClients: 4, relaySeconds: 15, crashFactor: 3, lateFactor: 4 },
       instanceStores: () => mongoStoresFor(faulty, async () => {}),
       arm(fault, at, note, later) {
         let crash: (value: "crashed") => void = () => {};

@@ -37,7 +37,7 @@ const LEVELS = [0, 0, 0.004, 0.015, 0.04];
  * Swarm testing: each seed draws its own mix of faults, so some schedules are calm and others hostile. Late copies
  * are drawn from a stream of their own, so the other draws of a seed are what they were before late copies existed.
  */
-const ratesFor = (random: Random, late: Random, crashFactor: number): FaultRates => ({
+const ratesFor = (random: Random, late: Random, crashFactor: number, lateFactor: number): FaultRates => ({
   "throw-before": random.pick(LEVELS),
   "throw-after": random.pick(LEVELS),
   twice: random.pick(LEVELS),
@@ -46,8 +46,8 @@ const ratesFor = (random: Random, late: Random, crashFactor: number): FaultRates
   "stall-before": random.pick(LEVELS) / 2,
   "stall-after": random.pick(LEVELS) / 2,
   jump: random.pick(LEVELS),
-  "again-later": late.pick(LEVELS),
-  "arrive-later": late.pick(LEVELS) / 2,
+  "again-later": late.pick(LEVELS) * lateFactor,
+  "arrive-later": (late.pick(LEVELS) / 2) * lateFactor,
 });
 
 export const replayCommand = (seed: number, calm?: ReadonlySet<number>): string =>
@@ -64,7 +64,7 @@ export const runSeed = async (
     const setup = new Random(seed ^ 0x5eed);
     const engine = new Engine(store, {
       seed,
-      rates: ratesFor(setup, new Random(seed ^ 0x1a7e), store.scale?.crashFactor ?? 1),
+      rates: ratesFor(setup, new Random(seed ^ 0x1a7e), store.scale?.crashFactor ?? 1, store.scale?.lateFactor ?? 1),
       maxCrashes: 3 * (store.scale?.crashFactor ?? 1),
       maxSteps: 5_000,
       calm,
