@@ -39,6 +39,8 @@ describeMongo(`a rolling update from ${latestRelease} on one MongoDB database`, 
   let next: ServiceProcess | undefined;
   let receiver: WebhookReceiver;
   const keys: Record<string, string> = {};
+  /** The ids the two instances gave orders and pets (blocks of ids on this tree, one by one on 1.1.0). */
+  const ids = { orders: [] as number[], category: 0, hamster: 0, gerbil: 0 };
 
   const call = async (service: ServiceProcess, method: string, path: string, key: string, body?: unknown) => {
     const response = await fetch(`${service.url}${path}`, {
@@ -112,15 +114,18 @@ describeMongo(`a rolling update from ${latestRelease} on one MongoDB database`, 
     expect(subscribed.status).toBe(201);
     const category = await call(old, "POST", "/categories", keys.staff!, { name: "Rodents" });
     expect(category.status).toBe(201);
+    ids.category = category.body.id as number;
     for (const name of ["Hamster 10", "hamster 2"]) {
       const pet = await call(old, "POST", "/pets", keys.staff!, { name, categoryId: category.body.id });
       expect(pet.status).toBe(201);
+      ids.hamster ||= pet.body.id as number;
       expect((await call(old, "PUT", `/store/inventory/${pet.body.id}`, keys.staff!, { quantity: 5 })).status).toBe(
         200,
       );
     }
-    const order = await call(old, "POST", "/store/orders", keys.alice!, { petId: 1, quantity: 2 });
+    const order = await call(old, "POST", "/store/orders", keys.alice!, { petId: ids.hamster, quantity: 2 });
     expect(order.status).toBe(201);
+    ids.orders.push(order.body.id as number);
 
     next = await startServiceProcess(environment());
   }, 180_000);
@@ -138,8 +143,9 @@ describeMongo(`a rolling update from ${latestRelease} on one MongoDB database`, 
     expect((await call(b, "GET", "/me", keys.alice!)).body).toMatchObject({ label: "alice" });
 
     // A pet made by the new instance, after its migrations, is listed and found by name on the old one.
-    const gerbil = await call(b, "POST", "/pets", keys.staff!, { name: "Gerbil", categoryId: 1 });
+    const gerbil = await call(b, "POST", "/pets", keys.staff!, { name: "Gerbil", categoryId: ids.category });
     expect(gerbil.status).toBe(201);
+    ids.gerbil = gerbil.body.id as number;
     expect((await call(b, "PUT", `/store/inventory/${gerbil.body.id}`, keys.staff!, { quantity: 3 })).status).toBe(200);
     const names = (service: ServiceProcess) =>
       call(service, "GET", "/pets?sort=name", keys.staff!).then((r) => r.body.map((p: { name: string }) => p.name));
@@ -150,22 +156,24 @@ describeMongo(`a rolling update from ${latestRelease} on one MongoDB database`, 
     ]);
 
     // Orders cross over: placed on one, read, cancelled and completed on the other.
-    const onNew = await call(b, "POST", "/store/orders", bob.body.key as string, { petId: 1, quantity: 3 });
+    const onNew = await call(b, "POST", "/store/orders", bob.body.key as string, { petId: ids.hamster, quantity: 3 });
     expect(onNew.status).toBe(201);
-    expect((await call(a, "GET", "/store/inventory/1", keys.staff!)).body).toMatchObject({
+    expect((await call(a, "GET", `/store/inventory/${ids.hamster}`, keys.staff!)).body).toMatchObject({
       quantity: 0,
       status: "pending",
     });
-    expect((await call(b, "DELETE", "/store/orders/1", keys.alice!)).status).toBe(204);
+    expect((await call(b, "DELETE", `/store/orders/${ids.orders[0]}`, keys.alice!)).status).toBe(204);
     expect((await call(a, "GET", `/store/orders/${onNew.body.id}`, keys.staff!)).body).toMatchObject({ quantity: 3 });
     expect((await call(a, "DELETE", `/store/orders/${onNew.body.id}`, bob.body.key as string)).status).toBe(204);
     const onOld = await call(a, "POST", "/store/orders", keys.alice!, { petId: gerbil.body.id, quantity: 3 });
     expect(onOld.status).toBe(201);
+    ids.orders.push(onNew.body.id as number, onOld.body.id as number);
+    expect(new Set(ids.orders).size).toBe(3);
     const completed = await call(b, "PATCH", `/store/orders/${onOld.body.id}`, keys.staff!, { complete: true });
     expect(completed.status).toBe(200);
 
     for (const service of [a, b]) {
-      expect((await call(service, "GET", "/store/inventory/1", keys.staff!)).body).toMatchObject({
+      expect((await call(service, "GET", `/store/inventory/${ids.hamster}`, keys.staff!)).body).toMatchObject({
         quantity: 5,
         status: "available",
       });
@@ -179,7 +187,7 @@ describeMongo(`a rolling update from ${latestRelease} on one MongoDB database`, 
   it("relays and delivers every order's event once, whichever version recorded or relays it", async () => {
     await receiver.waitFor(3, 30_000);
     const placed = receiver.received.map((w) => (JSON.parse(w.body) as { data: { id: number } }).data.id);
-    expect(placed.sort()).toEqual([1, 2, 3]);
+    expect(placed.sort()).toEqual([...ids.orders].sort());
   }, 60_000);
 
   it("the old instance stops cleanly and the new one serves on", async () => {
@@ -188,7 +196,7 @@ describeMongo(`a rolling update from ${latestRelease} on one MongoDB database`, 
     const orders = await call(next!, "GET", "/store/orders?limit=10", keys.staff!);
     expect(orders.status).toBe(200);
     // The two cancelled orders are gone; the completed one stays, as the new instance reads it.
-    expect(orders.body).toEqual([expect.objectContaining({ petId: 3, quantity: 3, complete: true })]);
+    expect(orders.body).toEqual([expect.objectContaining({ petId: ids.gerbil, quantity: 3, complete: true })]);
     expect([...old!.output, ...next!.output].filter((line) => /"level":"error"/.test(line))).toEqual([]);
     next!.child.kill("SIGTERM");
     expect((await next!.exit).code).toBe(0);
