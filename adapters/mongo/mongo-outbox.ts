@@ -36,12 +36,22 @@ interface Holding {
   kept: boolean;
   /** The ids of the events it held. */
   events: readonly string[];
+  /** The document as read (outboxProjection's fields), for riders. */
+  read: OutboxDocument;
 }
 
 /** Which document holds an event, and the event. */
 interface Holder {
   holding: Holding;
   event: DomainEvent;
+}
+
+/** An event an acknowledgement takes out, with the document that held it as the relay read it. */
+export interface AcknowledgedEvent {
+  event: DomainEvent;
+  collection: OutboxCollection;
+  /** The fields of outboxProjection (add one there for a rider to see it). */
+  holder: OutboxDocument;
 }
 
 /**
@@ -51,7 +61,7 @@ interface Holder {
  * may be applied again later.
  */
 export type AcknowledgementRider = (
-  acknowledged: readonly DomainEvent[],
+  acknowledged: readonly AcknowledgedEvent[],
 ) => Partial<Record<OutboxCollection, OutboxWrite[]>>;
 
 const holdingOf = (source: number, doc: OutboxDocument): Holding => ({
@@ -60,6 +70,7 @@ const holdingOf = (source: number, doc: OutboxDocument): Holding => ({
   tombstone: isTombstone(doc),
   kept: keptForEvents(doc),
   events: doc.outbox.map((e) => e.id),
+  read: doc,
 });
 
 const holdersIn = (source: number, docs: readonly OutboxDocument[]): [string, Holder][] =>
@@ -176,7 +187,12 @@ export class MongoOutbox implements Outbox {
       if (ids.length === 0) return;
       const holders = await this.#holdersOf(ids);
       const operations = acknowledgements(ids, holders);
-      const acknowledged = ids.flatMap((id) => holders.get(id)?.event ?? []);
+      const acknowledged = ids.flatMap((id): AcknowledgedEvent[] => {
+        const holder = holders.get(id);
+        if (!holder) return [];
+        const { event, holding } = holder;
+        return [{ event, collection: SOURCES[holding.source]!, holder: holding.read }];
+      });
       for (const rider of this.#riders) {
         const extra = rider(acknowledged);
         SOURCES.forEach((name, source) => operations[source]!.push(...(extra[name] ?? [])));

@@ -470,12 +470,15 @@ describeMongo("MongoDB outbox", () => {
       // A rider marking the pet of each acknowledged order event, and one whose condition misses.
       const outbox = new MongoOutbox(db, {
         riders: [
-          (events) => ({
+          (acknowledged) => ({
             pets: [
-              ...events
-                .filter((e) => e.type === "order.cancelled")
-                .map((e) => ({
-                  updateOne: { filter: { _id: 2 }, update: { $set: { rode: e.id } } },
+              ...acknowledged
+                .filter(
+                  ({ event, collection, holder }) =>
+                    event.type === "order.cancelled" && collection === "orders" && holder._id === 7,
+                )
+                .map(({ event }) => ({
+                  updateOne: { filter: { _id: 2 }, update: { $set: { rode: event.id } } },
                 })),
               { updateOne: { filter: { _id: 3 }, update: { $set: { rode: "never" } } } },
             ],

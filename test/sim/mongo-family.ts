@@ -180,7 +180,7 @@ export const mongoFamily = (db: Db): StoreFamily => {
         }
         return events;
       },
-      // Read whole, not through readAfter: a hole left by a crashed append would make a reader wait its 10 s.
+      // Read whole, not through readAfter: a gap left by a crashed append holds a reader until it abandons the gap.
       loggedEvents: async () =>
         (
           await db
