@@ -29,7 +29,7 @@ export interface Petstore {
   close(): Promise<void>;
 }
 
-export const openStores = async (config: Config): Promise<Stores> => {
+export const openStores = async (config: Config, logger?: Logger): Promise<Stores> => {
   if (config.store.kind === "memory") return createMemoryStores();
   // Loaded only when asked for: the in-memory service never loads the MongoDB driver.
   const { connectMongoStores } = await import("../adapters/mongo/mongo-stores.ts");
@@ -38,6 +38,10 @@ export const openStores = async (config: Config): Promise<Stores> => {
       url: config.store.url,
       dbName: config.store.dbName,
       timeoutMs: config.store.timeoutMs,
+      ...(logger && {
+        onDriverEvent: (message: string, fields: Record<string, unknown>, level: "debug" | "warn" = "debug") =>
+          logger[level](message, fields),
+      }),
     });
   } catch (error) {
     throw new Error(`${error instanceof Error ? error.message : String(error)} (check MONGODB_URL)`, { cause: error });
@@ -62,7 +66,7 @@ export const composePetstore = async (
         trustProxy: config.trustProxy,
       })
     : undefined;
-  const opened = overrides.stores ?? (await openStores(config));
+  const opened = overrides.stores ?? (await openStores(config, logger));
   const traced = tracing ? tracing.instrument(opened) : opened;
   const stores = metrics ? metrics.instrument(traced) : traced;
   const container = buildContainer(config, stores, logger, { ...overrides, metrics, tracing });

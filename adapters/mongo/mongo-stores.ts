@@ -1,5 +1,7 @@
 import { MongoClient, type Db, type MongoClientOptions } from "mongodb";
 import type { Stores } from "../../core/stores.ts";
+import { reportDriverEvents, type DriverEventSink } from "./driver-events.ts";
+import { watchHeartbeats } from "./heartbeat-watchdog.ts";
 import { MongoAdminGuard } from "./mongo-admin-guard.ts";
 import { createApiKeyIndexes, MongoApiKeys } from "./mongo-api-keys.repository.ts";
 import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repository.ts";
@@ -30,6 +32,8 @@ export interface MongoStoresOptions {
   /** Bound of server selection, connecting, waiting for a pooled connection and each socket read: past it the
    * store counts as not answering (service_unavailable). */
   timeoutMs?: number;
+  /** Receives the serving client's pool and monitoring events (docs/operations.md, "Reconnection"). */
+  onDriverEvent?: DriverEventSink;
 }
 
 /** For callers without a setting (tests, bench); the service passes MONGODB_TIMEOUT_MS (default 2 s). */
@@ -54,6 +58,25 @@ export const mongoClientOptions = (options: MongoStoresOptions): MongoClientOpti
     // majority of the replica set has it in its journal, so neither a crash nor a failover loses it. A standalone
     // server is its own majority.
     writeConcern: { w: "majority", journal: true },
+  };
+};
+
+/**
+ * The client requests go through: its pool and monitoring events reported, and its heartbeats watched, so a wedged
+ * server monitor cannot keep it from reconnecting (heartbeat-watchdog.ts). `close` stops the watch, then the client.
+ */
+export const servingClient = (options: MongoStoresOptions): { client: MongoClient; close(): Promise<void> } => {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const client = new MongoClient(options.url, mongoClientOptions(options));
+  if (options.onDriverEvent) reportDriverEvents(client, options.onDriverEvent);
+  // A heartbeat connects (connectTimeoutMS) and then waits for its answer (socketTimeoutMS); a second's slack.
+  const watchdog = watchHeartbeats(client, 2 * timeoutMs + 1_000, options.onDriverEvent);
+  return {
+    client,
+    close: async () => {
+      watchdog.stop();
+      await client.close();
+    },
   };
 };
 
@@ -139,17 +162,17 @@ export const connectMongoStores = async (options: MongoStoresOptions): Promise<S
     connectTimeoutMS: Math.max(timeoutMs, PREPARE_SOCKET_TIMEOUT_MS),
     socketTimeoutMS: Math.max(timeoutMs, PREPARE_SOCKET_TIMEOUT_MS),
   });
-  const client = new MongoClient(options.url, mongoClientOptions(options));
+  const serving = servingClient(options);
   try {
     await preparing.connect();
     await prepareMongoDatabase(preparing.db(options.dbName));
     await migrateMongoDatabase(preparing.db(options.dbName));
     await preparing.close();
     // The serving client connects on its first operation, within the request bounds.
-    return mongoStoresFor(client.db(options.dbName), () => client.close());
+    return mongoStoresFor(serving.client.db(options.dbName), serving.close);
   } catch (error) {
     await preparing.close().catch(() => undefined);
-    await client.close().catch(() => undefined);
+    await serving.close().catch(() => undefined);
     throw startUpError(options, error);
   }
 };

@@ -1,0 +1,131 @@
+/**
+ * After the network comes back, an instance serves again, whatever cuts came before: through the fault proxy
+ * (test/chaos/fault-proxy.ts) answering as a replica set, between a petstore and the run's MongoDB server.
+ */
+import type { Socket } from "node:net";
+import { afterEach, expect, it } from "vitest";
+import { connectMongoStores, mongoStoresFor, servingClient } from "../../adapters/mongo/mongo-stores.ts";
+import { FaultProxy } from "../chaos/fault-proxy.ts";
+import { describeMongo, mongoUrl } from "../support/mongo.ts";
+import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+
+/** The store's bound: the heartbeat watchdog acts on a heartbeat older than 2 × this + 1 s. */
+const TIMEOUT_MS = 1_000;
+/**
+ * How long /readyz is polled after the network is clean. A healthy instance is ready again within a heartbeat or two,
+ * and a wedged monitor is replaced within 3 s (the watchdog's bound); a broken one never recovers. 60 s is far above
+ * both, so only a broken instance (or a machine stalled for a minute) exceeds it.
+ */
+const READY_WITHIN_MS = 60_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+let proxy: FaultProxy | undefined;
+let t: TestPetstore | undefined;
+afterEach(async () => {
+  await t?.close();
+  await proxy?.close();
+  t = proxy = undefined;
+});
+
+/** A petstore whose store client goes through a proxy answering as a replica set; a staff key and a stocked pet. */
+const start = async () => {
+  proxy = await FaultProxy.start({ target: new URL(mongoUrl()).host, replicaSet: "rs0" });
+  const dbName = `reconnect_${Math.random().toString(16).slice(2, 10)}`;
+  // Prepared directly first (indexes), so the bounds below apply to requests only.
+  await (await connectMongoStores({ url: mongoUrl(), dbName })).close();
+  const events: { message: string; level: string }[] = [];
+  const serving = servingClient({
+    url: proxy.url(),
+    dbName,
+    timeoutMs: TIMEOUT_MS,
+    onDriverEvent: (message, _fields, level = "debug") => events.push({ message, level }),
+  });
+  const stores = mongoStoresFor(serving.client.db(dbName), async () => {
+    await serving.client.db(dbName).dropDatabase();
+    await serving.close();
+  });
+  t = await startTestPetstore({ stores });
+  const staff = await t.newKey("staff", "enterprise", { perMinute: 1_000_000, perDay: 100_000_000 });
+  const category = await t.client.post("/categories", { key: staff, body: { name: "Reconnect" } });
+  const pet = await t.client.post("/pets", { key: staff, body: { name: "Otter", categoryId: category.body.id } });
+  await t.client.put(`/store/inventory/${pet.body.id}`, { key: staff, body: { quantity: 1_000_000 } });
+  return { t, proxy, client: serving.client, events, staff, petId: pet.body.id as number };
+};
+
+/** Polls /readyz until it answers 200; resolves with the number of polls, or fails past READY_WITHIN_MS. */
+const readyAgain = async (petstore: TestPetstore): Promise<void> => {
+  const started = performance.now();
+  while (performance.now() - started < READY_WITHIN_MS) {
+    if ((await petstore.client.get("/readyz")).status === 200) return;
+    await sleep(250);
+  }
+  throw new Error(`/readyz not 200 within ${READY_WITHIN_MS} ms of a clean network`);
+};
+
+describeMongo("reconnecting after network cuts", () => {
+  it("20 FIN cuts in a row under 40 clients, then a clean network: /readyz is 200 again and orders are placed", async () => {
+    const s = await start();
+    let running = true;
+    const statuses: number[] = [];
+    const clients = Array.from({ length: 40 }, async () => {
+      for (let n = 0; running && n < 2_000; n++) {
+        const res = await s.t.client.post("/store/orders", { key: s.staff, body: { petId: s.petId, quantity: 1 } });
+        statuses.push(res.status);
+      }
+    });
+    try {
+      for (let cut = 0; cut < 20; cut++) {
+        // Each cut waits until the instance has reached the store again (a command through the proxy), at most 2 s.
+        await Promise.race([s.proxy.arm({ kind: "cut", when: "before", how: "fin" }, () => true), sleep(2_000)]);
+        s.proxy.cutAll("fin");
+      }
+      s.proxy.disarm();
+    } finally {
+      running = false;
+      await Promise.all(clients);
+    }
+    await readyAgain(s.t);
+    expect(
+      (await s.t.client.post("/store/orders", { key: s.staff, body: { petId: s.petId, quantity: 1 } })).status,
+    ).toBe(201);
+    // Only successes and outages while the cuts went on.
+    expect(statuses.filter((status) => status !== 201 && status !== 503)).toEqual([]);
+    expect(statuses).toContain(503);
+  }, 120_000);
+
+  it("a server monitor wedged by the driver (a heartbeat waiting for 'drain' on a destroyed socket) is replaced", async () => {
+    const s = await start();
+    // Reaches into the driver to make its bug happen on purpose: the monitor's socket destroyed and, before the
+    // socket reports itself closed, a heartbeat requested. The heartbeat then waits for ever.
+    interface Monitor {
+      s: { state: string };
+      connection: { closed: boolean; socket: Socket } | null;
+      requestCheck(): void;
+    }
+    const monitor = () =>
+      (
+        s.client as unknown as { topology: { s: { servers: Map<string, { monitor: Monitor }> } } }
+      ).topology.s.servers.get(s.proxy.host)!.monitor;
+    let wedged = false;
+    for (let attempt = 0; attempt < 20 && !wedged; attempt++) {
+      // Past the driver's 500 ms between heartbeats, so the request runs one at once, while the socket is destroyed.
+      await sleep(600);
+      const m = monitor();
+      const connection = m.connection;
+      if (m.s.state !== "idle" || !connection || connection.closed) continue;
+      connection.socket.destroy();
+      m.requestCheck();
+      // The heartbeat's write is issued a few microtasks later; by then the socket is destroyed.
+      await sleep(50);
+      wedged = monitor().s.state === "monitoring" && connection.socket.listenerCount("drain") > 0;
+    }
+    expect(wedged, "the monitor could not be wedged").toBe(true);
+    // The next network error makes the server Unknown; only a working monitor can make it known again.
+    s.proxy.cutAll("fin");
+    await s.t.client.get("/readyz");
+    await readyAgain(s.t);
+    expect(
+      (await s.t.client.post("/store/orders", { key: s.staff, body: { petId: s.petId, quantity: 1 } })).status,
+    ).toBe(201);
+  }, 120_000);
+});
