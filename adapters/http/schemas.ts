@@ -28,7 +28,7 @@ export const int64 = z
   .refine((n) => n >= -(2 ** 63) && n <= 2 ** 63, "Expected an int64 (between -2^63 and 2^63-1)")
   .meta({ type: "integer", format: "int64" });
 
-/** What every server-assigned id promises (docs/api.md#identifiers). */
+/** What every server-assigned id promises (docs/api.md#http-semantics). */
 const assignedId = int64.meta({
   description:
     "Unique identifier assigned on creation: positive and never reused. Ids increase within one service instance; with several instances sharing a store each takes ids in blocks, so ids are not ordered in time across instances (and some are skipped). Paging by `after` is exact: it goes by id.",
