@@ -9,6 +9,7 @@ import { startRecoveryLoop } from "../../bootstrap/recovery-loop.ts";
 import type { RecoverInterruptedWrites } from "../../core/recovery/recover-interrupted-writes.ts";
 import { reserveSeeing } from "../../core/pets/stock-writes.ts";
 import { startTestPetstore, type TestPetstore } from "../support/test-petstore.ts";
+import { packageVersion } from "../support/versions.ts";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -182,7 +183,9 @@ describe("business and pipeline metrics", () => {
     const samples = await scrape(metrics);
     const info = [...samples].filter(([k]) => k.startsWith("petstore_build_info{"));
     expect(info).toHaveLength(1);
-    expect(info[0]![0]).toMatch(/version="\d+\.\d+\.\d+",node_version="v\d+\.\d+\.\d+",store_kind="memory"/);
+    expect(info[0]![0]).toBe(
+      `petstore_build_info{version="${packageVersion}",node_version="${process.version}",store_kind="memory"}`,
+    );
     expect(info[0]![1]).toBe(1);
   });
 });
