@@ -130,23 +130,30 @@ export const migrateMongoDatabase = async (db: Db): Promise<void> => {
 };
 
 /** The adapters over one prepared database (prepareMongoDatabase); `close` releases what the caller owns (the client). */
-export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => ({
-  pets: new MongoPets(db),
-  categories: new MongoCategories(db),
-  orders: new MongoOrders(db),
-  outbox: new MongoOutbox(db),
-  eventLog: new MongoEventLog(db),
-  ids: new MongoIdAllocator(db),
-  apiKeys: new MongoApiKeys(db),
-  adminGuard: new MongoAdminGuard(db),
-  limiter: new MongoRateLimiter(db),
-  idempotency: new MongoIdempotencyRecords(db),
-  health: new MongoStoreHealth(db),
-  webhooks: new MongoWebhookSubscriptions(db),
-  webhookMessages: new MongoWebhookMessages(db),
-  deliveryAttempts: new MongoDeliveryAttempts(db),
-  close,
-});
+export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => {
+  const limiter = new MongoRateLimiter(db);
+  return {
+    pets: new MongoPets(db),
+    categories: new MongoCategories(db),
+    orders: new MongoOrders(db),
+    outbox: new MongoOutbox(db),
+    eventLog: new MongoEventLog(db),
+    ids: new MongoIdAllocator(db),
+    apiKeys: new MongoApiKeys(db),
+    adminGuard: new MongoAdminGuard(db),
+    limiter,
+    idempotency: new MongoIdempotencyRecords(db),
+    health: new MongoStoreHealth(db),
+    webhooks: new MongoWebhookSubscriptions(db),
+    webhookMessages: new MongoWebhookMessages(db),
+    deliveryAttempts: new MongoDeliveryAttempts(db),
+    async close() {
+      // Before the client goes: what this instance holds of rate windows is handed back to the others.
+      await limiter.returnShares().catch(() => undefined);
+      await close();
+    },
+  };
+};
 
 /**
  * Connects, prepares the database (indexes, counters) and hands out the stores; `close()` closes the client. No multi-document

@@ -233,18 +233,25 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       ]);
     });
 
-    it("admission of a request: key look-up and one counting update", async () => {
+    it("admission of a request: the key look-up; counted locally from shares taken now and then (6 writes for 100 requests)", async () => {
       const secrets = new NodeSecrets();
       const { secret } = await new CreateApiKey({ ...stores, secrets, clock }).execute({
         label: "shop",
         role: "customer",
-        plan: "free",
+        plan: "pro",
       });
       const admit = new AdmitRequest({ ...stores, secrets, clock }, { strikes: 10, seconds: 900 });
       const request = { secret, address: "10.0.0.1", keyRequired: true };
-      await admit.execute(request);
+      expect(await commandsOf(() => admit.execute(request))).toEqual(["find api_keys", "insert rate_windows"]);
 
-      expect(await commandsOf(() => admit.execute(request))).toEqual(["find api_keys", "findAndModify rate_windows"]);
+      const commands = await commandsOf(async () => {
+        for (let i = 0; i < 100; i++) expect((await admit.execute(request)).refusal).toBeUndefined();
+      });
+      // Shares of 2, 4, 8, 16, 32 and 64 units of both windows: 0.06 round trips a request for the counting.
+      expect(commands.filter((command) => command !== "find api_keys")).toEqual(
+        Array.from({ length: 6 }, () => "findAndModify rate_windows"),
+      );
+      expect(commands.filter((command) => command === "find api_keys")).toHaveLength(100);
     });
   });
 });

@@ -570,7 +570,7 @@ export interface components {
          */
         "X-RateLimit-Limit": number;
         /**
-         * @description Requests left in that window.
+         * @description Requests left in that window. With several service instances it never counts requests another instance may still admit from its share of the window, so a request may be refused (429) a little before it reaches 0.
          * @example 998
          */
         "X-RateLimit-Remaining": number;

@@ -81,7 +81,8 @@ const headers: Record<string, HeaderObject> = {
     example: 1000,
   },
   "X-RateLimit-Remaining": {
-    description: "Requests left in that window.",
+    description:
+      "Requests left in that window. With several service instances it never counts requests another instance may still admit from its share of the window, so a request may be refused (429) a little before it reaches 0.",
     required: true,
     schema: { type: "integer", format: "int32", minimum: 0 },
     example: 998,
