@@ -8,6 +8,7 @@ import {
 } from "../adapters/http/use-cases.ts";
 import { CachedApiKeys } from "../core/access/cached-api-keys.ts";
 import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
+import { StockHints } from "../core/orders/stock-hints.ts";
 import type { Config } from "./config.ts";
 import { ports as p, tokens as t, useCaseTokens, type Ports } from "./tokens.ts";
 
@@ -26,6 +27,7 @@ const dependencyTokens: { readonly [N in Dependency]-?: ServiceIdentifier<UseCas
   addressResolver: t.addressResolver,
   banPolicy: t.banPolicy,
   webhookTargets: t.webhookTargets,
+  stockHints: t.stockHints,
 };
 
 /**
@@ -37,6 +39,7 @@ export const bindUseCases = (container: Container): void => {
     .bind(t.cachedApiKeys)
     .toResolvedValue((store, clock) => new CachedApiKeys(store, clock), [p.apiKeys, t.clock]);
   container.bind(t.banPolicy).toResolvedValue((config: Config) => config.ban, [t.config]);
+  container.bind(t.stockHints).toConstantValue(new StockHints());
   container
     .bind(t.webhookTargets)
     .toResolvedValue((config: Config) => ({ allowPrivateTargets: config.webhooks.allowPrivateTargets }), [t.config]);

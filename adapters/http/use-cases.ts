@@ -34,6 +34,7 @@ import { UpdateApiKey } from "../../core/access/update-api-key.ts";
 import { UpdateCategory } from "../../core/categories/update-category.ts";
 import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { UpdatePet } from "../../core/pets/update-pet.ts";
+import type { StockHints } from "../../core/orders/stock-hints.ts";
 import type { ApiKeys } from "../../core/access/api-keys.port.ts";
 import type { Secrets } from "../../core/access/secrets.port.ts";
 import type { BanPolicy } from "../../core/rate-limiting/ban-policy.ts";
@@ -52,6 +53,8 @@ export interface UseCaseDependencies extends Omit<Stores, "close"> {
   addressResolver: AddressResolver;
   banPolicy: BanPolicy;
   webhookTargets: { allowPrivateTargets: boolean };
+  /** The instance's last sight of pets, shared by placing, cancelling and completing (docs/decisions/stock-hints.md). */
+  stockHints: StockHints;
 }
 
 export type Dependency = keyof UseCaseDependencies;
@@ -87,12 +90,12 @@ export const useCaseFactories = {
   updateCategory: useCase(["categories"], ({ categories }) => new UpdateCategory(categories)),
   deleteCategory: useCase(["categories", "pets", "clock"], (d) => new DeleteCategory(d)),
 
-  placeOrder: useCase(["orders", "pets", "ids", "clock"], (d) => new PlaceOrder(d)),
+  placeOrder: useCase(["orders", "pets", "ids", "clock", "stockHints"], (d) => new PlaceOrder(d, d.stockHints)),
   listOrders: useCase(["orders"], ({ orders }) => new ListOrders(orders)),
   getOrder: useCase(["orders"], ({ orders }) => new GetOrder(orders)),
   describePlacements: useCase(["cachedApiKeys"], ({ cachedApiKeys }) => new DescribePlacements(cachedApiKeys)),
-  updateOrder: useCase(["orders", "pets", "clock"], (d) => new UpdateOrder(d)),
-  cancelOrder: useCase(["orders", "pets", "clock"], (d) => new CancelOrder(d)),
+  updateOrder: useCase(["orders", "pets", "clock", "stockHints"], (d) => new UpdateOrder(d, d.stockHints)),
+  cancelOrder: useCase(["orders", "pets", "clock", "stockHints"], (d) => new CancelOrder(d, d.stockHints)),
 
   listInventory: useCase(["pets"], ({ pets }) => new ListInventory(pets)),
   getInventoryItem: useCase(["pets"], ({ pets }) => new GetInventoryItem(pets)),

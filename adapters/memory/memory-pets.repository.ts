@@ -228,6 +228,7 @@ export class MemoryPets implements Pets {
   async applySettlement(s: Settlement): Promise<PetWrite> {
     return this.#write(s.petId, (pet) => {
       if (hasMark(pet, s.orderId, "settle") || fenceOf(pet, s.orderId) !== s.fence) return undefined;
+      if (s.reservation !== undefined && hasMark(pet, s.orderId, "reserve", s.reservation)) return undefined;
       const marks = withMark(pet, { orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
       if (s.how === "release") return unitsBack(pet, s.units, s, { marks });
       return withCaseOf(pet, stockCases.consume(s), {

@@ -422,7 +422,11 @@ export class MongoPets implements Pets {
   }
 
   applySettlement(s: Settlement): Promise<PetWrite> {
-    const facts = { [markPath(s.orderId, "settle")]: { $exists: false }, ...fenceIs(s.orderId, s.fence) };
+    const facts = {
+      [markPath(s.orderId, "settle")]: { $exists: false },
+      ...fenceIs(s.orderId, s.fence),
+      ...(s.reservation !== undefined && { [`${markPath(s.orderId, "reserve")}.n`]: { $ne: s.reservation } }),
+    };
     const mark = addMark({ orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
     if (s.how === "release") return this.#write(s.petId, unitsBack(facts, s.units, s, mark, s.seen));
     const cases = stockCases.consume(s);

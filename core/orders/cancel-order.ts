@@ -4,7 +4,8 @@ import type { Pets } from "../pets/pets.port.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import { closedByItself, explainRefusal, orderCompleted, visibleOrder } from "./order-access.ts";
 import type { Orders } from "./orders.port.ts";
-import { readPetSide, settleOrder } from "./settle-order.ts";
+import { petSideSeen, settleOrder } from "./settle-order.ts";
+import { StockHints } from "./stock-hints.ts";
 
 interface Ports {
   orders: Orders;
@@ -15,15 +16,18 @@ interface Ports {
 // Crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("cancel order").
 export class CancelOrder {
   readonly #ports: Ports;
-  constructor(ports: Ports) {
+  readonly #hints: StockHints;
+  /** `hints`: the instance's, shared with PlaceOrder, so a pet it saw needs no read for its fence. */
+  constructor(ports: Ports, hints = new StockHints()) {
     this.#ports = ports;
+    this.#hints = hints;
   }
 
   async execute(id: number, actor: Actor, expectedRevision?: number): Promise<void> {
     const { orders, pets, clock } = this.#ports;
     const current = await visibleOrder(orders, id, actor);
     if (current.state === "complete") throw orderCompleted(id);
-    const seen = await readPetSide(pets, current.petId, id);
+    const seen = await petSideSeen(pets, this.#hints, current.petId, id);
     const at = clock.now();
     const cancelled = stampEvent(at, "order.cancelled", orderData(current, false));
     const written = await orders.cancel({
@@ -35,6 +39,6 @@ export class CancelOrder {
     });
     const order = closedByItself(written, cancelled.id);
     if (!order) throw explainRefusal(written.order, id, expectedRevision);
-    await settleOrder(this.#ports, order, seen);
+    this.#hints.saw(order.petId, await settleOrder(this.#ports, order, seen));
   }
 }

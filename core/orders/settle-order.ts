@@ -1,9 +1,11 @@
 import { fenceOf, markOf, type PetRecord } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { applySettlement, clearSettleMark, keepReservation } from "../pets/stock-writes.ts";
+import type { StockState } from "../pets/stock-rule.ts";
+import { applySettlement, clearSettleMark, keepReservation, keepReservationSeeing } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import type { OrderRecord } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
+import type { StockHints } from "./stock-hints.ts";
 
 interface Ports {
   orders: Orders;
@@ -13,30 +15,51 @@ interface Ports {
 
 export interface PetSide {
   fence: number;
-  /** As read with the fence: which case of the settlement is likely. */
-  pet: PetRecord | undefined;
-  /** Of the order's reserve mark still on the pet. */
-  reserveMark: string | undefined;
+  /** As seen with the fence: which case of the settlement is likely. */
+  pet: StockState | undefined;
+  /** The order's reserve mark still on the pet, when the pet was read. */
+  reserveMark?: string | undefined;
 }
 
-/** `seen` must be read before the order was last seen settling: docs/consistency.md#marks-and-fences. */
-export const settleOrder = async ({ orders, pets, clock }: Ports, order: OrderRecord, seen: PetSide): Promise<void> => {
+/**
+ * `seen` must be read before the order was last seen settling: docs/consistency.md#marks-and-fences. The pet as the
+ * last write left it, when this call finished the settlement.
+ */
+export const settleOrder = async (
+  { orders, pets, clock }: Ports,
+  order: OrderRecord,
+  seen: PetSide,
+): Promise<PetRecord | undefined> => {
   // Left on a deleted order, its reserve mark would look like a dead placing's and be undone.
   if (seen.reserveMark !== undefined && seen.reserveMark === order.reservation)
     await keepReservation(pets, order.petId, order.id, seen.reserveMark);
   const how = order.state === "cancelled" ? "release" : "consume";
   for (let { fence, pet: sight } = seen; ;) {
     const { outcome, pet } = await applySettlement(pets, clock, how, order, fence, sight);
-    if (outcome !== "fence-moved") break;
-    fence = fenceOf(pet, order.id);
-    sight = pet;
-    if (!(await orders.ofId(order.id))?.settling) return;
+    if (outcome === "applied" || outcome === "no-pet") break;
+    // Refused for the order's own reserve mark (not seen: the fence came from a hint): kept first, as above.
+    const now =
+      outcome === "reserve-marked" ? await keepReservationSeeing(pets, order.petId, order.id, order.reservation!) : pet;
+    fence = fenceOf(now, order.id);
+    sight = now;
+    if (!(await orders.ofId(order.id))?.settling) return undefined;
   }
   await orders.settled(order.id);
-  await clearSettleMark(pets, order.petId, order.id);
+  return clearSettleMark(pets, order.petId, order.id);
 };
 
 export const readPetSide = async (pets: Pets, petId: number, orderId: number): Promise<PetSide> => {
   const pet = await pets.ofId(petId);
   return { fence: fenceOf(pet, orderId), pet, reserveMark: markOf(pet, orderId, "reserve")?.nonce };
+};
+
+/**
+ * The fence from this instance's last sight of the pet when it has one (a fence read any time before the decisive
+ * write will do: a stale one is refused and costs another try), else from a read.
+ */
+export const petSideSeen = async (pets: Pets, hints: StockHints, petId: number, orderId: number): Promise<PetSide> => {
+  const sight = hints.sightOf(petId);
+  if (!sight) return readPetSide(pets, petId, orderId);
+  // Seen orderable: available, so neither a sold-out release nor the last sale is likely.
+  return { fence: fenceOf(sight, orderId), pet: { stock: sight.stock, status: "available" } };
 };

@@ -6,7 +6,8 @@ import type { Order, OrderChanges } from "./order.ts";
 import { closedByItself, explainRefusal, orderCompleted, visibleOrder } from "./order-access.ts";
 import { orderOf } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
-import { readPetSide, settleOrder } from "./settle-order.ts";
+import { petSideSeen, settleOrder } from "./settle-order.ts";
+import { StockHints } from "./stock-hints.ts";
 
 interface Ports {
   orders: Orders;
@@ -17,8 +18,11 @@ interface Ports {
 // Crash points: docs/consistency.md#multi-step-writes-and-their-crash-points ("complete order").
 export class UpdateOrder {
   readonly #ports: Ports;
-  constructor(ports: Ports) {
+  readonly #hints: StockHints;
+  /** `hints`: the instance's, shared with PlaceOrder, so a pet it saw needs no read for its fence. */
+  constructor(ports: Ports, hints = new StockHints()) {
     this.#ports = ports;
+    this.#hints = hints;
   }
 
   async execute(id: number, changes: OrderChanges, actor: Actor, expectedRevision?: number): Promise<Order> {
@@ -34,7 +38,7 @@ export class UpdateOrder {
     const at = clock.now();
     const shipped = shipDate ?? at;
     const completed = stampEvent(at, "order.completed", orderData({ ...current, shipDate: shipped }, true));
-    const seen = await readPetSide(pets, current.petId, id);
+    const seen = await petSideSeen(pets, this.#hints, current.petId, id);
     const written = await orders.complete({
       orderId: id,
       expectedRevision,
@@ -45,7 +49,7 @@ export class UpdateOrder {
     });
     const order = closedByItself(written, completed.id);
     if (!order) throw explainRefusal(written.order, id, expectedRevision);
-    await settleOrder(this.#ports, order, seen);
+    this.#hints.saw(order.petId, await settleOrder(this.#ports, order, seen));
     return orderOf(order);
   }
 }

@@ -60,6 +60,8 @@ export type Settlement = {
   units: number;
   at: Date;
   fence: number;
+  /** The order's own reservation (its nonce): refused while its reserve mark is there, which must be kept first. */
+  reservation?: string | undefined;
   /** The pet as core last saw it: orders a store's attempts, never a condition. */
   seen?: StockState | undefined;
 } & (
@@ -119,7 +121,7 @@ export interface Pets {
   // Both drop the reserve mark and move the fence of the order's bucket on.
   keepReservation(keep: ReservationKept): Promise<PetWrite>;
   undoReservation(undo: ReservationUndone): Promise<PetWrite>;
-  /** Only without this order's settle mark and at `fence`; leaves that mark. */
+  /** Only without this order's settle mark or its own reserve mark, and at `fence`; leaves the settle mark. */
   applySettlement(settlement: Settlement): Promise<PetWrite>;
   /** Also moves the fence of the order's bucket on. */
   clearSettleMark(clear: SettleMarkCleared): Promise<PetWrite>;

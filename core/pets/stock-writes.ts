@@ -112,13 +112,13 @@ export const applySettlement = async (
   pets: Pets,
   clock: Clock,
   how: "release" | "consume",
-  order: { id: number; petId: number; quantity: number },
+  order: { id: number; petId: number; quantity: number; reservation?: string | undefined },
   fence: number,
   seen?: StockState,
-): Promise<{ outcome: "applied" | "fence-moved" | "no-pet"; pet: PetRecord | undefined }> => {
-  const { id: orderId, petId, quantity: units } = order;
+): Promise<{ outcome: "applied" | "fence-moved" | "reserve-marked" | "no-pet"; pet: PetRecord | undefined }> => {
+  const { id: orderId, petId, quantity: units, reservation } = order;
   const at = clock.now();
-  const settling = { petId, orderId, units, at, fence, seen };
+  const settling = { petId, orderId, units, at, fence, reservation, seen };
   const result = await pets.applySettlement(
     how === "release"
       ? { ...settling, how, ...unitsBack(at, petId, units) }
@@ -134,12 +134,14 @@ export const applySettlement = async (
   );
   // This order's settle mark already there: another actor applied the settlement.
   if (result.applied || markOf(result.pet, orderId, "settle")) return { outcome: "applied", pet: result.pet };
-  return { outcome: result.pet ? "fence-moved" : "no-pet", pet: result.pet };
+  if (!result.pet) return { outcome: "no-pet", pet: undefined };
+  const own = reservation !== undefined && markOf(result.pet, orderId, "reserve")?.nonce === reservation;
+  return { outcome: own ? "reserve-marked" : "fence-moved", pet: result.pet };
 };
 
-export const clearSettleMark = async (pets: Pets, petId: number, orderId: number): Promise<void> => {
-  await pets.clearSettleMark({ petId, orderId });
-};
+/** The pet as the write left it (or found it). */
+export const clearSettleMark = async (pets: Pets, petId: number, orderId: number): Promise<PetRecord | undefined> =>
+  (await pets.clearSettleMark({ petId, orderId })).pet;
 
 export const stockSetting = (
   clock: Clock,

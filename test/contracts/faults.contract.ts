@@ -33,8 +33,8 @@ const useCasesOn = (stores: Stores, clock: ManualClock, hints = new StockHints()
     deleteCategory: new DeleteCategory(ports),
     setInventory: new SetInventory(ports),
     placeOrder: new PlaceOrder(ports, hints),
-    updateOrder: new UpdateOrder(ports),
-    cancelOrder: new CancelOrder(ports),
+    updateOrder: new UpdateOrder(ports, hints),
+    cancelOrder: new CancelOrder(ports, hints),
     recover: new RecoverInterruptedWrites(ports, GRACE_MS),
     recoverLate: new RecoverInterruptedWrites(
       { ...ports, clock: { now: () => new Date(clock.now().getTime() + GRACE_MS + 1_000) } },
@@ -133,8 +133,11 @@ const expectInvariants = async (s: Stores, context: string): Promise<void> => {
 
 interface Scenario {
   name: string;
-  /** The instance last saw this pet with this stock (rightly or not): a placing then reserves without reading. */
-  seen?: { petId: number; stock: number };
+  /**
+   * The instance last saw this pet orderable with this stock (rightly or not), and these fences (by default its own):
+   * a placing then reserves without reading, a cancellation or completion takes its fence without reading.
+   */
+  seen?: { petId: number; stock: number; fences?: Record<number, number> };
   run(uc: UseCasesOn): Promise<unknown>;
 }
 
@@ -173,6 +176,21 @@ const scenarios: Scenario[] = [
   { name: "cancel an order (restocks a pending pet)", run: (uc) => uc.cancelOrder.execute(1, alice) },
   {
     name: "complete an order (sells a pending pet)",
+    run: (uc) => uc.updateOrder.execute(1, { complete: true }, staff),
+  },
+  {
+    name: "cancel an order, the instance saw its pet (in stock, wrongly)",
+    seen: { petId: 2, stock: 1 },
+    run: (uc) => uc.cancelOrder.execute(1, alice),
+  },
+  {
+    name: "cancel an order, the instance saw its pet before its fence moved",
+    seen: { petId: 2, stock: 1, fences: {} },
+    run: (uc) => uc.cancelOrder.execute(1, alice),
+  },
+  {
+    name: "complete an order, the instance saw its pet (in stock, wrongly)",
+    seen: { petId: 2, stock: 1 },
     run: (uc) => uc.updateOrder.execute(1, { complete: true }, staff),
   },
   { name: "delete a pet with a completed order", run: (uc) => uc.deletePet.execute(3) },
@@ -278,6 +296,16 @@ const races: Array<{ scenario: string; competitor: string; run(uc: UseCasesOn): 
     run: (uc) => recoverPastGrace(uc),
   },
   {
+    scenario: "cancel an order, the instance saw its pet before its fence moved",
+    competitor: "recovery past the grace period",
+    run: (uc) => recoverPastGrace(uc),
+  },
+  {
+    scenario: "cancel an order, the instance saw its pet (in stock, wrongly)",
+    competitor: "completing it",
+    run: (uc) => uc.updateOrder.execute(1, { complete: true }, staff),
+  },
+  {
     scenario: "place an order for the last units",
     competitor: "recovery past the grace period",
     run: (uc) => recoverPastGrace(uc),
@@ -290,7 +318,11 @@ const races: Array<{ scenario: string; competitor: string; run(uc: UseCasesOn): 
 ];
 
 /** Their writes are conditional, so a retry of one that had applied is refused: each must know its own write. */
-const retriedScenarios = ["cancel an order (restocks a pending pet)", "complete an order (sells a pending pet)"];
+const retriedScenarios = [
+  "cancel an order (restocks a pending pet)",
+  "complete an order (sells a pending pet)",
+  "cancel an order, the instance saw its pet (in stock, wrongly)",
+];
 
 /** Each test walks every store call of an operation with fresh stores: on MongoDB that is many round trips. */
 const SLOW = { timeout: 180_000 };
@@ -312,7 +344,8 @@ export const faultsContract = (harness: ContractHarness): void => {
       if (scenario?.seen) {
         const pet = await stores.pets.ofId(scenario.seen.petId);
         if (!pet) throw new Error(`no pet ${scenario.seen.petId}`);
-        hints.saw(pet.id, { ...pet, status: "available", stock: scenario.seen.stock });
+        const { stock, fences = pet.fences } = scenario.seen;
+        hints.saw(pet.id, { ...pet, status: "available", pendingCause: undefined, stock, fences });
       }
       return { stores, clock, hints, before: await visibleState(stores) };
     };

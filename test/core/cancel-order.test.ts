@@ -1,6 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
+import { PlaceOrder } from "../../core/orders/place-order.ts";
+import { StockHints } from "../../core/orders/stock-hints.ts";
 import { UpdateOrder } from "../../core/orders/update-order.ts";
+import { reserveSeeing } from "../../core/pets/stock-writes.ts";
 import { alice, aWorld, bob, givenOrder, givenPet, orderIn, staff, statusOf, stockOf } from "./world.ts";
 
 describe("CancelOrder", () => {
@@ -24,6 +27,34 @@ describe("CancelOrder", () => {
 
     expect(await statusOf(world, pet.id)).toBe("available");
     expect(await stockOf(world, pet.id)).toBe(3);
+  });
+
+  it("with its fence from this instance's hint, keeps a reservation its placing left marked before releasing it", async () => {
+    const world = aWorld();
+    const pet = await givenPet(world, { stock: 5 });
+    const hints = new StockHints();
+    // A placing that died after its insert: the order owns a reservation whose mark is still on the pet.
+    await reserveSeeing(world.pets, world.clock, pet.id, 7, 2, "n7", await world.pets.ofId(pet.id));
+    const placed = await new PlaceOrder(world, hints).execute({ petId: pet.id, quantity: 1 }, alice);
+    await world.orders.insert({ ...(await world.orders.ofId(placed.id))!, id: 7, quantity: 2, reservation: "n7" });
+    const calls: string[] = [];
+    const pets = new Proxy(world.pets, {
+      get: (target, name, receiver) => {
+        const value = Reflect.get(target, name, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        return (...args: unknown[]) => {
+          calls.push(String(name));
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
+
+    await new CancelOrder({ ...world, pets }, hints).execute(7, alice);
+
+    expect(calls, "no read: the fence is the hint's").not.toContain("ofId");
+    expect(calls).toEqual(["applySettlement", "keepReservation", "applySettlement", "clearSettleMark"]);
+    expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 4, holdCount: 1, heldUnits: 1, marks: [] });
+    expect(await orderIn(world, 7)).toBeUndefined();
   });
 
   it("refuses a completed order with order_completed and keeps the stock", async () => {

@@ -11,6 +11,7 @@ import type { Actor } from "../../core/access/permissions.ts";
 import { CreateCategory } from "../../core/categories/create-category.ts";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { PlaceOrder } from "../../core/orders/place-order.ts";
+import { StockHints } from "../../core/orders/stock-hints.ts";
 import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
 import { SetInventory } from "../../core/inventory/set-inventory.ts";
@@ -135,9 +136,9 @@ describeMongo("MongoDB adapters, seen from the server", () => {
         "findAndModify pets",
         ...settled,
       ]);
+      // The first cancellation left this instance a sight of the pet: the second takes its fence from it.
       expect(await commandsOf(() => cancel.execute(first.id, staff))).toEqual([
         "find orders",
-        "find pets",
         "findAndModify orders",
         "findAndModify pets",
         ...settled,
@@ -167,6 +168,44 @@ describeMongo("MongoDB adapters, seen from the server", () => {
         "findAndModify pets",
         ...settled,
       ]);
+    });
+
+    it("cancel and complete on the instance that saw the pet in stock: its fence from the hint, no pet read", async () => {
+      const pet = await givenPetInStock(5);
+      const hints = new StockHints();
+      const place = new PlaceOrder({ ...stores, clock }, hints);
+      const [first, second, third] = [
+        await place.execute({ petId: pet.id, quantity: 1 }, staff),
+        await place.execute({ petId: pet.id, quantity: 1 }, staff),
+        await place.execute({ petId: pet.id, quantity: 1 }, staff),
+      ];
+      const cancel = new CancelOrder({ ...stores, clock }, hints);
+      const complete = new UpdateOrder({ ...stores, clock }, hints);
+      const hinted = [
+        "find orders",
+        "findAndModify orders",
+        "findAndModify pets",
+        "findAndModify orders",
+        "findAndModify pets",
+      ];
+
+      expect(await commandsOf(() => cancel.execute(first!.id, staff))).toEqual(hinted);
+      expect(await commandsOf(() => complete.execute(second!.id, { complete: true }, staff))).toEqual(hinted);
+      // A hint from before the third order's fence moved: both release cases are refused and the pet read, the order
+      // read again, the release applied.
+      hints.saw(pet.id, { ...(await stores.pets.ofId(pet.id))!, fences: {} });
+      expect(await commandsOf(() => cancel.execute(third!.id, staff))).toEqual([
+        "find orders",
+        "findAndModify orders",
+        "findAndModify pets",
+        "findAndModify pets",
+        "find pets",
+        "find orders",
+        "findAndModify pets",
+        "findAndModify orders",
+        "findAndModify pets",
+      ]);
+      expect(await stores.pets.ofId(pet.id)).toMatchObject({ stock: 4, holdCount: 0, heldUnits: 0, marks: [] });
     });
 
     it("conditional writes answer the pet or order without its pending events", async () => {

@@ -25,6 +25,7 @@ const staff: Actor = { keyId: 1, role: "staff" };
 /** The use cases of one instance: its own caches (stock hints, nonce prefix), as a process has. */
 export const useCasesOn = (stores: Stores, engine: Engine) => {
   const ports = { ...stores, clock: engine.clock };
+  const hints = new StockHints();
   return {
     stores,
     createCategory: new CreateCategory(ports),
@@ -33,9 +34,9 @@ export const useCasesOn = (stores: Stores, engine: Engine) => {
     deletePet: new DeletePet(ports),
     deleteCategory: new DeleteCategory(ports),
     setInventory: new SetInventory(ports),
-    placeOrder: new PlaceOrder(ports, new StockHints()),
-    updateOrder: new UpdateOrder(ports),
-    cancelOrder: new CancelOrder(ports),
+    placeOrder: new PlaceOrder(ports, hints),
+    updateOrder: new UpdateOrder(ports, hints),
+    cancelOrder: new CancelOrder(ports, hints),
     recover: new RecoverInterruptedWrites(ports, GRACE_MS),
     relay: new RelayEvents({
       events: stores.outbox,
