@@ -91,7 +91,7 @@ export const nextShare = (share: Share, limit: number): number =>
 /**
  * Fixed windows whose units each instance takes from the store in shares, with one conditional write per share, and
  * admits locally: no round trip for most admitted requests, and never more admitted than the limit across instances
- * (the store hands out at most the limit). Refused requests are strikes counted in the store, as before.
+ * (the store hands out at most the limit). Refused requests are strikes counted in the store.
  * docs/decisions/leased-rate-limit-shares.md says why and how the sizes are chosen.
  */
 export class MongoRateLimiter implements RateLimiter {

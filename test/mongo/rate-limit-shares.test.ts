@@ -6,7 +6,7 @@
 import { BSON, MongoClient, type CommandStartedEvent, type Document } from "mongodb";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { MongoRateLimiter } from "../../adapters/mongo/mongo-rate-limiter.ts";
-import { prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
+import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
 import type { Consumption } from "../../core/rate-limiting/rate-limiter.port.ts";
 import type { Windows, WindowSpec } from "../../core/rate-limiting/windows.ts";
 import { describeMongo, freshMongoDatabase, mongoUrl, type FreshMongoDatabase } from "../support/mongo.ts";
@@ -83,13 +83,14 @@ describeMongo("rate-limit shares across instances on MongoDB", () => {
     ).toBe(60);
   });
 
-  it("an instance that stops gracefully gives its shares back, and the other instance admits them", async () => {
-    const stopping = new MongoRateLimiter(mongo.db);
+  it("an instance that stops gracefully (its stores closed) gives its shares back, and the other instance admits them", async () => {
+    const stopping = mongoStoresFor(mongo.db, async () => {});
     const staying = new MongoRateLimiter(mongo.db);
     const byStopping = admittedOf(
-      await Promise.all(Array.from({ length: 20 }, () => stopping.consume("key:1", windows(60, 100)))),
+      await Promise.all(Array.from({ length: 20 }, () => stopping.limiter.consume("key:1", windows(60, 100)))),
     );
-    await stopping.returnShares();
+    expect((await documentOf())!.minute.granted).toBeGreaterThan(20); // it held more than it used
+    await stopping.close();
     const byStaying: Consumption[] = [];
     for (let i = 0; i < 100; i++) byStaying.push(await staying.consume("key:1", windows(60, 100)));
 
