@@ -36,6 +36,8 @@ export interface SeenCommand {
 export type CommandMatch = (command: SeenCommand) => boolean;
 
 export type Fault =
+  /** Forward it untouched: to wait until such a command comes. */
+  | { kind: "pass" }
   /** Hold the command's bytes for `ms`, then deliver them (and what followed on the connection); a late answer is dropped. */
   | { kind: "hold"; ms: number }
   /** Never deliver: the client's socket time-out ends it. */
@@ -173,6 +175,7 @@ export class FaultProxy {
   readonly #txnSeen = new Set<string>();
   #port = 0;
   #refusing = false;
+  #held = 0;
   #nextConn = 1;
   readonly stats: FaultProxyStats = {
     commands: 0,
@@ -212,6 +215,11 @@ export class FaultProxy {
   /** The next command that matches gets the fault; resolves with it once it fired. */
   arm(fault: Fault, match: CommandMatch = anyCommand): Promise<SeenCommand> {
     return new Promise((fired) => this.#armed.push({ fault, match, fired }));
+  }
+
+  /** Commands held now, to be delivered late. */
+  get held(): number {
+    return this.#held;
   }
 
   /** Faults armed and not yet fired are dropped. */
@@ -357,7 +365,9 @@ export class FaultProxy {
       }
       if (fault?.kind === "hold") {
         holding = true;
+        this.#held++;
         setTimeout(() => {
+          this.#held--;
           this.stats.deliveredLate++;
           if (clientGone) this.stats.deliveredAfterClientLeft++;
           toServer(message);

@@ -2,15 +2,8 @@ import { randomBytes } from "node:crypto";
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { MongoClient } from "mongodb";
-import { mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
-import {
-  describeViolations,
-  findStoreViolations,
-  loopbackGetJson,
-  readStoreView,
-  readViolations,
-  type Violation,
-} from "./invariants.ts";
+import { loopbackGetJson } from "./invariants.ts";
+import { checkRound } from "./round-check.ts";
 import { startServiceProcess, type ServiceProcess } from "./service-process.ts";
 import { ADMIN_KEY } from "./test-petstore.ts";
 
@@ -252,44 +245,18 @@ export const killRound = async (options: KillRoundOptions): Promise<KillRoundRes
     const second = victim ? await start() : running[0]!;
     const listening = performance.now();
     const get = loopbackGetJson(second.url, staff, REQUEST_TIMEOUT_MS);
-    const expectations = { stockGiven, statusFollowsStockOnly: true };
-    const stores = mongoStoresFor(mongo.db(dbName), async () => {});
-    const idsIn = async (name: string) =>
-      ((await mongo.db(dbName).collection(name).distinct("_id")) as unknown[]).filter(
-        (id): id is number => typeof id === "number",
-      );
     let unitsMissing = 0;
     let eventsLost = 0;
     const check = async (): Promise<string[]> => {
-      const { snapshot, violations } = await readViolations(get, expectations);
-      unitsMissing = [...stockGiven].reduce((sum, [petId, given]) => {
-        const stock = snapshot.inventory.find((item) => item.petId === petId)?.quantity ?? 0;
-        return (
-          sum +
-          given -
-          stock -
-          snapshot.orders.filter((o) => o.petId === petId).reduce((units, o) => units + o.quantity, 0)
-        );
-      }, 0);
-      const listed = new Set(snapshot.orders.map((o) => o.id));
-      const lost = [...placed]
-        .filter((id) => !cancelAttempted.has(id) && !listed.has(id))
-        .map((id) => `order ${id} was acknowledged (201) but is gone`);
-      const back = [...cancelled]
-        .filter((id) => listed.has(id))
-        .map((id) => `order ${id} was cancelled (204) but is listed`);
-      const reused =
-        placedAnswers === placed.size ? [] : [`${placedAnswers} orders were acknowledged under ${placed.size} ids`];
-      const view = await readStoreView(stores, { pets: await idsIn("pets"), orders: await idsIn("orders") });
-      const stored = findStoreViolations(view, { stockGiven, placed, cancelled });
-      eventsLost = stored.filter((v) => v.rule === "event-lost" && v.orderId !== undefined).length;
-      return [
-        ...(violations.length ? [describeViolations(violations as Violation[])] : []),
-        ...(stored.length ? [`stored: ${describeViolations(stored)}`] : []),
-        ...lost,
-        ...back,
-        ...reused,
-      ];
+      const result = await checkRound(get, mongo.db(dbName), {
+        stockGiven,
+        placed,
+        placedAnswers,
+        cancelAttempted,
+        cancelled,
+      });
+      ({ unitsMissing, eventsLost } = result);
+      return result.problems;
     };
 
     // Recovered as of the start of the first check that passed: reading every page may itself take seconds.
