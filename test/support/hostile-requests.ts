@@ -56,8 +56,8 @@ export const listRoutes: { path: string; admin: boolean; params: Param[]; elsewh
     {
       path: "/store/inventory",
       admin: false,
-      params: ["limit", "after", "status"],
-      elsewhere: [],
+      params: ["limit", "after", "status", "categoryId"],
+      elsewhere: ["sort", "afterName", "name"],
       schema: InventoryListQuery,
     },
     { path: "/admin/api-keys", admin: true, params: ["limit", "after"], elsewhere: [], schema: PageQuery },
