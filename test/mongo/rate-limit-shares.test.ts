@@ -139,6 +139,27 @@ describeMongo("rate-limit shares across instances on MongoDB", () => {
     }
   });
 
+  it("a free key's whole minute costs 11 share writes for its 60 requests; then a refusal a write and a read, and a strike alone", async () => {
+    const client = await new MongoClient(mongoUrl(), { monitorCommands: true }).connect();
+    try {
+      const commands: string[] = [];
+      client.on("commandStarted", (event: CommandStartedEvent) => {
+        if (event.databaseName === mongo.db.databaseName) commands.push(event.commandName);
+      });
+      const limiter = new MongoRateLimiter(client.db(mongo.db.databaseName));
+      for (let i = 0; i < 60; i++) expect((await limiter.consume("key:1", windows(60, 1_000))).admitted).toBe(true);
+
+      // Shares of 1 (the document's insert), 2, 4, 8, 16, 14, 7, 4, 2, 1 and 1.
+      expect(commands).toEqual(["insert", ...Array.from({ length: 10 }, () => "findAndModify")]);
+      commands.length = 0;
+      expect((await limiter.consume("key:1", windows(60, 1_000))).admitted).toBe(false);
+      expect((await limiter.consume("key:1", windows(60, 1_000))).admitted).toBe(false);
+      expect(commands).toEqual(["findAndModify", "find", "findAndModify", "findAndModify"]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("a key's document late in its day is the size it was early: 23 hours of minutes leave no trace", async () => {
     const limiter = new MongoRateLimiter(mongo.db);
     const size = async () => BSON.calculateObjectSize((await documentOf())!);
