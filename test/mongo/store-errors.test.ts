@@ -146,6 +146,27 @@ describeMongo("store errors caused through a fault proxy", () => {
     });
   });
 
+  it("through the proxy's replica-set handshake the driver retries a write once after a network error", async () => {
+    proxy = await FaultProxy.start({ target: serverAddress(), replicaSet: "rs0" });
+    const client = new MongoClient(proxy.url(), { serverSelectionTimeoutMS: 2_000, socketTimeoutMS: 2_000 });
+    try {
+      const things = client.db(database.db.databaseName).collection<{ _id: string; n: number }>("retried");
+      await things.insertOne({ _id: "counter", n: 0 });
+      const seen = proxy.seen.length;
+      void proxy.arm({ kind: "cut", when: "after", how: "fin" }, writeCommand("retried"));
+      // The caller sees success: the driver sent the update again, with the same transaction number.
+      expect((await things.updateOne({ _id: "counter" }, { $inc: { n: 1 } })).modifiedCount).toBe(1);
+      const updates = proxy.seen.slice(seen).filter((c) => c.name === "update");
+      expect(updates).toHaveLength(2);
+      expect(updates[0]!.txnNumber).toBeDefined();
+      expect(updates[1]!.txnNumber).toBe(updates[0]!.txnNumber);
+      expect(proxy.stats.retriedWrites).toBe(1);
+    } finally {
+      await client.close();
+      await proxy.close();
+    }
+  });
+
   describe("a petstore whose store connection fails answers 503 with Retry-After", () => {
     let t: TestPetstore;
     let staff: string;
