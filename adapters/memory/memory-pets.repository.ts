@@ -11,8 +11,8 @@ import type {
   Settlement,
   StockSetting,
   UnitsBack,
-  ReservationKept,
-  ReservationUndone,
+  ReservationPosted,
+  ReservationVoided,
   SettleMarkCleared,
   MoveStart,
   MoveFinish,
@@ -211,13 +211,13 @@ export class MemoryPets implements Pets {
     });
   }
 
-  async keepReservation({ petId, orderId, nonce }: ReservationKept): Promise<PetWrite> {
+  async postReservation({ petId, orderId, nonce }: ReservationPosted): Promise<PetWrite> {
     return this.#write(petId, (pet) =>
       hasMark(pet, orderId, "reserve", nonce) ? { pet: dropped(pet, orderId, "reserve") } : undefined,
     );
   }
 
-  async undoReservation(u: ReservationUndone): Promise<PetWrite> {
+  async voidReservation(u: ReservationVoided): Promise<PetWrite> {
     return this.#write(u.petId, (pet) =>
       hasMark(pet, u.orderId, "reserve", u.nonce)
         ? unitsBack(pet, u.units, u, dropped(pet, u.orderId, "reserve"))

@@ -13,8 +13,8 @@ import type {
   Settlement,
   StockSetting,
   UnitsBack,
-  ReservationKept,
-  ReservationUndone,
+  ReservationPosted,
+  ReservationVoided,
   SettleMarkCleared,
   MoveStart,
   MoveFinish,
@@ -411,11 +411,11 @@ export class MongoPets implements Pets {
     return this.#write(r.petId, caseAlternatives(facts, taken, cases, likely));
   }
 
-  keepReservation({ petId, orderId, nonce }: ReservationKept): Promise<PetWrite> {
+  postReservation({ petId, orderId, nonce }: ReservationPosted): Promise<PetWrite> {
     return this.#write(petId, [[{ [`${markPath(orderId, "reserve")}.n`]: nonce }, removeMark(orderId, "reserve")]]);
   }
 
-  undoReservation(u: ReservationUndone): Promise<PetWrite> {
+  voidReservation(u: ReservationVoided): Promise<PetWrite> {
     const path = markPath(u.orderId, "reserve");
     const facts = u.nonce === undefined ? { [path]: { $exists: true } } : { [`${path}.n`]: u.nonce };
     return this.#write(u.petId, unitsBack(facts, u.units, u, removeMark(u.orderId, "reserve")));

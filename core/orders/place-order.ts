@@ -5,9 +5,9 @@ import type { Pets } from "../pets/pets.port.ts";
 import { markOf, type PetRecord } from "../pets/pet-record.ts";
 import {
   foreseeReserve,
-  keepReservationSeeing,
+  postReservationSeeing,
   reserveSeeing,
-  undoReservation,
+  voidReservation,
   type PetSight,
   type ReserveOutcome,
 } from "../pets/stock-writes.ts";
@@ -89,7 +89,7 @@ export class PlaceOrder {
     const placed = stampEvent(order.createdAt, "order.placed", orderData(order, false));
     if (!(await this.#ports.orders.insert(order, [placed])))
       return orderOf(await this.#insertRefused(placing, order, reservation));
-    await this.#keepReservation(order);
+    await this.#postReservation(order);
     return orderOf(order);
   }
 
@@ -144,9 +144,9 @@ export class PlaceOrder {
   }
 
   // Keeping moves the fence: the pet it answers is this instance's next sight of it.
-  async #keepReservation(order: OrderRecord): Promise<void> {
+  async #postReservation(order: OrderRecord): Promise<void> {
     if (order.reservation === undefined) return;
-    const pet = await keepReservationSeeing(this.#ports.pets, order.petId, order.id, order.reservation);
+    const pet = await postReservationSeeing(this.#ports.pets, order.petId, order.id, order.reservation);
     this.#hints.saw(order.petId, pet);
   }
 
@@ -155,11 +155,11 @@ export class PlaceOrder {
     const { orders, pets, clock } = this.#ports;
     const there = await orders.ofId(order.id);
     if (there && owns(there, order.reservation)) {
-      await this.#keepReservation(order);
+      await this.#postReservation(order);
       return there;
     }
     if (reservation.outcome === "reserved")
-      await undoReservation(pets, clock, order.petId, order.id, order.quantity, reservation.nonce);
+      await voidReservation(pets, clock, order.petId, order.id, order.quantity, reservation.nonce);
     if (there && placing.attempt && answers(there, placing)) return there;
     throw new DomainError("service_unavailable", "The order took too long to place and was undone; place it again", 1);
   }

@@ -1,7 +1,7 @@
 import { fenceOf, markOf, type PetRecord } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import type { StockState } from "../pets/stock-rule.ts";
-import { applySettlement, clearSettleMark, keepReservation, keepReservationSeeing } from "../pets/stock-writes.ts";
+import { applySettlement, clearSettleMark, postReservation, postReservationSeeing } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import type { OrderRecord } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
@@ -32,14 +32,14 @@ export const settleOrder = async (
 ): Promise<PetRecord | undefined> => {
   // Left on a deleted order, its reserve mark would look like a dead placing's and be undone.
   if (seen.reserveMark !== undefined && seen.reserveMark === order.reservation)
-    await keepReservation(pets, order.petId, order.id, seen.reserveMark);
+    await postReservation(pets, order.petId, order.id, seen.reserveMark);
   const how = order.state === "cancelled" ? "release" : "consume";
   for (let { fence, pet: sight } = seen; ;) {
     const { outcome, pet } = await applySettlement(pets, clock, how, order, fence, sight);
     if (outcome === "applied" || outcome === "no-pet") break;
     // Refused for the order's own reserve mark (not seen: the fence came from a hint): kept first, as above.
     const now =
-      outcome === "reserve-marked" ? await keepReservationSeeing(pets, order.petId, order.id, order.reservation!) : pet;
+      outcome === "reserve-marked" ? await postReservationSeeing(pets, order.petId, order.id, order.reservation!) : pet;
     fence = fenceOf(now, order.id);
     sight = now;
     if (!(await orders.ofId(order.id))?.settling) return undefined;

@@ -95,8 +95,8 @@ export interface Edit {
   events: readonly DomainEvent[];
 }
 
-export type ReservationKept = { petId: number; orderId: number; nonce: string };
-export type ReservationUndone = {
+export type ReservationPosted = { petId: number; orderId: number; nonce: string };
+export type ReservationVoided = {
   petId: number;
   orderId: number;
   nonce: string | undefined;
@@ -116,11 +116,12 @@ export interface Pets {
   list(query: PetQuery): Promise<PetRecord[]>;
   insert(pet: PetRecord): Promise<void>;
 
+  // A reservation's life in two-phase words (docs/consistency.md#glossary): reserve makes it pending; post keeps its
+  // units with the order that owns it; void gives them back. Post and void drop the reserve mark and move the fence.
   /** Only a visible, available pet with `units` in stock, without this order's reserve mark, at `fence`. */
   reserve(reservation: Reservation): Promise<PetWrite>;
-  // Both drop the reserve mark and move the fence of the order's bucket on.
-  keepReservation(keep: ReservationKept): Promise<PetWrite>;
-  undoReservation(undo: ReservationUndone): Promise<PetWrite>;
+  postReservation(post: ReservationPosted): Promise<PetWrite>;
+  voidReservation(reservation: ReservationVoided): Promise<PetWrite>;
   /** Only without this order's settle mark or its own reserve mark, and at `fence`; leaves the settle mark. */
   applySettlement(settlement: Settlement): Promise<PetWrite>;
   /** Also moves the fence of the order's bucket on. */

@@ -87,18 +87,18 @@ const unitsBack = (at: Date, petId: number, units: number): UnitsBack => {
   };
 };
 
-export const keepReservation = async (pets: Pets, petId: number, orderId: number, nonce: string): Promise<boolean> =>
-  (await pets.keepReservation({ petId, orderId, nonce })).applied;
+export const postReservation = async (pets: Pets, petId: number, orderId: number, nonce: string): Promise<boolean> =>
+  (await pets.postReservation({ petId, orderId, nonce })).applied;
 
 /** The pet as the write left it (or found it): a placer's next sight of it. */
-export const keepReservationSeeing = async (
+export const postReservationSeeing = async (
   pets: Pets,
   petId: number,
   orderId: number,
   nonce: string,
-): Promise<PetRecord | undefined> => (await pets.keepReservation({ petId, orderId, nonce })).pet;
+): Promise<PetRecord | undefined> => (await pets.postReservation({ petId, orderId, nonce })).pet;
 
-export const undoReservation = async (
+export const voidReservation = async (
   pets: Pets,
   clock: Clock,
   petId: number,
@@ -106,7 +106,7 @@ export const undoReservation = async (
   units: number,
   nonce: string | undefined,
 ): Promise<boolean> =>
-  (await pets.undoReservation({ petId, orderId, nonce, units, ...unitsBack(clock.now(), petId, units) })).applied;
+  (await pets.voidReservation({ petId, orderId, nonce, units, ...unitsBack(clock.now(), petId, units) })).applied;
 
 export const applySettlement = async (
   pets: Pets,

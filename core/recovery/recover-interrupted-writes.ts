@@ -8,7 +8,7 @@ import { finishCreating } from "../pets/create-pet.ts";
 import { finishDeletingPet } from "../pets/delete-pet.ts";
 import type { Mark, PetRecord } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
-import { clearSettleMark, keepReservation, undoReservation } from "../pets/stock-writes.ts";
+import { clearSettleMark, postReservation, voidReservation } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import type { PageRequest } from "../shared/page.ts";
 
@@ -104,8 +104,8 @@ export class RecoverInterruptedWrites {
       } else order = await orders.ofId(mark.orderId);
     }
     if (order && order.state !== "abandoned" && order.reservation === mark.nonce && mark.nonce !== undefined) {
-      if (await keepReservation(pets, pet.id, mark.orderId, mark.nonce)) report.keptReservations += 1;
-    } else if (await undoReservation(pets, clock, pet.id, mark.orderId, mark.units, mark.nonce)) {
+      if (await postReservation(pets, pet.id, mark.orderId, mark.nonce)) report.keptReservations += 1;
+    } else if (await voidReservation(pets, clock, pet.id, mark.orderId, mark.units, mark.nonce)) {
       report.undoneReservations += 1;
     }
   }

@@ -4,11 +4,11 @@ import type { StockSetting } from "../../core/pets/pets.port.ts";
 import {
   applySettlement,
   clearSettleMark,
-  keepReservation,
+  postReservation,
   MAX_STOCK,
   reserveSeeing,
   stockSetting,
-  undoReservation,
+  voidReservation,
 } from "../../core/pets/stock-writes.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import type { ContractHarness } from "./harness.ts";
@@ -67,7 +67,7 @@ export const petStockContract = (harness: ContractHarness): void => {
           }),
         );
 
-        expect((await pets().keepReservation({ petId: 1, orderId: 11, nonce: "n11" })).pet).toEqual(
+        expect((await pets().postReservation({ petId: 1, orderId: 11, nonce: "n11" })).pet).toEqual(
           aPet({
             id: 1,
             stock: 0,
@@ -80,7 +80,7 @@ export const petStockContract = (harness: ContractHarness): void => {
             revision: 2,
           }),
         );
-        expect((await pets().undoReservation({ petId: 1, orderId: 10, nonce: "n10", units: 2, ...back })).pet).toEqual(
+        expect((await pets().voidReservation({ petId: 1, orderId: 10, nonce: "n10", units: 2, ...back })).pet).toEqual(
           aPet({
             id: 1,
             stock: 2,
@@ -92,7 +92,7 @@ export const petStockContract = (harness: ContractHarness): void => {
           }),
         );
         expect(
-          (await pets().undoReservation({ petId: 2, orderId: 10, nonce: undefined, units: 2, ...back })).pet,
+          (await pets().voidReservation({ petId: 2, orderId: 10, nonce: undefined, units: 2, ...back })).pet,
         ).toEqual(
           aPet({
             id: 2,
@@ -308,12 +308,12 @@ export const petStockContract = (harness: ContractHarness): void => {
         const copy = reservation({ fence: fenceOf(seen, 10), units: 1 });
         expect((await pets().reserve(copy)).applied).toBe(true);
         expect((await pets().reserve(copy)).applied, "while the mark is there").toBe(false);
-        expect((await pets().keepReservation({ petId: 1, orderId: 10, nonce: "n10" })).applied).toBe(true);
+        expect((await pets().postReservation({ petId: 1, orderId: 10, nonce: "n10" })).applied).toBe(true);
         expect((await pets().reserve(copy)).applied, "after it was kept").toBe(false);
 
         const undone = reservation({ orderId: 11, nonce: "n11", units: 1, fence: fenceOf(seen, 11) });
         expect((await pets().reserve(undone)).applied).toBe(true);
-        expect((await pets().undoReservation({ petId: 1, orderId: 11, nonce: "n11", units: 1, ...back })).applied).toBe(
+        expect((await pets().voidReservation({ petId: 1, orderId: 11, nonce: "n11", units: 1, ...back })).applied).toBe(
           true,
         );
         expect((await pets().reserve(undone)).applied, "after it was undone").toBe(false);
@@ -341,10 +341,10 @@ export const petStockContract = (harness: ContractHarness): void => {
         await pets().insert(aPet({ id: 1, stock: 2 }));
         await reserve(1, 10, 2);
 
-        expect(await keepReservation(pets(), 1, 10, "someone else")).toBe(false);
-        expect(await undoReservation(pets(), clock, 1, 10, 2, "someone else")).toBe(false);
-        expect(await undoReservation(pets(), clock, 1, 10, 2, "n10")).toBe(true);
-        expect(await undoReservation(pets(), clock, 1, 10, 2, "n10")).toBe(false);
+        expect(await postReservation(pets(), 1, 10, "someone else")).toBe(false);
+        expect(await voidReservation(pets(), clock, 1, 10, 2, "someone else")).toBe(false);
+        expect(await voidReservation(pets(), clock, 1, 10, 2, "n10")).toBe(true);
+        expect(await voidReservation(pets(), clock, 1, 10, 2, "n10")).toBe(false);
         expect(await pets().ofId(1)).toMatchObject({
           stock: 2,
           status: "available",
@@ -355,8 +355,8 @@ export const petStockContract = (harness: ContractHarness): void => {
         });
 
         await reserve(1, 11, 1);
-        expect(await keepReservation(pets(), 1, 11, "n11")).toBe(true);
-        expect(await keepReservation(pets(), 1, 11, "n11")).toBe(false);
+        expect(await postReservation(pets(), 1, 11, "n11")).toBe(true);
+        expect(await postReservation(pets(), 1, 11, "n11")).toBe(false);
         expect(await pets().ofId(1)).toMatchObject({ stock: 1, holdCount: 1, heldUnits: 1, marks: [] });
       });
 

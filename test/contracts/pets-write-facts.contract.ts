@@ -77,43 +77,43 @@ export const petWriteFactsContract = (harness: ContractHarness): void => {
         [
           "keep: its nonce",
           { marks: [mark(10, "reserve", 2, "n10")] },
-          (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n10" }),
+          (p) => p.postReservation({ petId: 1, orderId: 10, nonce: "n10" }),
           true,
         ],
         [
           "keep: another nonce",
           { marks: [mark(10, "reserve", 2, "n10")] },
-          (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n11" }),
+          (p) => p.postReservation({ petId: 1, orderId: 10, nonce: "n11" }),
           false,
         ],
         [
           "keep: a settle mark only",
           { marks: [mark(10, "settle")] },
-          (p) => p.keepReservation({ petId: 1, orderId: 10, nonce: "n10" }),
+          (p) => p.postReservation({ petId: 1, orderId: 10, nonce: "n10" }),
           false,
         ],
         [
           "undo: its nonce",
           { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 },
-          (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: "n10", units: 2, ...back }),
+          (p) => p.voidReservation({ petId: 1, orderId: 10, nonce: "n10", units: 2, ...back }),
           true,
         ],
         [
           "undo: any nonce",
           { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 },
-          (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: undefined, units: 2, ...back }),
+          (p) => p.voidReservation({ petId: 1, orderId: 10, nonce: undefined, units: 2, ...back }),
           true,
         ],
         [
           "undo: another nonce",
           { marks: [mark(10, "reserve", 2, "n10")], holdCount: 1, heldUnits: 2 },
-          (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: "x", units: 2, ...back }),
+          (p) => p.voidReservation({ petId: 1, orderId: 10, nonce: "x", units: 2, ...back }),
           false,
         ],
         [
           "undo: no mark",
           { holdCount: 1, heldUnits: 2 },
-          (p) => p.undoReservation({ petId: 1, orderId: 10, nonce: undefined, units: 2, ...back }),
+          (p) => p.voidReservation({ petId: 1, orderId: 10, nonce: undefined, units: 2, ...back }),
           false,
         ],
         [
@@ -292,8 +292,8 @@ export const petWriteFactsContract = (harness: ContractHarness): void => {
       it("refuses every write on a missing pet, answering no pet", async () => {
         const writes = [
           pets().reserve(reservation()),
-          pets().keepReservation({ petId: 1, orderId: 10, nonce: "n10" }),
-          pets().undoReservation({ petId: 1, orderId: 10, nonce: undefined, units: 1, ...back }),
+          pets().postReservation({ petId: 1, orderId: 10, nonce: "n10" }),
+          pets().voidReservation({ petId: 1, orderId: 10, nonce: undefined, units: 1, ...back }),
           pets().applySettlement(settlement("release")),
           pets().clearSettleMark({ petId: 1, orderId: 10 }),
           pets().setStock(setting()),

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { EventType } from "../../core/events/domain-event.ts";
 import type { Mark, PetRecord } from "../../core/pets/pet-record.ts";
-import { applySettlement, reserveSeeing, stockSetting, undoReservation } from "../../core/pets/stock-writes.ts";
+import { applySettlement, reserveSeeing, stockSetting, voidReservation } from "../../core/pets/stock-writes.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { freshStoresPerTest, type ContractHarness } from "./harness.ts";
 import { aPet, at } from "./mothers.ts";
@@ -95,7 +95,7 @@ export const stockRuleContract = (harness: ContractHarness): void => {
         case "consume":
           return (await applySettlement(pets, clock, r.write, order, 0)).outcome === "applied";
         case "undo":
-          return undoReservation(pets, clock, 1, ORDER, r.units, "n10");
+          return voidReservation(pets, clock, 1, ORDER, r.units, "n10");
         case "set":
           return (await pets.setStock(stockSetting(clock, 1, r.units))).applied;
       }

@@ -52,7 +52,7 @@ describe("CancelOrder", () => {
     await new CancelOrder({ ...world, pets }, hints).execute(7, alice);
 
     expect(calls, "no read: the fence is the hint's").not.toContain("ofId");
-    expect(calls).toEqual(["applySettlement", "keepReservation", "applySettlement", "clearSettleMark"]);
+    expect(calls).toEqual(["applySettlement", "postReservation", "applySettlement", "clearSettleMark"]);
     expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 4, holdCount: 1, heldUnits: 1, marks: [] });
     expect(await orderIn(world, 7)).toBeUndefined();
   });

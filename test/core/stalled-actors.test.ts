@@ -40,7 +40,7 @@ describe("an actor stalled past the grace period, then resuming", () => {
   it("a placer stalled before dropping its reserve mark, its order cancelled and relayed meanwhile: units come back once", async () => {
     const world = aWorld();
     const pet = await givenPet(world, { stock: 3 });
-    const stall = stalledAt(world.pets, "keepReservation");
+    const stall = stalledAt(world.pets, "postReservation");
     const placing = new PlaceOrder({ ...world, pets: stall.pets }).execute({ petId: pet.id, quantity: 2 }, alice);
     await stall.reached;
     // The order is listed: staff cancel it, the relay takes its events and the tombstone goes.

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createMemoryStores } from "../../adapters/memory/memory-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { WebhookMessage } from "../../core/webhooks/webhook-message.ts";
-import { applySettlement, clearSettleMark, keepReservation, reserveSeeing } from "../../core/pets/stock-writes.ts";
+import { applySettlement, clearSettleMark, postReservation, reserveSeeing } from "../../core/pets/stock-writes.ts";
 import { aCategory, anOrder, aPet, recordEvents, recordOrderEvents, removePet } from "../contracts/mothers.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 import { workOf, type Work } from "../support/work-meter.ts";
@@ -46,7 +46,7 @@ describe("memory store: per-request work independent of the store's size", () =>
     const work = await workOf(async () => {
       await stores.pets.ofId(1);
       await reserveSeeing(stores.pets, clock, 1, 3, 1, "n3");
-      await keepReservation(stores.pets, 1, 3, "n3");
+      await postReservation(stores.pets, 1, 3, "n3");
       await applySettlement(stores.pets, clock, "release", { id: 4, petId: 1, quantity: 1 }, 0);
       await clearSettleMark(stores.pets, 1, 4);
       await applySettlement(stores.pets, clock, "consume", { id: 6, petId: 1, quantity: 1 }, 0);
