@@ -380,6 +380,11 @@ export class MongoRateLimiter implements RateLimiter {
     lease.known = doc !== null;
     if (!doc) return undefined;
     lease.storedMinute = doc.minute?.key;
+    if (doc.minute && doc.minute.end.getTime() > lease.minute.end) {
+      lease.minute = { ...noShare(), key: doc.minute.key, end: doc.minute.end.getTime() };
+    }
+    lease.day.granted = doc.day;
+    lease.minute.granted = doc.minute?.key === lease.minute.key ? doc.minute.granted : 0;
     const holder = doc.holders?.[this.#holder];
     if ((holder?.n ?? 0) !== lease.n) {
       // Units of a write whose answer was lost are this instance's; with no local record, count them as used.
@@ -391,12 +396,6 @@ export class MongoRateLimiter implements RateLimiter {
       lease.minute.used = forgotten ? lease.minute.held : Math.min(lease.minute.used, lease.minute.held);
       return undefined;
     }
-    if (doc.minute && doc.minute.end.getTime() > lease.minute.end) {
-      lease.minute = { ...noShare(), key: doc.minute.key, end: doc.minute.end.getTime() };
-      return undefined;
-    }
-    lease.day.granted = doc.day;
-    lease.minute.granted = doc.minute?.key === lease.minute.key ? doc.minute.granted : 0;
     const left = (share: Share, limit: number) => unused(share) + limit - share.granted;
     if (left(lease.day, day.limit) < 1) return "day";
     if (left(lease.minute, minute.limit) < 1) return "minute";

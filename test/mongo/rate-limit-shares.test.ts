@@ -160,6 +160,41 @@ describeMongo("rate-limit shares across instances on MongoDB", () => {
     }
   });
 
+  it("a share whose answer was lost is found by the next write and used: a lone instance still admits exactly the limit", async () => {
+    let loseNext = false;
+    const lossy = new Proxy(mongo.db, {
+      get(db, name) {
+        if (name !== "collection") return Reflect.get(db, name, db) as unknown;
+        return (collectionName: string) => {
+          const collection = db.collection(collectionName);
+          return new Proxy(collection, {
+            get(target, method) {
+              if (method !== "findOneAndUpdate") return Reflect.get(target, method, target) as unknown;
+              return async (...args: Parameters<typeof collection.findOneAndUpdate>) => {
+                const applied: unknown = await target.findOneAndUpdate(...args);
+                if (!loseNext) return applied;
+                loseNext = false;
+                throw new Error("the answer was lost");
+              };
+            },
+          });
+        };
+      },
+    });
+    const limiter = new MongoRateLimiter(lossy);
+    const results: Consumption[] = [];
+    for (let i = 0; i < 3; i++) results.push(await limiter.consume("key:1", windows(20)));
+    loseNext = true; // the next share (4 units) applies in the store, its answer does not arrive
+    await expect(limiter.consume("key:1", windows(20))).rejects.toThrow("the answer was lost");
+    for (let i = 0; i < 30; i++) results.push(await limiter.consume("key:1", windows(20)));
+
+    expect(admittedOf(results)).toBe(20);
+    expect(results.filter((r) => r.admitted).map((r) => r.counts.minute)).toEqual(
+      Array.from({ length: 20 }, (_, i) => i + 1),
+    );
+    expect(await documentOf()).toMatchObject({ minute: { granted: 20 } });
+  });
+
   it("a key's document late in its day is the size it was early: 23 hours of minutes leave no trace", async () => {
     const limiter = new MongoRateLimiter(mongo.db);
     const size = async () => BSON.calculateObjectSize((await documentOf())!);
