@@ -195,6 +195,17 @@ describeMongo("rate-limit shares across instances on MongoDB", () => {
     expect(await documentOf()).toMatchObject({ minute: { granted: 20 } });
   });
 
+  it("an instance whose clock lags a minute counts its requests in the newer minute the store holds", async () => {
+    const ahead = new MongoRateLimiter(mongo.db);
+    const behind = new MongoRateLimiter(mongo.db);
+    for (let i = 0; i < 8; i++) expect((await ahead.consume("key:1", windows(10, 1_000, 1))).admitted).toBe(true);
+    const lagging: Consumption[] = [];
+    for (let i = 0; i < 5; i++) lagging.push(await behind.consume("key:1", windows(10, 1_000, 0)));
+
+    expect(admittedOf(lagging)).toBe(2);
+    expect(await documentOf()).toMatchObject({ minute: { key: minute(1, 10).key, granted: 10 } });
+  });
+
   it("a key's document late in its day is the size it was early: 23 hours of minutes leave no trace", async () => {
     const limiter = new MongoRateLimiter(mongo.db);
     const size = async () => BSON.calculateObjectSize((await documentOf())!);
