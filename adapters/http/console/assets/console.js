@@ -1,10 +1,10 @@
 // @ts-check
-// The staff console: Preact with htm, served as ES modules by the service itself (no build step, no CDN). This file
-// holds the page's frame (sign-in or the signed-in shell); each section and concern has its own module.
+// The staff console: Preact with htm, bundled into one script the service serves itself (no CDN). This file holds
+// the page's frame (sign-in or the signed-in shell, the tab in the URL); each section and concern has its own module.
 
 import { render } from "preact";
 import { useCallback, useEffect, useMemo, useState } from "preact/hooks";
-import { allPages, createApi, explain } from "./api.js";
+import { ApiError, allPages, createApi, explain } from "./api.js";
 import { Catalog } from "./catalog.js";
 import { createBus, followEvents } from "./events.js";
 import { Inventory } from "./inventory.js";
@@ -13,6 +13,7 @@ import { Notices, QuotaLine } from "./notices.js";
 import { Orders } from "./orders.js";
 import { SignIn } from "./sign-in.js";
 import { html } from "./ui.js";
+import { navigate, useUrl } from "./url-state.js";
 
 /** Where the key is kept: this tab only, gone when it closes; never in a URL. */
 const KEY_STORAGE = "petstore.console.key";
@@ -64,7 +65,11 @@ const useLookups = (api, me) => {
 const Console = ({ apiKey, me, onSignOut }) => {
   const [problem, setProblem] = useState(/** @type {Problem | undefined} */ (undefined));
   const [quota, setQuota] = useState(/** @type {Quota | undefined} */ (undefined));
-  const [current, setCurrent] = useState("inventory");
+  const { params } = useUrl();
+  const asked = params.get("view") ?? "";
+  const current = sections.some(([id]) => id === asked) ? asked : "inventory";
+  // Signed in: the focus goes to the page's first heading, where a screen reader starts reading.
+  useEffect(() => document.getElementById("console-title")?.focus(), []);
   const [connection, setConnection] = useState(/** @type {import("./events.js").Connection} */ ("connecting"));
   const [generation, setGeneration] = useState(0);
   const bus = useMemo(createBus, []);
@@ -83,7 +88,7 @@ const Console = ({ apiKey, me, onSignOut }) => {
   return html`<div class="shell">
     <a class="skip" href="#main">Skip to the content</a>
     <header>
-      <h1>Petstore console</h1>
+      <h1 id="console-title" tabindex="-1">Petstore console</h1>
       <p class="who" id="who">
         <strong>${me.label}</strong> <span class="muted">(<span id="who-role">${me.role}</span>, ${me.plan} plan, key #${me.id})</span>
         <${QuotaLine} quota=${quota} limited=${limited} />
@@ -99,7 +104,7 @@ const Console = ({ apiKey, me, onSignOut }) => {
       <ul>
         ${sections.map(
           ([id, label]) => html`<li key=${id}>
-            <button type="button" class="tab" aria-current=${current === id ? "page" : undefined} aria-controls=${`section-${id}`} onClick=${() => setCurrent(id ?? "inventory")}>${label}</button>
+            <button type="button" class="tab" aria-current=${current === id ? "page" : undefined} aria-controls=${`section-${id}`} onClick=${() => navigate({ view: id === "inventory" ? "" : id })}>${label}</button>
           </li>`,
         )}
       </ul>
@@ -119,9 +124,11 @@ const Console = ({ apiKey, me, onSignOut }) => {
   </div>`;
 };
 
+/** @typedef {{ notice?: string | undefined, key?: string, limitedUntil?: number }} SignInState */
+
 const App = () => {
   const [session, setSession] = useState(/** @type {{ key: string, me: Me } | undefined} */ (undefined));
-  const [notice, setNotice] = useState(/** @type {string | undefined} */ (undefined));
+  const [signIn, setSignIn] = useState(/** @type {SignInState} */ ({}));
   const [checking, setChecking] = useState(() => sessionStorage.getItem(KEY_STORAGE) !== null);
   useEffect(() => {
     const kept = sessionStorage.getItem(KEY_STORAGE);
@@ -129,18 +136,25 @@ const App = () => {
     createApi(kept, () => undefined)("GET", "/me")
       .then((res) => setSession({ key: kept, me: res.body }))
       .catch((e) => {
+        if (e instanceof ApiError && e.status === 429) {
+          // Refused for now: the sign-in page says so with the wait, and tries the kept key again when it is over.
+          setSignIn({ key: kept, limitedUntil: Date.now() + e.retryAfter * 1000 });
+          return;
+        }
         if (e.status === 401) sessionStorage.removeItem(KEY_STORAGE);
-        setNotice(e.status === 401 ? "Your key is no longer valid. Sign in again." : explain(e));
+        setSignIn({ notice: e.status === 401 ? "Your key is no longer valid. Sign in again." : explain(e) });
       })
       .finally(() => setChecking(false));
   }, []);
-  if (checking) return html`<p>Loading…</p>`;
+  if (checking) return html`<p class="loading">Loading…</p>`;
   if (!session) {
     return html`<${SignIn}
-      notice=${notice}
+      notice=${signIn.notice}
+      initialKey=${signIn.key}
+      initialLimitedUntil=${signIn.limitedUntil}
       onSignedIn=${(/** @type {string} */ key, /** @type {Me} */ me) => {
         sessionStorage.setItem(KEY_STORAGE, key);
-        setNotice(undefined);
+        setSignIn({});
         setSession({ key, me });
       }}
     />`;
@@ -150,11 +164,15 @@ const App = () => {
     me=${session.me}
     onSignOut=${(/** @type {string | undefined} */ message) => {
       sessionStorage.removeItem(KEY_STORAGE);
-      setNotice(message);
+      setSignIn({ notice: message });
       setSession(undefined);
     }}
   />`;
 };
 
 const root = document.getElementById("app");
-if (root) render(html`<${App} />`, root);
+if (root) {
+  // The page's own "Loading…" goes; Preact renders into an empty element.
+  root.replaceChildren();
+  render(html`<${App} />`, root);
+}

@@ -1,12 +1,14 @@
 // @ts-check
-// Inventory: the stock list, a page at a time in the service's order (pet id), with the pets' names and categories;
-// stock set inline with If-Match.
+// Inventory: the stock list, a page at a time in the service's order (pet id, or name), searched by name, with the
+// pets' names and categories; stock set inline with If-Match, and undone the same way.
 
 import { useEffect, useRef, useState } from "preact/hooks";
 import { explain, petsById, query } from "./api.js";
-import { Pager, loaded, usePagedList } from "./paging.js";
+import { ExportButton } from "./export.js";
+import { Pager, SearchField, SortHeader, loaded, sizeOf, usePagedList } from "./paging.js";
 import { check, useRules } from "./rules.js";
-import { Alert, FieldError, StatusFilter, html, useFocusAfter } from "./ui.js";
+import { Alert, FieldError, OutcomeLine, StatusFilter, html, useFocusAfter } from "./ui.js";
+import { useView } from "./url-state.js";
 
 const LOW_STOCK = 2;
 
@@ -17,7 +19,8 @@ const LOW_STOCK = 2;
  */
 
 /**
- * @param {{ api: Api, row: Row, onDone: (item: import("./api.js").InventoryItem) => void, onCancel: () => void }} props
+ * @param {{ api: Api, row: Row, onDone: (item: import("./api.js").InventoryItem, etag: string | null, was: number) => void,
+ *   onCancel: () => void }} props
  */
 const StockEditor = ({ api, row, onDone, onCancel }) => {
   const rules = useRules();
@@ -49,7 +52,7 @@ const StockEditor = ({ api, row, onDone, onCancel }) => {
         body: { quantity: Number(state.value) },
         ifMatch: state.etag,
       });
-      onDone(res.body);
+      onDone(res.body, res.etag, Number(state.newer ?? row.quantity));
     } catch (e) {
       if (/** @type {{ status?: number }} */ (e).status === 412) {
         const fresh = await api("GET", `/store/inventory/${row.petId}`).catch(() => undefined);
@@ -81,31 +84,32 @@ const StockEditor = ({ api, row, onDone, onCancel }) => {
   </form>`;
 };
 
+/** @param {Api} api */
+const withNames =
+  (api) =>
+  /** @returns {Promise<Row[]>} */
+  async (/** @type {import("./api.js").InventoryItem[]} */ items) => {
+    const pets = await petsById(
+      api,
+      items.map((item) => item.petId),
+    );
+    return items.map((item) => ({
+      ...item,
+      name: pets.get(item.petId)?.name ?? `#${item.petId}`,
+      categoryId: pets.get(item.petId)?.categoryId,
+    }));
+  };
+
 /**
- * @param {{ api: Api, bus: import("./events.js").Bus, canWrite: boolean, categories: Map<number, Category> }} props
+ * The stock list as the view asks for it, kept current by the event stream.
+ * @param {Api} api
+ * @param {import("./events.js").Bus} bus
+ * @param {import("./url-state.js").View} view
  */
-export const Inventory = ({ api, bus, canWrite, categories }) => {
-  const [status, setStatus] = useState("");
-  const [size, setSize] = useState(20);
-  const [editing, setEditing] = useState(/** @type {number | undefined} */ (undefined));
-  const [said, setSaid] = useState("");
-  const focusAfter = useFocusAfter("#inventory-title");
-  const list = usePagedList(
-    api,
-    `/store/inventory${query({ limit: size, status })}`,
-    /** @returns {Promise<Row[]>} */
-    async (items) => {
-      const pets = await petsById(
-        api,
-        items.map((/** @type {import("./api.js").InventoryItem} */ item) => item.petId),
-      );
-      return items.map((/** @type {import("./api.js").InventoryItem} */ item) => ({
-        ...item,
-        name: pets.get(item.petId)?.name ?? `#${item.petId}`,
-        categoryId: pets.get(item.petId)?.categoryId,
-      }));
-    },
-  );
+const useStockList = (api, bus, view) => {
+  const size = sizeOf(view);
+  const first = `/store/inventory${query({ sort: view.get("sort"), limit: size, name: view.get("name"), status: view.get("status") })}`;
+  const list = usePagedList(api, first, view, size, withNames(api));
   useEffect(
     () =>
       bus.on((event) => {
@@ -126,25 +130,85 @@ export const Inventory = ({ api, bus, canWrite, categories }) => {
       }),
     [],
   );
+  return { list, first };
+};
+
+/**
+ * @param {{ api: Api, bus: import("./events.js").Bus, canWrite: boolean, categories: Map<number, Category> }} props
+ */
+export const Inventory = ({ api, bus, canWrite, categories }) => {
+  const view = useView("inventory");
+  const { list, first } = useStockList(api, bus, view);
+  const [editing, setEditing] = useState(/** @type {number | undefined} */ (undefined));
+  const [outcomes, setOutcomes] = useState(/** @type {Record<number, import("./ui.js").Outcome | undefined>} */ ({}));
+  const focusAfter = useFocusAfter("#inventory-title");
+  const status = view.get("status");
+  const sort = view.get("sort", "id");
+  const categoryName = (/** @type {number | undefined} */ id) =>
+    id === undefined ? "" : (categories.get(id)?.name ?? `#${id}`);
+  /** @param {import("./api.js").InventoryItem} item */
+  const showItem = (item) =>
+    list.update((current) =>
+      current.map((r) => (r.petId === item.petId ? { ...r, quantity: item.quantity, status: item.status } : r)),
+    );
+  /**
+   * Sets the stock back to what it was, if nobody changed it since (If-Match with the save's own tag).
+   * @param {Row} row @param {number} was @param {string | null} etag
+   */
+  const undo = async (row, was, etag) => {
+    try {
+      const res = await api("PUT", `/store/inventory/${row.petId}`, { body: { quantity: was }, ifMatch: etag });
+      showItem(res.body);
+      setOutcomes((o) => ({
+        ...o,
+        [row.petId]: { kind: "done", message: `Stock of ${row.name} set back to ${was}.` },
+      }));
+    } catch (e) {
+      const message =
+        /** @type {{ status?: number }} */ (e).status === 412
+          ? `Not undone: the stock of ${row.name} changed again meanwhile.`
+          : explain(e);
+      setOutcomes((o) => ({ ...o, [row.petId]: { kind: "error", message } }));
+    }
+    focusAfter(`#set-stock-${row.petId}`);
+  };
+  const shape = {
+    header: ["petId", "name", "categoryId", "category", "status", "quantity"],
+    rows: async (/** @type {import("./api.js").InventoryItem[]} */ items) =>
+      (await withNames(api)(items)).map((r) => [
+        r.petId,
+        r.name,
+        r.categoryId,
+        categoryName(r.categoryId),
+        r.status,
+        r.quantity,
+      ]),
+  };
   return html`<section aria-labelledby="inventory-title">
     <h2 id="inventory-title" tabindex="-1">Inventory</h2>
     <div class="toolbar">
-      <${StatusFilter} id="inventory-status" value=${status} onChange=${setStatus} />
+      <${SearchField} id="inventory-search" label="Search pets by name" view=${view} name="name" />
+      <${StatusFilter} id="inventory-status" value=${status} onChange=${(/** @type {string} */ value) => view.set({ status: value })} />
+      <${ExportButton} api=${api} first=${first} shape=${shape} file="inventory.csv" what="items" id="inventory-export" />
     </div>
-    <p class="visually-hidden" role="status" aria-live="polite">${said}</p>
     ${loaded(
       list,
       (/** @type {Row[]} */ rows) => html`<table id="inventory" class="cards">
-          <caption class="visually-hidden">Stock of each pet, in pet id order</caption>
-          <thead><tr><th scope="col">Pet</th><th scope="col">Category</th><th scope="col">Status</th><th scope="col">Stock</th><th scope="col">Set stock</th></tr></thead>
+          <caption class="visually-hidden">Stock of each pet, ${sort === "name" ? "by name" : sort === "-id" ? "newest pet first" : "in pet id order"}</caption>
+          <thead><tr>
+            <${SortHeader} label="Pet" sort=${sort} options=${["name"]} onSort=${(/** @type {string} */ value) => view.set({ sort: value })} />
+            <${SortHeader} label="Pet id" sort=${sort} options=${["id", "-id"]} onSort=${(/** @type {string} */ value) => view.set({ sort: value === "id" ? "" : value })} />
+            <th scope="col">Category</th><th scope="col">Status</th><th scope="col">Stock</th><th scope="col">Set stock</th>
+          </tr></thead>
           <tbody>
-            ${rows.length === 0 ? html`<tr><td colspan="5">No pets${status ? ` with status ${status}` : ""}.</td></tr>` : null}
+            ${rows.length === 0 ? html`<tr><td colspan="6">No pets${status ? ` with status ${status}` : ""}${view.get("name") ? ` named ${view.get("name")}…` : ""}.</td></tr>` : null}
             ${rows.map(
               (
                 row,
               ) => html`<tr key=${row.petId} data-pet-id=${row.petId} class=${row.quantity <= LOW_STOCK ? "low" : ""}>
-                <th scope="row">${row.name} <span class="id">#${row.petId}</span></th>
-                <td data-label="Category" class="category">${row.categoryId === undefined ? "—" : (categories.get(row.categoryId)?.name ?? `#${row.categoryId}`)}</td>
+                <th scope="row">${row.name}</th>
+                <td data-label="Pet id" class="id">#${row.petId}</td>
+                <td data-label="Category" class="category">${row.categoryId === undefined ? "—" : categoryName(row.categoryId)}</td>
                 <td data-label="Status"><span class=${`status ${row.status}`}>${row.status}</span></td>
                 <td data-label="Stock" class="stock">${row.quantity}${row.quantity <= LOW_STOCK ? html` <span class="badge">low</span>` : null}</td>
                 <td data-label="Set stock">
@@ -157,25 +221,36 @@ export const Inventory = ({ api, bus, canWrite, categories }) => {
                           setEditing(undefined);
                           focusAfter(`#set-stock-${row.petId}`);
                         }}
-                        onDone=${(/** @type {import("./api.js").InventoryItem} */ item) => {
-                          list.update((current) =>
-                            current.map((r) =>
-                              r.petId === item.petId ? { ...r, quantity: item.quantity, status: item.status } : r,
-                            ),
-                          );
+                        onDone=${(
+                          /** @type {import("./api.js").InventoryItem} */ item,
+                          /** @type {string | null} */ etag,
+                          /** @type {number} */ was,
+                        ) => {
+                          showItem(item);
                           setEditing(undefined);
-                          setSaid(`Stock of ${row.name} set to ${item.quantity}`);
+                          setOutcomes((o) => ({
+                            ...o,
+                            [row.petId]: {
+                              kind: "done",
+                              message: `Stock of ${row.name} set to ${item.quantity} (was ${was}).`,
+                              undo: () => undo(row, was, etag),
+                            },
+                          }));
                           focusAfter(`#set-stock-${row.petId}`);
                         }}
                       />`
-                      : html`<button id=${`set-stock-${row.petId}`} disabled=${!canWrite} onClick=${() => setEditing(row.petId)} aria-label=${`Set stock of ${row.name}`}>Set stock</button>`
+                      : html`<button id=${`set-stock-${row.petId}`} disabled=${!canWrite} onClick=${() => {
+                          setOutcomes((o) => ({ ...o, [row.petId]: undefined }));
+                          setEditing(row.petId);
+                        }} aria-label=${`Set stock of ${row.name}`}>Set stock</button>`
                   }
+                  <${OutcomeLine} outcome=${outcomes[row.petId]} />
                 </td>
               </tr>`,
             )}
           </tbody>
         </table>
-        <${Pager} list=${list} what="stock" size=${size} onSize=${setSize} id="inventory-size" />`,
+        <${Pager} list=${list} what="stock" onSize=${(/** @type {number} */ size) => view.set({ size: size === 20 ? "" : String(size) })} id="inventory-size" />`,
     )}
   </section>`;
 };

@@ -1,71 +1,110 @@
 // @ts-check
-// Lists page with the service: `limit`, and the `Link: rel="next"` URL it answers (keyset paging: no totals and no
-// "previous" link, so the pages seen are kept to go back).
+// Lists page with the service: `limit`, and the `Link: rel="next"` URL it answers (keyset paging: no "previous" link,
+// so the cursors of the pages seen are kept, in the URL, to go back and to reload the same page).
 
 import { useCallback, useEffect, useRef, useState } from "preact/hooks";
-import { explain, nextLink } from "./api.js";
-import { Alert, html } from "./ui.js";
+import { nextLink } from "./api.js";
+import { OutcomeLine, html, refusal } from "./ui.js";
 
 export const PAGE_SIZES = [10, 20, 50, 100];
 
 /**
  * @template T
- * @typedef {{ items: T[] | undefined, error: string, page: number, hasNext: boolean, hasPrevious: boolean,
+ * @typedef {{ items: T[] | undefined, outcome: import("./ui.js").Outcome | undefined, fromPager: boolean,
+ *   page: number, size: number, hasNext: boolean, hasPrevious: boolean, url: string,
  *   next: () => void, previous: () => void, reload: () => Promise<void>,
  *   update: (change: (items: T[]) => T[]) => void }} PagedList
  */
 
 /**
- * One page of a list at a time. `first` is the first page's URL (filters, sort and limit in it): a new one starts
- * over at page 1. `enrich` adds what the rows show from elsewhere (names), once per page.
+ * The part of a next-page link that moves on (`after`, `afterName`): one page's cursor.
+ * @param {string} link
+ */
+const cursorOf = (link) =>
+  new URLSearchParams(
+    [...new URL(link, location.origin).searchParams].filter(([name]) => name.startsWith("after")),
+  ).toString();
+
+/**
+ * @param {string} first
+ * @param {string | undefined} cursor
+ */
+const pageUrl = (first, cursor) => (cursor ? `${first}${first.includes("?") ? "&" : "?"}${cursor}` : first);
+
+/**
+ * One page of a list at a time. `first` is the first page's URL (filters, sort and limit in it); the view keeps the
+ * cursors of the pages after it (`page` in the URL), which a change of `first` clears. `enrich` adds what the rows
+ * show from elsewhere (names), once per page.
  * @template T
  * @param {import("./api.js").Api} api
  * @param {string} first
+ * @param {import("./url-state.js").View} view
+ * @param {number} size
  * @param {(items: any[]) => Promise<T[]>} [enrich]
  * @returns {PagedList<T>}
  */
-export const usePagedList = (api, first, enrich) => {
-  const [pages, setPages] = useState(/** @type {string[]} */ ([first]));
-  // What is shown: a page's items, which page they are and the service's link to the next; set together.
+export const usePagedList = (api, first, view, size, enrich) => {
+  const cursors = view.getAll("page");
+  const url = pageUrl(first, cursors.at(-1));
+  // What is shown: a page's items and the service's link to the next; set together.
   const [shown, setShown] = useState(
-    /** @type {{ items: T[] | undefined, page: number, next: string | undefined }} */ ({
+    /** @type {{ items: T[] | undefined, next: string | undefined, page: number }} */ ({
       items: undefined,
-      page: 1,
       next: undefined,
+      page: 1,
     }),
   );
-  const [error, setError] = useState("");
+  const [outcome, setOutcome] = useState(/** @type {import("./ui.js").Outcome | undefined} */ (undefined));
   const asked = useRef(0);
-  const current = pages[pages.length - 1] ?? first;
-  const latest = useRef({ url: current, page: pages.length });
-  latest.current = { url: current, page: pages.length };
+  // Whether the load under way was asked for by the pager: its refusal then shows beside the pager.
+  const byPager = useRef(false);
+  const [fromPager, setFromPager] = useState(false);
+  const page = cursors.length + 1;
+  const latest = useRef({ url, page });
+  latest.current = { url, page };
   const load = useCallback(
-    async (/** @type {string} */ url, /** @type {number} */ page) => {
+    async (/** @type {string} */ target, /** @type {number} */ number) => {
       const mine = ++asked.current;
+      const pager = byPager.current;
       try {
-        const res = await api("GET", url);
+        const res = await api("GET", target);
         const rows = enrich ? await enrich(res.body) : res.body;
         // A later request (another page, another filter, a reload) wins over an earlier one that answers late.
         if (mine !== asked.current) return;
-        setShown({ items: rows, page, next: nextLink(res.link) });
-        setError("");
+        setShown({ items: rows, next: nextLink(res.link), page: number });
+        setOutcome(undefined);
       } catch (e) {
-        if (mine === asked.current) setError(explain(e));
+        if (mine !== asked.current) return;
+        setOutcome(refusal(e));
+        setFromPager(pager);
       }
     },
     [api],
   );
-  useEffect(() => setPages([first]), [first]);
-  useEffect(() => void load(current, pages.length), [current]);
+  useEffect(() => {
+    void load(url, page);
+    byPager.current = false;
+  }, [url]);
   const { next } = shown;
   return {
     items: shown.items,
-    error,
+    outcome,
+    fromPager,
+    // The page shown: a page refused stays the one asked for in the URL, not the one on the screen.
     page: shown.page,
+    size,
+    url,
     hasNext: next !== undefined,
-    hasPrevious: shown.page > 1,
-    next: () => next !== undefined && setPages((stack) => [...stack.slice(0, shown.page), next]),
-    previous: () => setPages((stack) => (stack.length > 1 ? stack.slice(0, -1) : stack)),
+    hasPrevious: cursors.length > 0,
+    next: () => {
+      if (next === undefined) return;
+      byPager.current = true;
+      view.set({ page: [...cursors.slice(0, shown.page - 1), cursorOf(next)] }, { keepPage: true });
+    },
+    previous: () => {
+      byPager.current = true;
+      view.set({ page: cursors.slice(0, -1) }, { keepPage: true });
+    },
     // The page asked for last, which a filter may have changed since this render.
     reload: () => load(latest.current.url, latest.current.page),
     update: (change) => setShown((s) => (s.items ? { ...s, items: change(s.items) } : s)),
@@ -73,14 +112,26 @@ export const usePagedList = (api, first, enrich) => {
 };
 
 /**
- * Previous / next and the page size, under a table. The buttons stay focusable at the ends (aria-disabled), so
- * the focus never drops to the page when the last page is reached.
- * @param {{ list: PagedList<unknown>, what: string, size: number, onSize: (size: number) => void, id: string }} props
+ * Which rows this page shows, and of how many: the count is known on the last page; before it, "more than".
+ * @param {PagedList<unknown>} list
+ */
+const rangeOf = (list) => {
+  const shown = list.items?.length ?? 0;
+  const from = (list.page - 1) * list.size;
+  if (shown === 0) return list.page === 1 ? "None" : "No more";
+  const range = `${from + 1}–${from + shown}`;
+  return list.hasNext ? `${range} of more than ${from + shown}` : `${range} of ${from + shown}`;
+};
+
+/**
+ * Previous / next, the rows shown of how many, and the page size, under a table; a refused page load says why
+ * here, beside the button that asked for it, and tries again when its wait is over. The buttons stay focusable at
+ * the ends (aria-disabled), so the focus never drops to the page when the last page is reached.
+ * @param {{ list: PagedList<unknown>, what: string, onSize: (size: number) => void, id: string }} props
  */
 export const Pager = ({
   list,
   what,
-  size,
   onSize,
   id,
 }) => html`<div class="pager" role="group" aria-label=${`Pages of ${what}`}>
@@ -89,10 +140,14 @@ export const Pager = ({
   <span class="page-number" aria-live="polite">Page ${list.page}</span>
   <button type="button" aria-disabled=${list.hasNext ? undefined : "true"} aria-label=${`Next page of ${what}`}
     onClick=${() => list.hasNext && list.next()}>Next ›</button>
+  <span class="range" id=${`${id}-range`}>${list.items ? rangeOf(list) : ""}</span>
   <label for=${id}>Per page</label>
-  <select id=${id} value=${String(size)} onChange=${(/** @type {Event} */ e) => onSize(Number(/** @type {HTMLSelectElement} */ (e.currentTarget).value))}>
+  <select id=${id} value=${String(list.size)} onChange=${(/** @type {Event} */ e) => onSize(Number(/** @type {HTMLSelectElement} */ (e.currentTarget).value))}>
     ${PAGE_SIZES.map((n) => html`<option value=${String(n)}>${n}</option>`)}
   </select>
+  <div class="pager-outcome">
+    ${list.fromPager ? html`<${OutcomeLine} outcome=${list.outcome} onWaited=${list.reload} />` : null}
+  </div>
 </div>`;
 
 /**
@@ -129,10 +184,42 @@ export const useSettled = (value, ms) => {
 };
 
 /**
- * A list's page once loaded: its refusal in place, "Loading…" until the first answer, then `table(items)`.
+ * A list's page once loaded: a refusal the pager did not cause in place, "Loading…" until the first answer, then
+ * `table(items)`.
  * @template T
  * @param {PagedList<T>} list
  * @param {(items: T[]) => unknown} table
  */
-export const loaded = (list, table) => html`<${Alert} message=${list.error} />
-  ${list.items === undefined ? (list.error ? null : html`<p>Loading…</p>`) : table(list.items)}`;
+export const loaded = (
+  list,
+  table,
+) => html`${list.fromPager ? null : html`<${OutcomeLine} outcome=${list.outcome} onWaited=${list.reload} />`}
+  ${list.items === undefined ? (list.outcome ? null : html`<p>Loading…</p>`) : table(list.items)}`;
+
+/**
+ * The page size in the view, one of PAGE_SIZES (20 when absent or odd).
+ * @param {import("./url-state.js").View} view
+ */
+export const sizeOf = (view) => {
+  const size = Number(view.get("size", "20"));
+  return PAGE_SIZES.includes(size) ? size : 20;
+};
+
+/**
+ * A search field whose settled text goes into the view (in place: typing makes no history entries); Back and Forward
+ * give it the URL's text again.
+ * @param {{ id: string, label: string, view: import("./url-state.js").View, name: string }} props
+ */
+const SearchInput = ({ id, view, name }) => {
+  const [text, setText] = useState(() => view.get(name));
+  const settled = useSettled(text.trim(), 250);
+  useEffect(() => {
+    if (settled !== view.get(name)) view.set({ [name]: settled }, { replace: true });
+  }, [settled]);
+  return html`<input id=${id} type="search" value=${text} autocomplete="off"
+    onInput=${(/** @type {Event} */ e) => setText(/** @type {HTMLInputElement} */ (e.currentTarget).value)} />`;
+};
+
+/** @param {{ id: string, label: string, view: import("./url-state.js").View, name: string }} props */
+export const SearchField = (props) => html`<label for=${props.id}>${props.label}</label>
+  <${SearchInput} key=${props.view.moves} ...${props} />`;

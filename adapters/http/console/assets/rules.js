@@ -61,14 +61,3 @@ export const check = (rules, body, field, raw, label) => {
   }
   return "";
 };
-
-/**
- * The numeric bounds of a field, for the input's own min/max attributes.
- * @param {Rules | undefined} rules
- * @param {string} body
- * @param {string} field
- */
-export const bounds = (rules, body, field) => {
-  const rule = rules?.[body]?.properties[field];
-  return { min: rule?.minimum, max: rule?.maximum, maxLength: rule?.maxLength };
-};

@@ -1,25 +1,32 @@
 // @ts-check
-// Sign-in: the key is checked with GET /me; a 429 shows its own countdown and holds the button until it ends.
+// Sign-in: the key is checked with GET /me; a 429 shows its own countdown, holds the button, and tries again when
+// the wait is over.
 
-import { useState } from "preact/hooks";
+import { useEffect, useRef, useState } from "preact/hooks";
 import { ApiError, createApi, explain } from "./api.js";
 import { Alert, html, useAutoFocus, useCountdown } from "./ui.js";
 
 /**
- * @param {{ onSignedIn: (key: string, me: import("./api.js").Me) => void, notice?: string | undefined }} props
+ * @param {{ onSignedIn: (key: string, me: import("./api.js").Me) => void, notice?: string | undefined,
+ *   initialKey?: string | undefined, initialLimitedUntil?: number | undefined }} props
  */
-export const SignIn = ({ onSignedIn, notice }) => {
-  const [key, setKey] = useState("");
+export const SignIn = ({ onSignedIn, notice, initialKey, initialLimitedUntil }) => {
+  const [key, setKey] = useState(initialKey ?? "");
   const [error, setError] = useState(notice ?? "");
   const [busy, setBusy] = useState(false);
-  const [limitedUntil, setLimitedUntil] = useState(/** @type {number | undefined} */ (undefined));
+  const [limitedUntil, setLimitedUntil] = useState(initialLimitedUntil);
   const seconds = useCountdown(limitedUntil);
   const limited = limitedUntil !== undefined && seconds > 0;
   const input = useAutoFocus();
+  const form = useRef(/** @type {HTMLFormElement | null} */ (null));
+  // The wait is over: try the same key again, as the countdown promised.
+  useEffect(() => {
+    if (limitedUntil !== undefined && seconds === 0) form.current?.requestSubmit();
+  }, [seconds, limitedUntil]);
   /** @param {Event} event */
   const submit = async (event) => {
     event.preventDefault();
-    if (limited) return;
+    if (limited || busy) return;
     if (key.trim() === "") {
       setError("Enter an API key.");
       input.current?.focus();
@@ -48,7 +55,7 @@ export const SignIn = ({ onSignedIn, notice }) => {
   };
   return html`<main class="signin">
     <h1>Petstore staff console</h1>
-    <form onSubmit=${submit} novalidate>
+    <form ref=${form} onSubmit=${submit} novalidate>
       <label for="api-key">API key</label>
       <input id="api-key" ref=${input} type="password" autocomplete="off" value=${key}
         aria-invalid=${error ? "true" : undefined} aria-describedby="api-key-hint"
@@ -63,7 +70,7 @@ export const SignIn = ({ onSignedIn, notice }) => {
       ${
         limited
           ? html`<p class="notice warn" role="status" id="sign-in-limited">
-              <strong>Too many requests.</strong> Try again in <span class="countdown">${seconds}</span> s.
+              <strong>Too many requests</strong> for this key right now. Signing in again in <span class="countdown">${seconds}</span> s.
             </p>`
           : null
       }

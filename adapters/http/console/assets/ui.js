@@ -4,6 +4,7 @@
 import { h } from "preact";
 import { useEffect, useLayoutEffect, useRef, useState } from "preact/hooks";
 import htm from "htm";
+import { ApiError, explain } from "./api.js";
 
 export const html = htm.bind(h);
 
@@ -59,24 +60,69 @@ export const useFocusAfter = (fallback) => {
 };
 
 /**
- * A question asked in place. The safe answer has the focus first (Enter twice never does the irreversible thing),
- * Escape answers it, and either answer hands the focus back through `onNo`/`onYes`.
- * @param {{ question: string, yes: string, no: string, onYes: () => void, onNo: () => void }} props
+ * A question in a modal dialog above the page, so the table under it does not move. The safe answer has the focus
+ * first (Enter twice never does the irreversible thing); Escape answers it. `detail` says what cannot be undone.
+ * @param {{ question: string, detail?: string, yes: string, no: string, onYes: () => void, onNo: () => void }} props
  */
-export const Confirm = ({ question, yes, no, onYes, onNo }) => {
-  const safe = useAutoFocus();
-  /** @param {KeyboardEvent} event */
-  const onKeyDown = (event) => {
-    if (event.key !== "Escape") return;
-    event.preventDefault();
-    event.stopPropagation();
-    onNo();
-  };
-  return html`<span class="confirm" role="group" aria-label=${question} onKeyDown=${onKeyDown}>
-    <span>${question}</span>
-    <button type="button" class="danger" onClick=${onYes}>${yes}</button>
-    <button type="button" ref=${safe} onClick=${onNo}>${no}</button>
-  </span>`;
+export const Confirm = ({ question, detail, yes, no, onYes, onNo }) => {
+  const dialog = useRef(/** @type {HTMLDialogElement | null} */ (null));
+  useLayoutEffect(() => {
+    const element = dialog.current;
+    if (element && !element.open) element.showModal();
+    return () => element?.close();
+  }, []);
+  return html`<dialog ref=${dialog} class="confirm" aria-label=${question}
+    onCancel=${(/** @type {Event} */ event) => {
+      event.preventDefault();
+      onNo();
+    }}>
+    <p class="question">${question}</p>
+    ${detail ? html`<p class="detail">${detail}</p>` : null}
+    <div class="answers">
+      <button type="button" autofocus onClick=${onNo}>${no}</button>
+      <button type="button" class="danger" onClick=${onYes}>${yes}</button>
+    </div>
+  </dialog>`;
+};
+
+/**
+ * What became of an action, shown next to the control that started it: a refusal, with the wait when the service
+ * gave one, or what was done, with Undo where the API can undo it.
+ * @typedef {{ kind: "error" | "done", message: string, until?: number | undefined, undo?: (() => void) | undefined }} Outcome
+ */
+
+/**
+ * A refusal as an Outcome: a 429 or a ban carries its wait.
+ * @param {unknown} error
+ * @returns {Outcome}
+ */
+export const refusal = (error) => ({
+  kind: "error",
+  message: explain(error),
+  until:
+    error instanceof ApiError && (error.status === 429 || error.code === "api_key_banned")
+      ? Date.now() + error.retryAfter * 1000
+      : undefined,
+});
+
+/**
+ * An Outcome in place; a wait counts down, and `onWaited` runs once it is over (to try again).
+ * @param {{ outcome: Outcome | undefined, onWaited?: () => void, id?: string }} props
+ */
+export const OutcomeLine = ({ outcome, onWaited, id }) => {
+  const seconds = useCountdown(outcome?.until);
+  useEffect(() => {
+    if (outcome?.until && seconds === 0) onWaited?.();
+  }, [seconds, outcome]);
+  if (!outcome) return null;
+  if (outcome.kind === "done") {
+    return html`<p class="done" role="status" id=${id}>
+      ${outcome.message}${outcome.undo ? html` <button type="button" class="undo" onClick=${outcome.undo}>Undo</button>` : null}
+    </p>`;
+  }
+  return html`<p class="error" role="alert" id=${id}>
+    ${outcome.message}${outcome.until ? html` Trying again in <span class="countdown">${seconds}</span> s.` : null}
+  </p>`;
 };
 
 /**
