@@ -182,17 +182,17 @@ const useOrderList = (api, bus, view) => {
 /**
  * Runs an action on one order; the answer to show in its row.
  * @param {Api} api
- * @param {Order} order
+ * @param {number} id
  * @param {"complete" | "cancel"} action
  * @returns {Promise<{ ok: true, order?: Order } | { ok: false, outcome: import("./ui.js").Outcome }>}
  */
-const runAction = async (api, order, action) => {
+const runAction = async (api, id, action) => {
   try {
     if (action === "complete") {
-      const res = await api("PATCH", `/store/orders/${order.id}`, { body: { complete: true } });
+      const res = await api("PATCH", `/store/orders/${id}`, { body: { complete: true } });
       return { ok: true, order: res.body };
     }
-    await api("DELETE", `/store/orders/${order.id}`);
+    await api("DELETE", `/store/orders/${id}`);
     return { ok: true };
   } catch (e) {
     return { ok: false, outcome: refusal(e) };
@@ -232,10 +232,9 @@ export const Orders = ({ api, bus, canWrite, me, labels }) => {
     setConfirming(undefined);
     /** @type {{ id: number, ok: boolean, message: string }[]} */
     const results = [];
+    // Every order asked about gets its answer, even one the live events took off the page meanwhile.
     for (const id of ids) {
-      const order = rows.find((o) => o.id === id);
-      if (!order) continue;
-      const answer = await runAction(api, order, action);
+      const answer = await runAction(api, id, action);
       if (answer.ok) {
         const done = answer.order;
         list.update((current) =>
