@@ -2,7 +2,7 @@ import type { MongoClient } from "mongodb";
 
 /**
  * Where the driver's pool and monitoring events go, one line each: at debug level, but for what the service does
- * about a wedged monitor (heartbeat-watchdog.ts), a warning.
+ * about a wedged monitor (stuck-connection-watchdog.ts), a warning.
  */
 export type DriverEventSink = (message: string, fields: Record<string, unknown>, level?: "debug" | "warn") => void;
 

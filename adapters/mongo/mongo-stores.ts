@@ -1,7 +1,7 @@
 import { MongoClient, type Db, type MongoClientOptions } from "mongodb";
 import type { Stores } from "../../core/stores.ts";
 import { reportDriverEvents, type DriverEventSink } from "./driver-events.ts";
-import { watchHeartbeats } from "./heartbeat-watchdog.ts";
+import { watchStuckConnections } from "./stuck-connection-watchdog.ts";
 import { MongoAdminGuard } from "./mongo-admin-guard.ts";
 import { createApiKeyIndexes, MongoApiKeys } from "./mongo-api-keys.repository.ts";
 import { createCategoryIndexes, MongoCategories } from "./mongo-categories.repository.ts";
@@ -63,14 +63,15 @@ export const mongoClientOptions = (options: MongoStoresOptions): MongoClientOpti
 
 /**
  * The client requests go through: its pool and monitoring events reported, and its heartbeats watched, so a wedged
- * server monitor cannot keep it from reconnecting (heartbeat-watchdog.ts). `close` stops the watch, then the client.
+ * server monitor cannot keep it from reconnecting (stuck-connection-watchdog.ts). `close` stops the watch, then the client.
  */
 export const servingClient = (options: MongoStoresOptions): { client: MongoClient; close(): Promise<void> } => {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = new MongoClient(options.url, mongoClientOptions(options));
   if (options.onDriverEvent) reportDriverEvents(client, options.onDriverEvent);
-  // A heartbeat connects (connectTimeoutMS) and then waits for its answer (socketTimeoutMS); a second's slack.
-  const watchdog = watchHeartbeats(client, 2 * timeoutMs + 1_000, options.onDriverEvent);
+  // A heartbeat connects (connectTimeoutMS) and then waits for its answer (socketTimeoutMS); a check-out sends one
+  // command and waits for its answer. 5 s of slack: a loaded machine's event loop must not pass for a wedge.
+  const watchdog = watchStuckConnections(client, 2 * timeoutMs + 5_000, options.onDriverEvent);
   return {
     client,
     close: async () => {

@@ -2,6 +2,7 @@ import {
   MongoClientClosedError,
   MongoError,
   MongoErrorLabel,
+  MongoExpiredSessionError,
   MongoNetworkError,
   MongoNotConnectedError,
   MongoOperationTimeoutError,
@@ -62,6 +63,8 @@ const isOutageItself = (error: unknown): boolean =>
   error instanceof MongoServerClosedError ||
   error instanceof MongoClientClosedError ||
   error instanceof MongoNotConnectedError ||
+  // A request's implicit session ended under it: the client was closed (shutdown, or reconnecting after a wedge).
+  error instanceof MongoExpiredSessionError ||
   (error instanceof MongoServerError && typeof error.code === "number" && outageCodes.has(error.code)) ||
   (error instanceof MongoServerError && error.code === 1 && ENGINE_OUTAGE.test(error.message)) ||
   // The driver's verdict that a write failed for want of a server (it has already retried it once if it could).

@@ -1,7 +1,7 @@
 import type { MongoClient } from "mongodb";
 import type { DriverEventSink } from "./driver-events.ts";
 
-export interface HeartbeatWatchdog {
+export interface StuckConnectionWatchdog {
   stop(): void;
 }
 
@@ -9,20 +9,24 @@ export interface HeartbeatWatchdog {
 const HEARTBEAT_FREQUENCY_MS = 10_000;
 
 /**
- * Closes and connects the client again when one of its server heartbeats has not ended long after it must have.
+ * Closes and connects the client again when one of its server heartbeats, or a pooled connection's command, has not
+ * ended long after it must have.
  *
  * The driver can wedge a server's monitor for good: a heartbeat written on a connection whose socket is already
  * destroyed, but not yet reported closed, waits for a "drain" that never comes, and no time-out covers that wait. The
  * server is then never checked again: after the next network error it stays Unknown, its pool stays paused, and every
  * operation fails server selection while nothing opens a connection (docs/operations.md, "Reconnection"). A heartbeat
  * is bounded by the connect and socket time-outs (`boundMs`), so one still running past that never ends; closing the
- * client and connecting it again starts new monitors. Until a connect succeeds, each check tries again.
+ * client and connecting it again starts new monitors. The same wait can hold a pooled connection checked out for good
+ * (its request never answered), and such leaks would exhaust the pool: a connection checked out for longer than the
+ * same bound (one command, written and answered within the socket time-out) makes the client reconnect too, with a
+ * fresh pool. Until a connect succeeds, each check tries again.
  */
-export const watchHeartbeats = (
+export const watchStuckConnections = (
   client: MongoClient,
   boundMs: number,
   report: DriverEventSink = () => undefined,
-): HeartbeatWatchdog => {
+): StuckConnectionWatchdog => {
   /** Heartbeats under way: when each started and how long it may last. */
   const running = new Map<string, { since: number; bound: number }>();
   const ended = (e: { connectionId: string }) => running.delete(e.connectionId);
@@ -34,6 +38,9 @@ export const watchHeartbeats = (
   );
   client.on("serverHeartbeatSucceeded", ended);
   client.on("serverHeartbeatFailed", ended);
+  const checkedOut = (e: { address: string; connectionId: number | "<monitor>" }) => `${e.address} #${e.connectionId}`;
+  client.on("connectionCheckedOut", (e) => running.set(checkedOut(e), { since: performance.now(), bound: boundMs }));
+  client.on("connectionCheckedIn", (e) => running.delete(checkedOut(e)));
 
   let busy = false;
   let closed = false;
@@ -45,7 +52,7 @@ export const watchHeartbeats = (
     try {
       if (stuck) {
         report(
-          "mongodb heartbeat stuck: reconnecting",
+          "mongodb connection stuck: reconnecting",
           { address: stuck[0], ms: Math.round(now - stuck[1].since) },
           "warn",
         );
