@@ -1,4 +1,4 @@
-import { MongoNetworkError, type Collection, type Db } from "mongodb";
+import { MongoNetworkError, type AbstractCursor, type Collection, type Db } from "mongodb";
 import { createCounters } from "../../adapters/mongo/mongo-id-allocator.ts";
 import { migrateMongoDatabase, mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
@@ -56,6 +56,7 @@ const faultyDb = (db: Db, current: () => Armed | undefined): Db => {
     where: string,
     invoke: () => Promise<unknown>,
     late?: { name: string; method: string; args: unknown[] },
+    again: () => Promise<unknown> = invoke,
   ): Promise<unknown> => {
     const armed = current();
     if (!armed || armed.fired || --armed.countdown > 0) return invoke();
@@ -76,7 +77,7 @@ const faultyDb = (db: Db, current: () => Armed | undefined): Db => {
         throw lost();
       case "twice":
         await invoke().catch(() => undefined);
-        return invoke();
+        return again();
       case "crash-before":
         armed.crash();
         return never;
@@ -101,10 +102,15 @@ const faultyDb = (db: Db, current: () => Armed | undefined): Db => {
         if (typeof value !== "function") return value;
         const name = String(property);
         return (...args: unknown[]) => {
-          if (CURSOR_READS.has(name))
-            return through(`${where}.${name}`, () =>
-              (value as (...a: unknown[]) => Promise<unknown>).apply(target, args),
-            );
+          if (CURSOR_READS.has(name)) {
+            const read = () => (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+            // A read sent twice is the command run again: the cursor the first run used up is rewound for it (read
+            // again as it is, it would answer nothing, which no server says of a query that matched).
+            return through(`${where}.${name}`, read, undefined, () => {
+              (target as AbstractCursor).rewind();
+              return read();
+            });
+          }
           const result = (value as (...a: unknown[]) => unknown).apply(target, args);
           return result === target ? proxy : result;
         };

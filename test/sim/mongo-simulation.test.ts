@@ -26,6 +26,35 @@ describeMongo("deterministic simulation on the MongoDB adapters, faults between 
     expect(failures.map((f) => describeFailure(f).replace("--verbose", `--mongo <url> --verbose`)).join("\n")).toBe("");
   });
 
+  it("a read the driver sends twice answers what the query matches, as a second run of it would", async () => {
+    const store = await family(1);
+    try {
+      await store.raw.webhooks.add({
+        id: 1,
+        url: "https://hooks.example/twice",
+        events: ["inventory.changed"],
+        description: undefined,
+        secrets: [{ value: "twice-secret-0123456789abcdef", expiresAt: undefined }],
+        createdAt: new Date("2026-11-21T12:00:00.000Z"),
+      });
+      const stores = store.instanceStores!();
+      const notes: string[] = [];
+      const armed = store.arm!(
+        "twice",
+        1,
+        (line) => notes.push(line),
+        () => {},
+      );
+      // The relay fans an event out to what this answers: an empty answer would drop the subscriber's message.
+      const listening = await stores.webhooks.listeningTo("inventory.changed");
+      expect(armed.disarm()).toBe(true);
+      expect(notes).toEqual(["driver webhook_subscriptions.find.toArray twice"]);
+      expect(listening.map((s) => s.id)).toEqual([1]);
+    } finally {
+      await store.close();
+    }
+  });
+
   it("replays a seed to the same trace", { timeout: 300_000 }, async () => {
     const first = await runSeed(3, family);
     const again = await runSeed(3, family);
