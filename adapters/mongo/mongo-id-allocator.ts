@@ -1,7 +1,7 @@
 import type { Collection, Db } from "mongodb";
 import type { IdAllocator, IdSequence } from "../../core/shared/id-allocator.port.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
-import { guarded } from "./store-unavailable.ts";
+import { DEFAULT_WEDGED_AFTER_MS, guarded, sharedWaitWithin } from "./store-unavailable.ts";
 
 interface CounterDocument {
   /** The sequence's name. */
@@ -58,8 +58,11 @@ export class MongoIdAllocator implements IdAllocator {
   readonly #blocks = new Map<IdSequence, Block>();
   /** One block taken at a time per sequence: callers meanwhile wait for it. */
   readonly #taking = new Map<IdSequence, Promise<void>>();
-  constructor(db: Db) {
+  /** How long callers wait for a block being taken before it counts as wedged and the next caller takes another. */
+  readonly #wedgedAfterMs: number;
+  constructor(db: Db, options: { wedgedAfterMs?: number } = {}) {
     this.#counters = db.collection<CounterDocument>("counters");
+    this.#wedgedAfterMs = options.wedgedAfterMs ?? DEFAULT_WEDGED_AFTER_MS;
   }
 
   async next(sequence: IdSequence): Promise<number> {
@@ -74,10 +77,18 @@ export class MongoIdAllocator implements IdAllocator {
     let taking = this.#taking.get(sequence);
     if (!taking) {
       const size = spent ? Math.min(spent.size * 2, LARGEST_BLOCK) : FIRST_BLOCK;
-      taking = this.#takeBlock(sequence, size).finally(() => this.#taking.delete(sequence));
-      this.#taking.set(sequence, taking);
+      const started = this.#takeBlock(sequence, size);
+      taking = started;
+      this.#taking.set(sequence, started);
+      const forget = () => this.#taking.get(sequence) === started && this.#taking.delete(sequence);
+      void started.then(forget, forget);
     }
-    return taking;
+    const shared = taking;
+    // A take that lands after it was given up only skips its block.
+    return sharedWaitWithin(shared, this.#wedgedAfterMs).catch((error: unknown) => {
+      if (this.#taking.get(sequence) === shared) this.#taking.delete(sequence);
+      throw error;
+    });
   }
 
   #takeBlock(sequence: IdSequence, size: number): Promise<void> {

@@ -3,7 +3,7 @@ import { type Collection, type Db, type Filter, type UpdateFilter } from "mongod
 import type { Consumption, RateLimiter } from "../../core/rate-limiting/rate-limiter.port.ts";
 import type { WindowCounts, WindowName, Windows, WindowSpec } from "../../core/rate-limiting/windows.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
-import { guarded } from "./store-unavailable.ts";
+import { DEFAULT_WEDGED_AFTER_MS, guarded, sharedWaitWithin } from "./store-unavailable.ts";
 import { createTtlIndex, deleteAtAfter } from "./ttl-index.ts";
 
 /** One instance's shares in a subject's day document, under the instance's random holder id. */
@@ -100,9 +100,12 @@ export class MongoRateLimiter implements RateLimiter {
   readonly #leases = new Map<string, Lease>();
   readonly #queues = new Map<string, Promise<unknown>>();
   readonly #remembered: number;
-  constructor(db: Db, options: { subjectsRemembered?: number } = {}) {
+  /** How long a call waits for the subject's earlier one before that one counts as wedged and is not waited for. */
+  readonly #wedgedAfterMs: number;
+  constructor(db: Db, options: { subjectsRemembered?: number; wedgedAfterMs?: number } = {}) {
     this.#windows = db.collection<RateWindowDocument>("rate_windows");
     this.#remembered = options.subjectsRemembered ?? SUBJECTS_REMEMBERED;
+    this.#wedgedAfterMs = options.wedgedAfterMs ?? DEFAULT_WEDGED_AFTER_MS;
   }
 
   /** How many subjects this instance keeps shares of. */
@@ -175,7 +178,9 @@ export class MongoRateLimiter implements RateLimiter {
 
   /** Runs `run` after every earlier call for `subject`: one write at a time per subject and instance. */
   #locked<T>(subject: string, run: () => Promise<T>): Promise<T> {
-    const result = (this.#queues.get(subject) ?? Promise.resolve()).then(run, run);
+    // Past the bound the earlier write is not waited for: both carry the holder's sequence, so at most one applies.
+    const earlier = this.#queues.get(subject);
+    const result = (earlier ? sharedWaitWithin(earlier, this.#wedgedAfterMs) : Promise.resolve()).then(run, run);
     const tail = result.then(
       () => undefined,
       () => undefined,

@@ -71,7 +71,7 @@ export const servingClient = (options: MongoStoresOptions): { client: MongoClien
   if (options.onDriverEvent) reportDriverEvents(client, options.onDriverEvent);
   // A heartbeat connects (connectTimeoutMS) and then waits for its answer (socketTimeoutMS); a check-out sends one
   // command and waits for its answer. 5 s of slack: a loaded machine's event loop must not pass for a wedge.
-  const watchdog = watchStuckConnections(client, 2 * timeoutMs + 5_000, options.onDriverEvent);
+  const watchdog = watchStuckConnections(client, wedgedAfter(timeoutMs), options.onDriverEvent);
   return {
     client,
     close: async () => {
@@ -80,6 +80,9 @@ export const servingClient = (options: MongoStoresOptions): { client: MongoClien
     },
   };
 };
+
+/** A command still running this long is wedged: its connect and its answer each had `timeoutMs`, plus 5 s of slack. */
+const wedgedAfter = (timeoutMs: number): number => 2 * timeoutMs + 5_000;
 
 /** Where the client was pointed, without credentials or options: "host:port[,host:port…]". */
 const hostsOf = (url: string): string => {
@@ -131,15 +134,19 @@ export const migrateMongoDatabase = async (db: Db): Promise<void> => {
 };
 
 /** The adapters over one prepared database (prepareMongoDatabase); `close` releases what the caller owns (the client). */
-export const mongoStoresFor = (db: Db, close: () => Promise<void>): Stores => {
-  const limiter = new MongoRateLimiter(db);
+export const mongoStoresFor = (
+  db: Db,
+  close: () => Promise<void>,
+  { wedgedAfterMs }: { wedgedAfterMs?: number } = {},
+): Stores => {
+  const limiter = new MongoRateLimiter(db, { wedgedAfterMs });
   return {
     pets: new MongoPets(db),
     categories: new MongoCategories(db),
     orders: new MongoOrders(db),
     outbox: new MongoOutbox(db),
     eventLog: new MongoEventLog(db),
-    ids: new MongoIdAllocator(db),
+    ids: new MongoIdAllocator(db, { wedgedAfterMs }),
     apiKeys: new MongoApiKeys(db),
     adminGuard: new MongoAdminGuard(db),
     limiter,
@@ -177,7 +184,7 @@ export const connectMongoStores = async (options: MongoStoresOptions): Promise<S
     await migrateMongoDatabase(preparing.db(options.dbName));
     await preparing.close();
     // The serving client connects on its first operation, within the request bounds.
-    return mongoStoresFor(serving.client.db(options.dbName), serving.close);
+    return mongoStoresFor(serving.client.db(options.dbName), serving.close, { wedgedAfterMs: wedgedAfter(timeoutMs) });
   } catch (error) {
     await preparing.close().catch(() => undefined);
     await serving.close().catch(() => undefined);

@@ -90,6 +90,22 @@ export const isStoreOutage = (error: unknown): boolean => {
 export const storeUnavailable = (): DomainError =>
   new DomainError("service_unavailable", "The store is not answering", 5);
 
+/** For adapters made without the client's settings: its default time-out (5 s) twice, plus 5 s, as mongo-stores.ts counts. */
+export const DEFAULT_WEDGED_AFTER_MS = 15_000;
+
+/**
+ * The promise's outcome, or a store outage once `ms` have passed. For waits shared by many requests (one id block, one
+ * key's share): a command the driver wedged for good (stuck-connection-watchdog.ts) must not hold every later caller.
+ */
+export const sharedWaitWithin = <T>(promise: Promise<T>, ms: number): Promise<T> => {
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(storeUnavailable()), ms);
+    timer.unref();
+  });
+  return Promise.race([promise, expired]).finally(() => clearTimeout(timer));
+};
+
 /**
  * Runs one store operation. An outage becomes `service_unavailable` (the driver's message, which names hosts and
  * internals, stays out of it); every other error propagates unchanged.
