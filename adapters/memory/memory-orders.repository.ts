@@ -31,6 +31,8 @@ export class MemoryOrders implements Orders {
   readonly #ofPlacer = new Map<number, OrderedMap<OrderRecord>>();
   readonly #settling = new OrderedMap<OrderRecord>();
   readonly #events = new MemoryPendingEvents();
+  /** The ids of deleted orders, taken for good: a late copy of an insert is refused (docs/consistency.md#late-copies). */
+  readonly #gone = new Set<number>();
 
   async ofId(id: number): Promise<OrderRecord | undefined> {
     const order = this.#all.get(id);
@@ -75,7 +77,7 @@ export class MemoryOrders implements Orders {
   }
 
   async insert(order: OrderRecord, events: readonly DomainEvent[] = []): Promise<boolean> {
-    if (this.#all.has(order.id)) return false;
+    if (this.#all.has(order.id) || this.#gone.has(order.id)) return false;
     const kept = copyOf(order);
     this.#all.set(kept.id, kept);
     indexIn(this.#ofPet, kept.petId).set(kept.id, kept);
@@ -155,6 +157,7 @@ export class MemoryOrders implements Orders {
   #remove(id: number): void {
     const order = this.#all.get(id);
     if (!order) return;
+    this.#gone.add(id);
     this.#all.delete(id);
     this.#settling.delete(id);
     unindex(this.#ofPet, order.petId, id);

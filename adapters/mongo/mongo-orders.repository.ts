@@ -11,6 +11,7 @@ import type {
   ShipDateChange,
 } from "../../core/orders/orders.port.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
+import { goneOrder, notGone } from "./gone.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
 import { deleteKeepingEvents } from "./orphaned-events.ts";
@@ -103,7 +104,10 @@ export const createOrderIndexes = async (db: Db): Promise<void> => {
   await orders.createIndex({ "outbox.id": 1 });
 };
 
-/** Every state change is one `findOneAndUpdate` or `deleteOne` with the expected state in its filter. */
+/**
+ * Every state change is one `findOneAndUpdate` or `updateOne` with the expected state in its filter. A deleted order
+ * leaves its `gone` tombstone (gone.ts), which reads do not see.
+ */
 export class MongoOrders implements Orders {
   readonly #db: Db;
   readonly #orders: Collection<OrderDocument>;
@@ -114,7 +118,7 @@ export class MongoOrders implements Orders {
 
   ofId(id: number): Promise<OrderRecord | undefined> {
     return guarded(async () => {
-      const doc = await this.#orders.findOne({ _id: id }, withoutOutbox);
+      const doc = await this.#orders.findOne({ _id: id, ...notGone }, withoutOutbox);
       return doc ? toOrder(doc) : undefined;
     });
   }
@@ -134,14 +138,14 @@ export class MongoOrders implements Orders {
         { $unset: { settling: "" } },
         { returnDocument: "after", projection: { state: 1, hasEvents: 1 } },
       );
-      // A cancelled order whose events were all relayed has nothing left to keep (see outbox-documents.ts `settle`).
-      if (doc?.state === "cancelled" && !doc.hasEvents) {
-        await this.#orders.deleteOne({
-          _id: id,
-          state: "cancelled",
-          settling: { $exists: false },
-          outbox: { $size: 0 },
-        });
+      // A cancelled order whose events were all relayed has nothing left to keep but its id (see outbox-documents.ts
+      // `settle`): its `gone` tombstone refuses a late copy of its insert. Finding it settled already (a late copy of
+      // this very command may have landed first, without this step) also tries: conditional, so harmless.
+      if (!doc || (doc.state === "cancelled" && !doc.hasEvents)) {
+        await this.#orders.updateOne(
+          { _id: id, state: "cancelled", settling: { $exists: false }, outbox: { $size: 0 } },
+          goneOrder,
+        );
       }
     });
   }
@@ -196,15 +200,15 @@ export class MongoOrders implements Orders {
       const { filter, update } = openOrderWrite(write, set, unset);
       const doc = await this.#orders.findOneAndUpdate(filter, update, { returnDocument: "after", ...withoutOutbox });
       if (doc) return { applied: true, order: toOrder(doc) };
-      const now = await this.#orders.findOne({ _id: write.orderId }, withoutOutbox);
+      const now = await this.#orders.findOne({ _id: write.orderId, ...notGone }, withoutOutbox);
       return { applied: false, order: now ? toOrder(now) : undefined };
     });
   }
 
-  /** Events still pending on them are kept for the relay (deleteKeepingEvents). */
+  /** Events still pending on them are kept for the relay (deleteKeepingEvents); each id keeps a `gone` tombstone. */
   removeAllOfPet(petId: number): Promise<void> {
     return guarded(async () => {
-      await deleteKeepingEvents(this.#db, "orders", { petId, state: { $ne: "abandoned" } });
+      await deleteKeepingEvents(this.#db, "orders", { petId, state: { $ne: "abandoned" } }, { leaving: goneOrder });
     });
   }
 }

@@ -1,15 +1,8 @@
 import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db, type Document } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Outbox } from "../../core/events/outbox.port.ts";
-import {
-  isSettled,
-  isTombstone,
-  keptForEvents,
-  outboxProjection,
-  settle,
-  tombstones,
-  type OutboxDocument,
-} from "./outbox-documents.ts";
+import { isSettled, outboxProjection, settle, tombstones, type OutboxDocument } from "./outbox-documents.ts";
+import { goneOnceDrained } from "./gone.ts";
 import { outboxKey } from "./outbox-key.ts";
 import { DEADLOCK_RETRY, isDeadlockVictim, retryingDeadlocks } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
@@ -24,16 +17,13 @@ export type OutboxWrite = AnyBulkWriteOperation<{ _id: number | string }>;
 
 /** The collections whose documents hold events, in the order of `#sources`. */
 const SOURCES = ["pets", "orders"] as const;
+const ORDERS = SOURCES.indexOf("orders");
 export type OutboxCollection = (typeof SOURCES)[number];
 
 /** A document holding events, as the last read saw it. */
 interface Holding {
   source: number;
   doc: number | string;
-  /** A tombstone as read (isTombstone): deleted with its last event. */
-  tombstone: boolean;
-  /** A cancelled order, or the events of a deleted document (keptForEvents). */
-  kept: boolean;
   /** The ids of the events it held. */
   events: readonly string[];
   /** The document as read (outboxProjection's fields), for riders. */
@@ -67,8 +57,6 @@ export type AcknowledgementRider = (
 const holdingOf = (source: number, doc: OutboxDocument): Holding => ({
   source,
   doc: doc._id,
-  tombstone: isTombstone(doc),
-  kept: keptForEvents(doc),
   events: doc.outbox.map((e) => e.id),
   read: doc,
 });
@@ -81,12 +69,13 @@ const holdersIn = (source: number, docs: readonly OutboxDocument[]): [string, Ho
 
 /**
  * The operations that take `gone` out of the documents holding them, per document:
- * - a tombstone as read whose every event goes: one `deleteOne`, conditional on it still being a tombstone holding
- *   no other event (else it stays whole, and its events are relayed again: a repeat, never a loss);
- * - any other document: one pipeline `updateOne` (withoutEvents) conditional on holding one of the events;
- * - a cancelled order or orphan that may be left empty by it (one still settling as read): then a `deleteOne` of it
- *   as a tombstone with an empty outbox, sent after the updates (the driver sends an unordered bulk's updates,
- *   then its deletes): whichever of this and its settlement comes last removes it.
+ * - an order: one pipeline `updateOne` (withoutEvents), conditional on holding one of the events, that also turns a
+ *   cancelled order settled and left without events into its `gone` tombstone (gone.ts) in the same write, whether
+ *   it was settled when read or since: whichever of this and its settlement comes last removes it;
+ * - an orphan (the events of a deleted document) whose every event goes: one `deleteOne`, conditional on it still
+ *   holding no other event (else it stays whole, and its events are relayed again: a repeat, never a loss);
+ * - any other document: the pipeline `updateOne`; an orphan then a `deleteOne` of it with an empty outbox, sent
+ *   after the updates (the driver sends an unordered bulk's updates, then its deletes).
  */
 const acknowledgements = (gone: readonly string[], holders: ReadonlyMap<string, Holder>) => {
   const byDoc = new Map<Holding, string[]>();
@@ -98,14 +87,16 @@ const acknowledgements = (gone: readonly string[], holders: ReadonlyMap<string, 
   for (const [holding, ids] of byDoc) {
     const into = operations[holding.source]!;
     const _id = holding.doc;
-    if (holding.tombstone && holding.events.every((id) => ids.includes(id))) {
+    const orphan = typeof _id === "string";
+    if (orphan && holding.events.every((id) => ids.includes(id))) {
       into.push({
         deleteOne: { filter: { _id, ...tombstones, outbox: { $not: { $elemMatch: { id: { $nin: ids } } } } } },
       });
       continue;
     }
-    into.push({ updateOne: { filter: { _id, "outbox.id": { $in: ids } }, update: withoutEvents(ids) } });
-    if (holding.kept) into.push({ deleteOne: { filter: { _id, ...tombstones, outbox: { $size: 0 } } } });
+    const update = holding.source === ORDERS && !orphan ? [...withoutEvents(ids), goneOnceDrained] : withoutEvents(ids);
+    into.push({ updateOne: { filter: { _id, "outbox.id": { $in: ids } }, update } });
+    if (orphan) into.push({ deleteOne: { filter: { _id, ...tombstones, outbox: { $size: 0 } } } });
   }
   return operations;
 };
@@ -155,10 +146,11 @@ const withoutEvents = (gone: readonly string[]): Document[] => {
  * Acknowledging is one unordered `bulkWrite` per collection holding acknowledged events, with one operation per
  * document (acknowledgements): a pipeline update that filters the events out and recomputes `eventsSince` (or unsets
  * it with `hasEvents`) from what is left, atomically per document, so writes pushing new events meanwhile cost it no
- * retry; a tombstone losing its last events is deleted instead. Riders (AcknowledgementRider) add their operations
- * to the same bulkWrite. One `update` command per collection, and a `delete` after it when the batch drains
- * tombstones. Which documents hold the ids is known from the last `pending` read; ids it did not hand out are looked
- * up first (one `find` per collection).
+ * retry; a cancelled order settled and left without events becomes its `gone` tombstone in that same write, and an
+ * orphan losing its last events is deleted. Riders (AcknowledgementRider) add their operations to the same
+ * bulkWrite. One `update` command per collection, and a `delete` after it when the batch drains orphans. Which
+ * documents hold the ids is known from the last `pending` read; ids it did not hand out are looked up first (one
+ * `find` per collection).
  */
 export class MongoOutbox implements Outbox {
   readonly #sources: Collection<OutboxDocument>[];

@@ -485,7 +485,8 @@ export class MongoPets implements Pets {
   /** Events still pending on it are kept for the relay (deleteKeepingEvents). */
   removeDeleting(petId: number): Promise<boolean> {
     return guarded(
-      async () => (await deleteKeepingEvents(this.#db, "pets", { _id: petId, lifecycle: "deleting" }, true)) > 0,
+      async () =>
+        (await deleteKeepingEvents(this.#db, "pets", { _id: petId, lifecycle: "deleting" }, { one: true })) > 0,
     );
   }
 

@@ -1,5 +1,6 @@
 import type { Collection, Filter, UpdateFilter } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
+import { remove } from "./gone.ts";
 import { oldestKey } from "./outbox-key.ts";
 
 /**
@@ -23,14 +24,10 @@ export const outboxProjection = { projection: { outbox: 1, eventsSince: 1, state
 
 /**
  * A document kept only for its events: a cancelled order once settled, or the events a deleted document left. It
- * is deleted with its last event.
+ * goes with its last event (an order leaving its `gone` tombstone: gone.ts).
  */
 export const isTombstone = (doc: Pick<OutboxDocument, "state" | "settling">): boolean =>
   (doc.state === "cancelled" && doc.settling === undefined) || doc.state === "orphaned";
-
-/** A tombstone, or a cancelled order that becomes one once settled (whichever of relay and settler goes last deletes it). */
-export const keptForEvents = (doc: Pick<OutboxDocument, "state">): boolean =>
-  doc.state === "cancelled" || doc.state === "orphaned";
 
 /** The filter of tombstones among documents (isTombstone). */
 export const tombstones = { state: { $in: ["cancelled", "orphaned"] }, settling: { $exists: false } } as const;
@@ -52,7 +49,7 @@ export const unchangedSince = (doc: OutboxDocument): Filter<OutboxDocument> => (
 /**
  * One conditional write on the document as read: takes the `acknowledged` events out and sets `eventsSince` to the
  * oldest event left, or, when none is left, unsets it with `hasEvents` (a tombstone, kept only for its events, is
- * deleted instead). False when the outbox changed since the read (nothing written then).
+ * removed instead: gone.ts). False when the outbox changed since the read (nothing written then).
  * The `$pullAll` names the very elements read: right on every engine (the first test engine, FerretDB 1.24,
  * matched `$pull` conditions only by whole elements).
  */
@@ -63,13 +60,13 @@ export const settle = async (
 ): Promise<boolean> => {
   const gone = doc.outbox.filter((e) => acknowledged.has(e.id));
   const kept = doc.outbox.filter((e) => !acknowledged.has(e.id));
-  // A tombstone's settling as read is part of the condition: whichever of relay and settler goes last deletes it.
+  // A tombstone's settling as read is part of the condition: whichever of relay and settler goes last removes it.
   const filter = {
     ...unchangedSince(doc),
     ...(doc.state === "cancelled" && { settling: { $exists: doc.settling !== undefined } }),
   };
   if (kept.length === 0 && isTombstone(doc)) {
-    return (await source.deleteOne({ ...filter, ...tombstones })).deletedCount === 1;
+    return remove(source, doc._id, { ...filter, ...tombstones });
   }
   const update = {
     ...(gone.length > 0 && { $pullAll: { outbox: gone } }),

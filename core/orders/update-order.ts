@@ -4,7 +4,7 @@ import type { Pets } from "../pets/pets.port.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import type { Order, OrderChanges } from "./order.ts";
 import { closedByItself, explainRefusal, orderCompleted, visibleOrder } from "./order-access.ts";
-import { orderOf } from "./order-record.ts";
+import { orderOf, type OrderRecord } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
 import { petSideSeen, settleOrder } from "./settle-order.ts";
 import { StockHints } from "./stock-hints.ts";
@@ -29,12 +29,8 @@ export class UpdateOrder {
     const { orders, pets, clock } = this.#ports;
     const current = await visibleOrder(orders, id, actor);
     if (current.state === "complete") throw orderCompleted(id);
+    if (changes.complete !== true) return await this.#changeShipDate(current, changes, expectedRevision);
     const shipDate = changes.shipDate ?? current.shipDate;
-    if (changes.complete !== true) {
-      const changed = await orders.changeShipDate({ orderId: id, expectedRevision, shipDate, events: [] });
-      if (!changed.applied) throw explainRefusal(changed.order, id, expectedRevision);
-      return orderOf(changed.order);
-    }
     const at = clock.now();
     const shipped = shipDate ?? at;
     const completed = stampEvent(at, "order.completed", orderData({ ...current, shipDate: shipped }, true));
@@ -51,5 +47,22 @@ export class UpdateOrder {
     if (!order) throw explainRefusal(written.order, id, expectedRevision);
     this.#hints.saw(order.petId, await settleOrder(this.#ports, order, seen));
     return orderOf(order);
+  }
+
+  /** At the revision read when no If-Match gave one: a copy of the write landing later is refused. */
+  async #changeShipDate(read: OrderRecord, changes: OrderChanges, expectedRevision?: number): Promise<Order> {
+    for (let current = read; ;) {
+      const changed = await this.#ports.orders.changeShipDate({
+        orderId: current.id,
+        expectedRevision: expectedRevision ?? current.revision,
+        shipDate: changes.shipDate ?? current.shipDate,
+        events: [],
+      });
+      if (changed.applied) return orderOf(changed.order);
+      // Another change came first: this one goes on top of it.
+      if (expectedRevision !== undefined || changed.order?.state !== "open")
+        throw explainRefusal(changed.order, current.id, expectedRevision);
+      current = changed.order;
+    }
   }
 }

@@ -42,9 +42,10 @@ export class UpdatePet {
     input: NewPet,
     expectedRevision: number | undefined,
   ): Promise<WrittenPet | undefined> {
+    // At the revision read when no If-Match gave one: a copy of this write landing later is refused.
     const result = await this.#ports.pets.edit({
       petId: current.id,
-      expectedRevision,
+      expectedRevision: expectedRevision ?? current.revision,
       ...this.#changes(current, input),
     });
     return result.applied ? result.pet : undefined;

@@ -96,6 +96,21 @@ export const ordersContract = (harness: ContractHarness): void => {
       expect(await orders().ofId(1)).toBeUndefined();
     });
 
+    it("keeps a removed order's id taken for good: a late copy of its insert is refused and brings nothing back", async () => {
+      await orders().insert(anOrder({ id: 1 }));
+      await orders().cancel({ orderId: 1, at: at("2026-11-21T12:00:00.000Z"), nonce: "a-nonce", events: [] });
+      await orders().settled(1);
+      await orders().insert(anOrder({ id: 2, petId: 10, state: "complete" }));
+      await orders().removeAllOfPet(10);
+
+      expect(await orders().insert(anOrder({ id: 1 }))).toBe(false);
+      expect(await orders().insert(anOrder({ id: 2, petId: 10 }))).toBe(false);
+      expect(await orders().ofId(1)).toBeUndefined();
+      expect(await orders().ofId(2)).toBeUndefined();
+      expect(await orders().list({ limit: 10 })).toEqual([]);
+      expect(await orders().list({ petId: 10, limit: 10 })).toEqual([]);
+    });
+
     describe("list", () => {
       it("shows open and complete orders only, ascending id, with after and limit", async () => {
         await orders().insert(anOrder({ id: 1 }));
@@ -251,6 +266,7 @@ export const ordersContract = (harness: ContractHarness): void => {
       const left = await Promise.all([1, 2, 3, 4].map((id) => orders().ofId(id)));
       expect(left.map((o) => o?.id)).toEqual([undefined, 2, 3, undefined]);
       await expect(orders().removeAllOfPet(10)).resolves.toBeUndefined();
+      expect((await orders().list({ limit: 10 })).map((o) => o.id)).toEqual([3]);
     });
   });
 };

@@ -184,7 +184,7 @@ describeMongo("MongoDB outbox", () => {
       expect(read.pets).toBe(2);
     });
 
-    it("settles documents flagged with an empty outbox: the flag goes, a cancelled order's tombstone goes", async () => {
+    it("settles documents flagged with an empty outbox: the flag goes, a cancelled order leaves its gone tombstone", async () => {
       await stores.pets.insert(aPet({ id: 1 }));
       await stores.orders.insert(anOrder({ id: 1 }));
       await stores.orders.insert(anOrder({ id: 2 }), [orderEvent("evt_2", 2)]);
@@ -197,7 +197,7 @@ describeMongo("MongoDB outbox", () => {
       expect(ids(await stores.outbox.pending(1))).toEqual(["evt_2"]);
       expect(await raw("pets").findOne({ _id: 1 })).not.toHaveProperty("hasEvents");
       expect(await raw("pets").findOne({ _id: 1 })).not.toHaveProperty("eventsSince");
-      expect(await raw("orders").findOne({ _id: 1 })).toBeNull();
+      expect(await raw("orders").findOne({ _id: 1 })).toEqual({ _id: 1, state: "gone" });
     });
   });
 
@@ -234,23 +234,29 @@ describeMongo("MongoDB outbox", () => {
       expect(await fieldOf("pets", 1)).toBe(outboxKey(petEvent("evt_2", 2)));
     });
 
-    it("get the field at start-up (migrateOutboxKeys), and drained cancelled orders go; twice changes nothing", async () => {
+    it("get the field at start-up (migrateOutboxKeys), and drained cancelled orders and orphans go; twice changes nothing", async () => {
       await legacy("pets", 1, [petEvent("evt_1", 1), petEvent("evt_0", 0)]);
       await legacy("orders", 1, [orderEvent("evt_3", 3)]);
       await legacy("orders", 2, [], "cancelled");
       await raw("orders").updateOne({ _id: 2 }, { $unset: { hasEvents: "" } });
       await stores.orders.insert(anOrder({ id: 3 }));
+      await raw("orders").insertOne({ _id: "pets/9" as never, state: "orphaned", outbox: [] } as never);
 
       await migrateOutboxKeys(mongo.db);
       await migrateOutboxKeys(mongo.db);
 
       expect(await fieldOf("pets", 1)).toBe(outboxKey(petEvent("evt_0", 0)));
       expect(await fieldOf("orders", 1)).toBe(outboxKey(orderEvent("evt_3", 3)));
-      expect(await raw("orders").findOne({ _id: 2 })).toBeNull();
+      expect(await raw("orders").findOne({ _id: 2 })).toEqual({ _id: 2, state: "gone" });
+      expect(await raw("orders").findOne({ _id: "pets/9" as never })).toBeNull();
       expect(await raw("orders").findOne({ _id: 3 })).toMatchObject({ state: "open", outbox: [] });
       expect(ids(await stores.outbox.pending(10))).toEqual(["evt_0", "evt_1", "evt_3"]);
     });
   });
+
+  /** The events a deleted pet (id 9) left, as deleteKeepingEvents writes them. */
+  const givenOrphan = (...events: DomainEvent[]) =>
+    raw("orders").insertOne({ _id: "pets/9" as never, state: "orphaned", outbox: events, hasEvents: true } as never);
 
   describe("an acknowledgement, and a write between its read and its write", () => {
     /** Pets 2–4 with events at 2–4 s: what a field set too late on pet 1 would let a poll of one take first. */
@@ -335,7 +341,7 @@ describeMongo("MongoDB outbox", () => {
 
       expect(await fieldOf("pets", 1)).toBe(outboxKey(petEvent("evt_3", 3)));
       expect(ids(await stores.outbox.pending(10))).toEqual(["evt_3"]);
-      expect(await raw("orders").findOne({ _id: 1 })).toBeNull();
+      expect(await raw("orders").findOne({ _id: 1 })).toEqual({ _id: 1, state: "gone" });
     });
 
     it("takes its events out in one write whatever was pushed before it, and the field is exact after it", async () => {
@@ -401,8 +407,8 @@ describeMongo("MongoDB outbox", () => {
       for (let n = 1; n <= 3; n++) expect(await fieldOf("pets", n)).toBe(outboxKey(petEvent(`evt_${n}b`, 10 + n)));
     });
 
-    it("that dies between its update and its delete (the two commands of one bulkWrite) leaves the tombstone whole and pending", async () => {
-      await stores.orders.insert(anOrder({ id: 1, state: "cancelled" }), [orderEvent("evt_a", 1)]);
+    it("that dies between its update and its delete (the two commands of one bulkWrite) leaves an orphan whole and pending", async () => {
+      await givenOrphan(orderEvent("evt_a", 1));
       await stores.orders.insert(anOrder({ id: 2, state: "complete" }), [orderEvent("evt_b", 2)]);
       // The driver sends an unordered bulk's updates, then its deletes: the process dies in between.
       const updatesOnly = new Proxy(db, {
@@ -427,14 +433,42 @@ describeMongo("MongoDB outbox", () => {
 
       await expect(dying.acknowledge(["evt_a", "evt_b"])).rejects.toThrow("the process died here");
 
-      expect(await raw("orders").findOne({ _id: 1 })).toMatchObject({ state: "cancelled", outbox: [{ id: "evt_a" }] });
+      expect(await raw("orders").findOne({ _id: "pets/9" as never })).toMatchObject({ outbox: [{ id: "evt_a" }] });
       expect(ids(await stores.outbox.pending(10))).toEqual(["evt_a"]);
       await stores.outbox.acknowledge(["evt_a"]);
       expect(await stores.outbox.pending(10)).toEqual([]);
-      expect(await raw("orders").findOne({ _id: 1 })).toBeNull();
+      expect(await raw("orders").findOne({ _id: "pets/9" as never })).toBeNull();
     });
 
-    it("a tombstone that got events since the read is not deleted: it stays whole, its events pending again", async () => {
+    it("leaves a cancelled order's gone tombstone in the write that takes its last event, settled before or after the read", async () => {
+      const settling = new Date("2026-11-21T12:00:00.000Z");
+      await stores.orders.insert(anOrder({ id: 1, state: "cancelled", settling }), [orderEvent("evt_a", 1)]);
+      await stores.orders.insert(anOrder({ id: 2, state: "cancelled", settling }), [orderEvent("evt_b", 2)]);
+      await stores.orders.settled(1);
+      // Order 2 is read settling, and settled between the read and the acknowledgement (its settler saw events).
+      const outbox = new MongoOutbox(db);
+      expect(ids(await outbox.pending(10))).toEqual(["evt_a", "evt_b"]);
+      await stores.orders.settled(2);
+      expect(await raw("orders").findOne({ _id: 2 })).toMatchObject({ state: "cancelled", outbox: [{ id: "evt_b" }] });
+
+      await outbox.acknowledge(["evt_a", "evt_b"]);
+
+      expect(await raw("orders").findOne({ _id: 1 })).toEqual({ _id: 1, state: "gone" });
+      expect(await raw("orders").findOne({ _id: 2 })).toEqual({ _id: 2, state: "gone" });
+    });
+
+    it("leaves a cancelled order still settling drained, for its settlement to remove", async () => {
+      const settling = new Date("2026-11-21T12:00:00.000Z");
+      await stores.orders.insert(anOrder({ id: 1, state: "cancelled", settling }), [orderEvent("evt_a", 1)]);
+
+      await stores.outbox.acknowledge(["evt_a"]);
+      expect(await raw("orders").findOne({ _id: 1 })).toMatchObject({ state: "cancelled", outbox: [] });
+      await stores.orders.settled(1);
+
+      expect(await raw("orders").findOne({ _id: 1 })).toEqual({ _id: 1, state: "gone" });
+    });
+
+    it("a cancelled order that got events since the read keeps them, pending, and is no gone tombstone yet", async () => {
       await stores.orders.insert(anOrder({ id: 1, state: "cancelled" }), [orderEvent("evt_a", 1)]);
       const outbox = new MongoOutbox(
         interleaved(
@@ -451,7 +485,28 @@ describeMongo("MongoDB outbox", () => {
 
       await outbox.acknowledge(["evt_a"]);
 
-      expect(ids((await raw("orders").findOne({ _id: 1 }))!.outbox)).toEqual(["evt_a", "evt_c"]);
+      expect(await raw("orders").findOne({ _id: 1 })).toMatchObject({ state: "cancelled", outbox: [{ id: "evt_c" }] });
+      expect(ids(await stores.outbox.pending(10))).toEqual(["evt_c"]);
+    });
+
+    it("an orphan that got events since the read is not deleted: it stays whole, its events pending again", async () => {
+      await givenOrphan(orderEvent("evt_a", 1));
+      const outbox = new MongoOutbox(
+        interleaved(
+          db,
+          onceBefore("orders", () =>
+            raw("orders").updateOne(
+              { _id: "pets/9" as never },
+              { $push: { outbox: orderEvent("evt_c", 3) }, $set: { hasEvents: true } },
+            ),
+          ),
+        ),
+      );
+      await outbox.pending(10);
+
+      await outbox.acknowledge(["evt_a"]);
+
+      expect(ids((await raw("orders").findOne({ _id: "pets/9" as never }))!.outbox)).toEqual(["evt_a", "evt_c"]);
     });
   });
 

@@ -63,10 +63,15 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       expect(await commandsOf(() => new GetInventoryItem(stores.pets).execute(pet.id))).toEqual(["find pets"]);
     });
 
-    it("set inventory: one conditional write", async () => {
+    it("set inventory: one conditional write, at the revision given (If-Match) or read first", async () => {
       const pet = await givenPetInStock(1);
+      const revision = (await stores.pets.ofId(pet.id))!.revision;
 
-      expect(await commandsOf(() => new SetInventory({ ...stores, clock }).execute(pet.id, 5))).toEqual([
+      expect(await commandsOf(() => new SetInventory({ ...stores, clock }).execute(pet.id, 5, revision))).toEqual([
+        "findAndModify pets",
+      ]);
+      expect(await commandsOf(() => new SetInventory({ ...stores, clock }).execute(pet.id, 6))).toEqual([
+        "find pets", // the revision its write is conditional on: a late copy of it is refused
         "findAndModify pets",
       ]);
     });
@@ -249,21 +254,23 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       expect(await stores.pets.ofId(pet.id)).toMatchObject({ stock: 768, holdCount: 232, heldUnits: 232, marks: [] });
     });
 
-    it("delete pet: conditional deleting, its orders, the pet; events not yet relayed move to a tombstone first", async () => {
+    it("delete pet: read, conditional deleting, its orders (left as gone tombstones), the pet; events not yet relayed move to a tombstone first", async () => {
       const relayed = await givenPetInStock(2);
       const events = await stores.outbox.pending(100);
       await stores.outbox.acknowledge(events.map((e) => e.id));
       const unrelayed = await givenPetInStock(2);
 
       expect(await commandsOf(() => new DeletePet({ ...stores, clock }).execute(relayed.id))).toEqual([
+        "find pets", // open orders refuse here, writing nothing; else the revision deleting is conditional on
         "findAndModify pets",
-        "delete orders", // those without pending events
+        "update orders", // those without pending events, each left as its gone tombstone
         "find orders", // any left: they have events
         "delete pets",
       ]);
       expect(await commandsOf(() => new DeletePet({ ...stores, clock }).execute(unrelayed.id))).toEqual([
+        "find pets",
         "findAndModify pets",
-        "delete orders",
+        "update orders",
         "find orders",
         "delete pets", // refused: its stock event is pending
         "find pets",

@@ -16,7 +16,8 @@ export type SimRule =
   | "pet-names-deleted-category" // invariant 3, on the stored pets (provisional ones were checked as unfinished)
   | "acknowledged-order-lost" // a 201 whose order is gone without a cancellation or its pet's deletion
   | "answered-undone-but-placed" // a 503 "undone, place it again" while the order stands
-  | "event-missing"; // invariant 7: an event recorded on a document, or a stock setting answered 200, not in the log
+  | "event-missing" // invariant 7: an event recorded on a document, or a stock setting answered 200, not in the log
+  | "applied-again"; // a copy of a pet or order write applied after the write had (docs/consistency.md#late-copies)
 
 export interface SimViolation {
   rule: SimRule;
@@ -55,6 +56,8 @@ export const checkWorld = async (
   for (const pet of view.pets)
     if (!categories.has(pet.categoryId))
       fail("pet-names-deleted-category", `pet ${pet.id} names category ${pet.categoryId}, which is gone`);
+
+  for (const write of observed.appliedAgain) fail("applied-again", `a copy of ${write} applied again`);
 
   // What clients were told.
   for (const [id, placed] of ledger.placed) {

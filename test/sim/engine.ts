@@ -87,6 +87,8 @@ export interface Observations {
   insertedBy: Map<number, number[]>;
   /** Highest id handed out, per kind. */
   maxId: Map<string, number>;
+  /** Writes of the pet and order ports whose copy applied after the write had applied (each must be refused). */
+  appliedAgain: string[];
 }
 
 /** A fault the store family applies below the adapters (between them and the driver), at its `at`-th driver call. */
@@ -128,16 +130,23 @@ const never = new Promise<never>(() => {});
 const WRITES_OBSERVED = new Set(["pets", "orders"]);
 /** Calls of those ports that only read: no event can appear through them. */
 const READS = new Set(["ofId", "list", "settlingBefore", "provisional", "withMarks", "anyNaming"]);
-/**
- * Writes whose copies the network may deliver late ("again-later", "arrive-later"): those of the pet and order ports.
- * A late copy of an insert whose document was deleted since is not refused yet (docs/consistency.md#late-copies), so
- * only "arrive-later" (no first copy) reaches inserts.
- */
-const lateCopyOf = (where: string, decision: "again-later" | "arrive-later"): boolean => {
+/** Writes whose copies the network may deliver late ("again-later", "arrive-later"): those of the pet and order ports. */
+const lateCopyOf = (where: string): boolean => {
   const [port, method] = where.split(".") as [string, string];
-  if (!WRITES_OBSERVED.has(port) || READS.has(method)) return false;
-  return decision === "arrive-later" || method !== "insert";
+  return WRITES_OBSERVED.has(port) && !READS.has(method);
 };
+/** A write of the pet or order port that changed something: `{ applied: true }`, or true (an insert, a removal). */
+const appliedWrite = (result: unknown): boolean =>
+  result === true ||
+  (typeof result === "object" && result !== null && (result as { applied?: unknown }).applied === true);
+
+/** Which pet or order a write is about, for the report. */
+const subjectOf = (port: string, arg: unknown): string => {
+  const { petId, orderId, id } = (typeof arg === "object" && arg !== null ? arg : {}) as Record<string, unknown>;
+  const ofPort = port === "orders" ? (orderId ?? id) : (petId ?? id);
+  return `${port === "orders" ? "order" : "pet"} ${String(typeof arg === "number" ? arg : ofPort)}`;
+};
+
 export const GRACE_MS = 30_000;
 
 export interface EngineOptions {
@@ -163,6 +172,7 @@ export class Engine {
     pendingSeen: new Map(),
     insertedBy: new Map(),
     maxId: new Map(),
+    appliedAgain: [],
   };
   readonly #store: StoreUnderTest;
   readonly #options: EngineOptions;
@@ -240,13 +250,21 @@ export class Engine {
     if (this.#direct) return this.#observed(port, method, args, invoke, caller?.attempt);
     if (!instance.alive) return never;
     const actor = caller?.actor ?? "?";
+    // Every copy of this one write ("twice", "again later"): once it applied, each further copy must be refused.
+    let applied = 0;
+    const copy = async () => {
+      const result = await this.#observed(port, method, args, invoke, caller?.attempt);
+      if (WRITES_OBSERVED.has(port) && !READS.has(method) && appliedWrite(result) && ++applied > 1)
+        this.observed.appliedAgain.push(`${actor}'s ${where} of ${subjectOf(port, args[0])}`);
+      return result;
+    };
     return new Promise((resolve, reject) => {
       this.#ready.push({
         seq: this.#seq++,
         instance,
         actor,
         where,
-        invoke: () => this.#observed(port, method, args, invoke, caller?.attempt),
+        invoke: copy,
         resolve,
         reject,
       });
@@ -444,7 +462,7 @@ export class Engine {
       }
       const call = this.#ready.splice(this.random.int(this.#ready.length), 1)[0]!;
       let drawn = this.#decide();
-      if ((drawn === "again-later" || drawn === "arrive-later") && !lateCopyOf(call.where, drawn)) drawn = "run";
+      if ((drawn === "again-later" || drawn === "arrive-later") && !lateCopyOf(call.where)) drawn = "run";
       const decision = this.#options.calm?.has(this.steps) ? "run" : drawn;
       const calmed = decision !== drawn ? ` (calmed: ${drawn})` : "";
       this.note(`${call.actor}@${call.instance.name}#${call.instance.generation} ${call.where} ${decision}${calmed}`);

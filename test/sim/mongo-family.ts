@@ -37,8 +37,16 @@ interface Armed {
   later: Later;
 }
 
-/** Driver calls whose copy may land late: writes to pets and orders (inserts only without a first copy, as in the engine). */
-const LATE_COPIES = new Set(["findOneAndUpdate", "updateOne", "updateMany", "deleteOne", "deleteMany"]);
+/** Driver calls whose copy may land late: writes to pets and orders. */
+const LATE_COPIES = new Set([
+  "findOneAndUpdate",
+  "updateOne",
+  "updateMany",
+  "deleteOne",
+  "deleteMany",
+  "insertOne",
+  "bulkWrite",
+]);
 
 /** A stock setting (the only pet write conditional on `heldUnits`): its pet, so the engine counts the stock it gives. */
 const stockSettingOf = (name: string, args: unknown[]): number | undefined => {
@@ -62,9 +70,7 @@ const faultyDb = (db: Db, current: () => Armed | undefined): Db => {
     if (!armed || armed.fired || --armed.countdown > 0) return invoke();
     if (armed.fault === "again-later" || armed.fault === "arrive-later") {
       const writes = late && (late.name === "pets" || late.name === "orders");
-      const copied =
-        writes && (LATE_COPIES.has(late.method) || (armed.fault === "arrive-later" && late.method === "insertOne"));
-      if (!copied) return invoke();
+      if (!writes || !LATE_COPIES.has(late.method)) return invoke();
     }
     armed.fired = true;
     armed.note(`driver ${where} ${armed.fault}`);
