@@ -1,7 +1,9 @@
 /**
- * npm run bench:profile -- "<scenario>" [seconds] [peer]: where the service's CPU goes (or, with `peer`, the Fastify
- * peer's) under one of the benchmark's scenarios (bench/scenarios.ts, matched by name, e.g. "varied order"; "mixed" by
- * default). The server runs as in `npm run bench` (the service on the memory store, info logging into a log shipper's
+ * npm run bench:profile -- "<scenario>" [seconds] [peer|mongo|mongo-peer]: where the service's CPU goes (or, with
+ * `peer`, the Fastify peer's) under one of the benchmark's scenarios (bench/scenarios.ts, matched by name, e.g. "varied
+ * order"; "mixed" by default). With `mongo` (`mongo-peer`), the service on MongoDB (the Fastify + `mongodb` peer) on an
+ * engine container of its own, under the MongoDB part's scenarios (bench/mongo-part.ts: "keyed read", "varied order",
+ * "mixed"); the engine's CPU per request is printed beside. The server runs as in `npm run bench` (the service on the memory store, info logging into a log shipper's
  * pipe, pinned to core 0) under V8's sampling profiler; autocannon warms it up for 3 s, then loads it for `seconds`
  * (default 8). Printed: CPU µs per request, split by thread where /proc tells (the profile samples the main thread
  * only, and V8's helper threads, mostly garbage collection, cost a placed order several µs), the functions with the
@@ -17,8 +19,10 @@ import { fileURLToPath } from "node:url";
 import { freeLoopbackPort } from "../test/support/free-port.ts";
 import { pinning, pinSelf, SERVICE_NODE_ARGS, startChildServer } from "./child-server.ts";
 import { load } from "./drive.ts";
+import { startEngineContainer, type EngineContainer } from "./engine-container.ts";
+import { MONGO_SCENARIOS } from "./mongo-part.ts";
 import { allScenarios, prepareService, preparedWith, SEEDED_PETS, SEEDED_STOCK, type Keys } from "./scenarios.ts";
-import { CUSTOMER_KEYS } from "./traffic.ts";
+import { CUSTOMER_KEYS, MONGO_PETS } from "./traffic.ts";
 import { table } from "./stats.ts";
 
 interface ProfileNode {
@@ -33,10 +37,13 @@ interface CpuProfile {
 }
 
 const [name = "mixed", secondsArg = "8", which = "service"] = process.argv.slice(2);
-const scenario = allScenarios.find((s) => s.name === name);
+const onMongo = which === "mongo" || which === "mongo-peer";
+const peerSide = which === "peer" || which === "mongo-peer";
+const scenarios = onMongo ? MONGO_SCENARIOS : allScenarios;
+const scenario = scenarios.find((s) => s.name === name);
 if (!scenario) {
   process.stderr.write(
-    `No scenario ${JSON.stringify(name)}; one of: ${allScenarios.map((s) => JSON.stringify(s.name)).join(", ")}\n`,
+    `No scenario ${JSON.stringify(name)}; one of: ${scenarios.map((s) => JSON.stringify(s.name)).join(", ")}\n`,
   );
   process.exit(2);
 }
@@ -53,41 +60,51 @@ const peerKeys: Keys = {
   customer: Array.from({ length: CUSTOMER_KEYS }, () => randomBytes(24).toString("base64url")),
   staff: randomBytes(24).toString("base64url"),
 };
-const service =
-  which === "peer"
-    ? await startChildServer(
-        fileURLToPath(new URL("./peer-fastify/server.ts", import.meta.url)),
-        await freeLoopbackPort(),
-        {
-          BENCH_SEEDED_PETS: String(SEEDED_PETS),
-          BENCH_SEEDED_STOCK: String(SEEDED_STOCK),
-          BENCH_PEER_KEYS: JSON.stringify(peerKeys),
-        },
-        { prefix: place.server, nodeArgs: profiling, shipLogs: { prefix: place.loader } },
-      )
-    : await startChildServer(
-        fileURLToPath(new URL("./service-server.ts", import.meta.url)),
-        await freeLoopbackPort(),
-        { PETSTORE_ADMIN_KEY: adminKey, PETSTORE_LOG_LEVEL: "info" },
-        {
-          prefix: place.server,
-          nodeArgs: [...SERVICE_NODE_ARGS, ...profiling],
-          shipLogs: { prefix: place.loader },
-        },
-      );
+const engine: EngineContainer | undefined = onMongo ? await startEngineContainer() : undefined;
+const onEngine = engine && { MONGODB_URL: engine.url, MONGODB_DB: "profile" };
+const pets = onMongo ? MONGO_PETS : SEEDED_PETS;
+const service = peerSide
+  ? await startChildServer(
+      fileURLToPath(new URL(`./peer-fastify${onMongo ? "-mongo" : ""}/server.ts`, import.meta.url)),
+      await freeLoopbackPort(),
+      {
+        BENCH_SEEDED_PETS: String(pets),
+        BENCH_SEEDED_STOCK: String(SEEDED_STOCK),
+        BENCH_PEER_KEYS: JSON.stringify(peerKeys),
+        ...onEngine,
+      },
+      { prefix: place.server, nodeArgs: profiling, shipLogs: { prefix: place.loader } },
+    )
+  : await startChildServer(
+      fileURLToPath(new URL("./service-server.ts", import.meta.url)),
+      await freeLoopbackPort(),
+      {
+        PETSTORE_ADMIN_KEY: adminKey,
+        PETSTORE_LOG_LEVEL: "info",
+        ...(onEngine && { PETSTORE_STORE: "mongo", ...onEngine }),
+      },
+      {
+        prefix: place.server,
+        nodeArgs: [...SERVICE_NODE_ARGS, ...profiling],
+        shipLogs: { prefix: place.loader },
+      },
+    );
 if (place.available) pinSelf(1);
 
 let cpuMicros = 0;
+let engineMicros = 0;
 let requests = 0;
 let threads: Record<string, number> | undefined;
 try {
-  const prepared = which === "peer" ? preparedWith(peerKeys) : await prepareService(service.url, adminKey);
+  const prepared = peerSide ? preparedWith(peerKeys) : await prepareService(service.url, adminKey, pets);
   await load(service.url, scenario, prepared.keys, 3, 50);
   await prepared.nextRound();
   const before = await service.cpuMicros();
+  const engineBefore = (await engine?.cpuMicros()) ?? 0;
   const threadsBefore = service.threadCpuMicros();
   const result = await load(service.url, scenario, prepared.keys, seconds, 50);
   cpuMicros = (await service.cpuMicros()) - before;
+  engineMicros = ((await engine?.cpuMicros()) ?? 0) - engineBefore;
   const threadsAfter = service.threadCpuMicros();
   requests = result["2xx"] + result.non2xx;
   if (threadsBefore && threadsAfter) {
@@ -100,6 +117,7 @@ try {
   }
 } finally {
   await service.stop();
+  await engine?.remove();
 }
 
 const file = join(
@@ -145,7 +163,8 @@ const top = (counts: Map<string, number>, n: number) =>
     .map(([label, count]) => [label, `${((100 * count) / total).toFixed(1)} %`]);
 
 out(
-  `${scenario.name}: ${requests.toLocaleString("en")} requests in ${seconds} s under the profiler, ${(cpuMicros / Math.max(1, requests)).toFixed(0)} µs of server CPU each`,
+  `${scenario.name}: ${requests.toLocaleString("en")} requests in ${seconds} s under the profiler, ${(cpuMicros / Math.max(1, requests)).toFixed(0)} µs of server CPU each` +
+    (engine ? `, ${(engineMicros / Math.max(1, requests)).toFixed(0)} µs of the engine's` : ""),
 );
 // The profile samples the main thread only; V8's helper threads (mostly garbage collection) are seen here alone.
 if (threads) {

@@ -18,6 +18,8 @@ export class CachedApiKeys implements ApiKeys {
   readonly #clock: Clock;
   readonly #entries = new Map<string, Entry>();
   readonly #byId = new Map<number, { key: Promise<ApiKey | undefined>; until: number }>();
+  /** Look-ups by secret hash under way: the requests that find a key's entry expired together share one store read. */
+  readonly #reading = new Map<string, Promise<ApiKey | undefined>>();
   #generation = 0;
   readonly #served = new WeakMap<ApiKey, number>();
 
@@ -33,10 +35,20 @@ export class CachedApiKeys implements ApiKeys {
       if (cached.key) this.#served.set(cached.key, this.#generation);
       return cached.key;
     }
+    return this.#reading.get(secretHash) ?? this.#read(secretHash, now);
+  }
+
+  async #read(secretHash: string, now: number): Promise<ApiKey | undefined> {
     const generation = this.#generation;
-    const key = await this.#store.activeOfSecretHash(secretHash);
-    if (generation === this.#generation) this.#remember(secretHash, key, now);
-    return key;
+    const reading = this.#store.activeOfSecretHash(secretHash);
+    this.#reading.set(secretHash, reading);
+    try {
+      const key = await reading;
+      if (generation === this.#generation) this.#remember(secretHash, key, now);
+      return key;
+    } finally {
+      if (this.#reading.get(secretHash) === reading) this.#reading.delete(secretHash);
+    }
   }
 
   mayBeStale(key: ApiKey): boolean {
@@ -114,6 +126,7 @@ export class CachedApiKeys implements ApiKeys {
     this.#generation += 1;
     this.#entries.clear();
     this.#byId.clear();
+    this.#reading.clear();
   }
 
   #remember(secretHash: string, key: ApiKey | undefined, now: number): void {

@@ -46,6 +46,36 @@ describe("CachedApiKeys", () => {
     expect(lookUps()).toBe(2);
   });
 
+  it("reads the store once for a key that many requests present at once, and again once the bound has passed", async () => {
+    const clock = new ManualClock("2026-11-21T12:00:00.000Z");
+    const { store, counted, lookUps } = aCountingStore();
+    await store.add(anApiKey());
+    const keys = new CachedApiKeys(counted, clock);
+
+    const seen = await Promise.all([1, 2, 3, 4, 5].map(() => keys.activeOfSecretHash(hash)));
+    expect(seen.every((key) => key?.id === 1)).toBe(true);
+    expect(lookUps()).toBe(1);
+    clock.advance(KEY_CACHE_MS);
+    await Promise.all([1, 2, 3].map(() => keys.activeOfSecretHash(hash)));
+    expect(lookUps()).toBe(2);
+  });
+
+  it("shares no read that failed: the next request reads the store again", async () => {
+    const clock = new ManualClock("2026-11-21T12:00:00.000Z");
+    const { store, counted, lookUps } = aCountingStore();
+    await store.add(anApiKey());
+    const activeOfSecretHash = store.activeOfSecretHash.bind(store);
+    store.activeOfSecretHash = () => Promise.reject(new Error("store down"));
+    const keys = new CachedApiKeys(counted, clock);
+
+    const failed = await Promise.allSettled([1, 2].map(() => keys.activeOfSecretHash(hash)));
+    expect(failed.map((outcome) => outcome.status)).toEqual(["rejected", "rejected"]);
+    expect(lookUps()).toBe(1);
+    store.activeOfSecretHash = activeOfSecretHash;
+    expect(await keys.activeOfSecretHash(hash)).toMatchObject({ id: 1 });
+    expect(lookUps()).toBe(2);
+  });
+
   it("reads a key by id for open streams once per bound, however many ask at once; a change here shows at once", async () => {
     const clock = new ManualClock("2026-11-21T12:00:00.000Z");
     const store = new MemoryApiKeys();
