@@ -1,4 +1,4 @@
-import { MongoBulkWriteError, MongoServerError, type Collection, type Db } from "mongodb";
+import { MongoBulkWriteError, type Collection, type Db } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import {
   EVENT_LOG_RETENTION_MS,
@@ -10,6 +10,7 @@ import {
 import { DEADLOCK_RETRY, isDeadlockVictim, isDuplicateKeyError } from "./duplicate-key.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 import { guarded } from "./store-unavailable.ts";
+import { retireIndex } from "./work-indexes.ts";
 
 /**
  * One document per position (`_id`): an event, or a hole. A hole says that no event will ever be at its position:
@@ -58,9 +59,7 @@ export const createEventLogIndexes = async (db: Db): Promise<void> => {
   const counters = db.collection<CounterDocument>("counters");
   await log.createIndex({ eventId: 1 }, { unique: true });
   // Retention is the trim's: a TTL monitor deleting above the floor would leave gaps readers cannot tell from appends.
-  await log.dropIndex("deleteAt_1").catch((error: unknown) => {
-    if (!(error instanceof MongoServerError && (error.code === 26 || error.code === 27))) throw error;
-  });
+  await retireIndex(log, "deleteAt_1");
   await createCounter(counters);
   // A log written by an earlier version has no floor: the positions below its oldest document were deleted by the
   // TTL monitor. Set once (a late copy finds the floor there).

@@ -17,6 +17,7 @@ import { oldestKey } from "./outbox-key.ts";
 import { deleteKeepingEvents } from "./orphaned-events.ts";
 import { allMapped, definedFields, type EveryField } from "./mapping.ts";
 import { guarded } from "./store-unavailable.ts";
+import { createWorkIndexes, PENDING_EVENT_IDS, PENDING_EVENTS, type WorkIndex } from "./work-indexes.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 
 export interface OrderDocument {
@@ -91,17 +92,22 @@ const openOrderWrite = (write: OpenOrderWrite, set: Document, unset?: Document) 
 
 const withoutOutbox = { projection: { outbox: 0 } } as const;
 
-/** Listings by pet and deletion of a pet's orders use the first; a customer's own listing the second; the outbox the others. */
+/** Recovery's work list: only orders whose pet side is unsettled have the field. */
+const SETTLING: WorkIndex = {
+  name: "settling",
+  key: { settling: 1 },
+  only: { settling: { $exists: true } },
+  replaces: "settling_1",
+};
+
+/** Listings by pet and deletion of a pet's orders use the first; a customer's own listing the second; recovery and the relay the work indexes. */
 export const createOrderIndexes = async (db: Db): Promise<void> => {
   // One index per command: the first test engine (FerretDB 1.24) dropped the connection when one createIndexes named
   // several existing ones, and one command per index costs nothing that matters at start-up.
   const orders = db.collection("orders");
   await orders.createIndex({ petId: 1, _id: 1 });
   await orders.createIndex({ placedBy: 1, _id: 1 });
-  // Recovery's work list: only orders whose pet side is unsettled have the field.
-  await orders.createIndex({ settling: 1 });
-  await orders.createIndex({ hasEvents: 1, eventsSince: 1, _id: 1 });
-  await orders.createIndex({ "outbox.id": 1 });
+  await createWorkIndexes(orders, [SETTLING, PENDING_EVENTS, PENDING_EVENT_IDS]);
 };
 
 /**
@@ -125,9 +131,17 @@ export class MongoOrders implements Orders {
 
   settlingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]> {
     return guarded(async () =>
-      (await findPage(this.#orders, { settling: { $lte: cutoff } }, page, undefined, withoutOutbox.projection)).map(
-        toOrder,
-      ),
+      (
+        await findPage(
+          this.#orders,
+          { settling: { $lte: cutoff } },
+          page,
+          undefined,
+          withoutOutbox.projection,
+          false,
+          SETTLING,
+        )
+      ).map(toOrder),
     );
   }
 

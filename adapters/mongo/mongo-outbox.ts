@@ -6,6 +6,7 @@ import { goneOnceDrained } from "./gone.ts";
 import { outboxKey } from "./outbox-key.ts";
 import { DEADLOCK_RETRY, isDeadlockVictim, retryingDeadlocks } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
+import { PENDING_EVENT_IDS, PENDING_EVENTS } from "./work-indexes.ts";
 
 const oldestFirst = (a: DomainEvent, b: DomainEvent): number =>
   a.occurredAt.getTime() - b.occurredAt.getTime() || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
@@ -211,7 +212,12 @@ export class MongoOutbox implements Outbox {
     const holders = new Map(this.#handed);
     await Promise.all(
       this.#sources.map(async (source, index) => {
-        const docs = await source.find({ "outbox.id": { $in: unknown } }, outboxProjection).toArray();
+        const docs = await source
+          .find(
+            { hasEvents: true, "outbox.id": { $in: unknown } },
+            { ...outboxProjection, hint: PENDING_EVENT_IDS.name },
+          )
+          .toArray();
         for (const [id, holder] of holdersIn(index, docs)) holders.set(id, holder);
       }),
     );
@@ -222,7 +228,10 @@ export class MongoOutbox implements Outbox {
   async #oldest(source: Collection<OutboxDocument>, limit: number): Promise<OutboxDocument[]> {
     for (let size = limit; ; size *= 2) {
       const docs = await source
-        .find({ hasEvents: true }, { ...outboxProjection, sort: { eventsSince: 1, _id: 1 }, limit: size })
+        .find(
+          { hasEvents: true },
+          { ...outboxProjection, sort: { eventsSince: 1, _id: 1 }, limit: size, hint: PENDING_EVENTS.name },
+        )
         .toArray();
       const events = docs.flatMap((doc) => doc.outbox);
       await Promise.all(docs.filter((doc) => !isSettled(doc)).map((doc) => settle(source, doc, nothing)));

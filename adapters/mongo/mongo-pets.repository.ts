@@ -36,6 +36,7 @@ import { oldestKey } from "./outbox-key.ts";
 import { deleteKeepingEvents } from "./orphaned-events.ts";
 import { allMapped, definedFields, type EveryField } from "./mapping.ts";
 import { guarded } from "./store-unavailable.ts";
+import { createWorkIndexes, PENDING_EVENT_IDS, PENDING_EVENTS, type WorkIndex } from "./work-indexes.ts";
 
 /** A move in flight as stored, under "r<orderId>" (reserve) or "s<orderId>" (settle). */
 interface MarkDocument {
@@ -265,21 +266,37 @@ const unitsBack = (
 /** Events not yet relayed stay on the server: a relay that falls behind must not make every read carry them. */
 const withoutOutbox = { outbox: 0 } as const;
 
-/** Listings by status or category walk the first two; recovery's and the category check's queries the next three; the outbox the last two. */
+/** The pets with a move or a lifecycle step in flight, and those with marks: recovery's work lists. */
+const MOVING: WorkIndex = {
+  name: "moving",
+  key: { movingTo: 1 },
+  only: { movingTo: { $exists: true } },
+  replaces: "movingTo_1",
+};
+const PROVISIONAL: WorkIndex = {
+  name: "provisional",
+  key: { lifecycle: 1 },
+  only: { lifecycle: { $exists: true } },
+  replaces: "lifecycle_1",
+};
+const MARKED: WorkIndex = {
+  name: "marked",
+  key: { markCount: 1, _id: 1 },
+  only: { markCount: { $gt: 0 } },
+  replaces: "markCount_1__id_1",
+};
+
+/** Listings walk the full ones (by status, category, name and the name order); recovery and the relay the work indexes. */
 export const createPetIndexes = async (db: Db): Promise<void> => {
   // One index per command: the first test engine (FerretDB 1.24) dropped the connection when one createIndexes named
   // several existing ones, and one command per index costs nothing that matters at start-up.
   const pets = db.collection("pets");
   await pets.createIndex({ status: 1, _id: 1 });
   await pets.createIndex({ categoryId: 1, _id: 1 });
-  await pets.createIndex({ movingTo: 1 });
-  await pets.createIndex({ lifecycle: 1 });
-  await pets.createIndex({ markCount: 1, _id: 1 });
-  await pets.createIndex({ hasEvents: 1, eventsSince: 1, _id: 1 });
-  await pets.createIndex({ "outbox.id": 1 });
   // Name search and the name order: stored keys, since DocumentDB (FerretDB v2) has no collation indexes.
   await pets.createIndex({ nameKey: 1, _id: 1 });
   await pets.createIndex({ nameOrder: 1, _id: 1 });
+  await createWorkIndexes(pets, [MOVING, PROVISIONAL, MARKED, PENDING_EVENTS, PENDING_EVENT_IDS]);
 };
 
 /** Named after the key's latest definition: a new name makes every database rewrite the keys that differ, once. */
@@ -513,7 +530,8 @@ export class MongoPets implements Pets {
     return guarded(async () => {
       // Moves first: a pet goes from movingTo = c to categoryId = c in one write, so a move finishing between the two
       // reads is seen by the second; read the other way round (or at once), it could be missed by both.
-      if (await this.#pets.findOne({ movingTo: categoryId }, { projection: { _id: 1 } })) return true;
+      if (await this.#pets.findOne({ movingTo: categoryId }, { projection: { _id: 1 }, hint: MOVING.name }))
+        return true;
       return (await this.#pets.findOne({ categoryId }, { projection: { _id: 1 } })) !== null;
     });
   }
@@ -521,8 +539,8 @@ export class MongoPets implements Pets {
   provisional(page: PageRequest): Promise<PetRecord[]> {
     return guarded(async () => {
       const [inLifecycle, moving] = await Promise.all([
-        findPage(this.#pets, { lifecycle: { $exists: true } }, page, undefined, withoutOutbox),
-        findPage(this.#pets, { movingTo: { $exists: true } }, page, undefined, withoutOutbox),
+        findPage(this.#pets, { lifecycle: { $exists: true } }, page, undefined, withoutOutbox, false, PROVISIONAL),
+        findPage(this.#pets, { movingTo: { $exists: true } }, page, undefined, withoutOutbox, false, MOVING),
       ]);
       const byId = new Map([...inLifecycle, ...moving].map((doc) => [doc._id, doc]));
       return [...byId.values()]
@@ -534,7 +552,9 @@ export class MongoPets implements Pets {
 
   withMarks(page: PageRequest): Promise<PetRecord[]> {
     return guarded(async () =>
-      (await findPage(this.#pets, { markCount: { $gt: 0 } }, page, undefined, withoutOutbox)).map(toRecord),
+      (await findPage(this.#pets, { markCount: { $gt: 0 } }, page, undefined, withoutOutbox, false, MARKED)).map(
+        toRecord,
+      ),
     );
   }
 }

@@ -1,6 +1,6 @@
 import type { Collection, Db } from "mongodb";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { MongoPets } from "../../adapters/mongo/mongo-pets.repository.ts";
+import { createPetIndexes, MongoPets } from "../../adapters/mongo/mongo-pets.repository.ts";
 import { aPet, at } from "../contracts/mothers.ts";
 import { describeMongo, freshMongoDatabase, type FreshMongoDatabase } from "../support/mongo.ts";
 
@@ -13,6 +13,8 @@ describeMongo("the category check of a deletion, with a move finishing between i
   let mongo: FreshMongoDatabase;
   beforeAll(async () => {
     mongo = await freshMongoDatabase("category_check");
+    // Its reads name their indexes, as start-up creates them.
+    await createPetIndexes(mongo.db);
   });
   afterAll(() => mongo?.close());
 
