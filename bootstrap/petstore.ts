@@ -3,6 +3,7 @@ import { API_VERSION } from "../adapters/http/openapi/document.ts";
 import type { UseCases } from "../adapters/http/use-cases.ts";
 import { createMemoryStores } from "../adapters/memory/memory-stores.ts";
 import { RecoverInterruptedWrites } from "../core/recovery/recover-interrupted-writes.ts";
+import { FlushMarkDrops } from "../core/orders/flush-mark-drops.ts";
 import type { Stores } from "../core/stores.ts";
 import type { Config } from "./config.ts";
 import { buildContainer, type ContainerOverrides } from "./container.ts";
@@ -10,6 +11,7 @@ import { seedDemoData } from "./demo-data.ts";
 import { createMetrics, type Metrics } from "./metrics.ts";
 import type { Logger } from "./logger.ts";
 import { startRecoveryLoop } from "./recovery-loop.ts";
+import { startMarkDropLoop } from "./mark-drop-loop.ts";
 import { tokens } from "./tokens.ts";
 import type { WebhookWorker } from "./webhook-worker.ts";
 
@@ -82,6 +84,10 @@ export const composePetstore = async (
     logger,
     metrics?.observeRecovery,
   );
+  const markDropLoop = startMarkDropLoop(
+    new FlushMarkDrops({ ...stores, clock }, container.get(tokens.stockHints), container.get(tokens.markDrops)),
+    logger,
+  );
   if (config.seedDemo && (await seedDemoData(useCases, stores))) logger.info("demo data loaded");
   const webhookWorker = container.get(tokens.webhookWorker);
   const app = container.get(tokens.httpApp);
@@ -96,6 +102,7 @@ export const composePetstore = async (
     beginDrain: () => container.get(tokens.lifecycle).beginDrain(),
     close: async () => {
       await recoveryLoop.stop();
+      await markDropLoop.stop();
       await webhookWorker.stop();
       await stores.close();
       await tracing?.shutdown();

@@ -14,6 +14,7 @@ import type { AddressResolver } from "../core/webhooks/address-resolver.port.ts"
 import type { WebhookSender } from "../core/webhooks/webhook-sender.port.ts";
 import type { WebhookSigner } from "../core/webhooks/webhook-signer.port.ts";
 import type { WebhookWorker } from "./webhook-worker.ts";
+import type { MarkDrops } from "../core/orders/mark-drops.ts";
 import type { StockHints } from "../core/orders/stock-hints.ts";
 
 const token = <T>(name: string): ServiceIdentifier<T> => Symbol(name) as ServiceIdentifier<T>;
@@ -55,6 +56,7 @@ export const tokens = {
   banPolicy: token<BanPolicy>("BanPolicy"),
   webhookTargets: token<{ allowPrivateTargets: boolean }>("WebhookTargets"),
   stockHints: token<StockHints>("StockHints"),
+  markDrops: token<MarkDrops>("MarkDrops"),
   /** All of `useCaseTokens`, as the one object the HTTP adapter takes. */
   useCases: token<UseCases>("UseCases"),
   httpApp: token<H3>("HttpApp"),

@@ -8,6 +8,7 @@ import {
 } from "../adapters/http/use-cases.ts";
 import { CachedApiKeys } from "../core/access/cached-api-keys.ts";
 import { EnsureAdminKey } from "../core/access/ensure-admin-key.ts";
+import { MarkDrops } from "../core/orders/mark-drops.ts";
 import { StockHints } from "../core/orders/stock-hints.ts";
 import type { Config } from "./config.ts";
 import { ports as p, tokens as t, useCaseTokens, type Ports } from "./tokens.ts";
@@ -28,6 +29,7 @@ const dependencyTokens: { readonly [N in Dependency]-?: ServiceIdentifier<UseCas
   banPolicy: t.banPolicy,
   webhookTargets: t.webhookTargets,
   stockHints: t.stockHints,
+  markDrops: t.markDrops,
 };
 
 /**
@@ -40,6 +42,7 @@ export const bindUseCases = (container: Container): void => {
     .toResolvedValue((store, clock) => new CachedApiKeys(store, clock), [p.apiKeys, t.clock]);
   container.bind(t.banPolicy).toResolvedValue((config: Config) => config.ban, [t.config]);
   container.bind(t.stockHints).toConstantValue(new StockHints());
+  container.bind(t.markDrops).toConstantValue(new MarkDrops());
   container
     .bind(t.webhookTargets)
     .toResolvedValue((config: Config) => ({ allowPrivateTargets: config.webhooks.allowPrivateTargets }), [t.config]);

@@ -39,6 +39,7 @@ import type { ApiKeys } from "../../core/access/api-keys.port.ts";
 import type { Secrets } from "../../core/access/secrets.port.ts";
 import type { BanPolicy } from "../../core/rate-limiting/ban-policy.ts";
 import type { Clock } from "../../core/shared/clock.port.ts";
+import type { MarkDrops } from "../../core/orders/mark-drops.ts";
 import type { Stores } from "../../core/stores.ts";
 import type { AddressResolver } from "../../core/webhooks/address-resolver.port.ts";
 import type { WebhookSigner } from "../../core/webhooks/webhook-signer.port.ts";
@@ -55,6 +56,8 @@ export interface UseCaseDependencies extends Omit<Stores, "close"> {
   webhookTargets: { allowPrivateTargets: boolean };
   /** The instance's last sight of pets, shared by placing, cancelling and completing (docs/decisions/stock-hints.md). */
   stockHints: StockHints;
+  /** The marks the instance has yet to drop, shared by the same three and flushed by bootstrap (core/orders/mark-drops.ts). */
+  markDrops: MarkDrops;
 }
 
 export type Dependency = keyof UseCaseDependencies;
@@ -90,12 +93,21 @@ export const useCaseFactories = {
   updateCategory: useCase(["categories"], ({ categories }) => new UpdateCategory(categories)),
   deleteCategory: useCase(["categories", "pets", "clock"], (d) => new DeleteCategory(d)),
 
-  placeOrder: useCase(["orders", "pets", "ids", "clock", "stockHints"], (d) => new PlaceOrder(d, d.stockHints)),
+  placeOrder: useCase(
+    ["orders", "pets", "ids", "clock", "stockHints", "markDrops"],
+    (d) => new PlaceOrder(d, d.stockHints, d.markDrops),
+  ),
   listOrders: useCase(["orders"], ({ orders }) => new ListOrders(orders)),
   getOrder: useCase(["orders"], ({ orders }) => new GetOrder(orders)),
   describePlacements: useCase(["cachedApiKeys"], ({ cachedApiKeys }) => new DescribePlacements(cachedApiKeys)),
-  updateOrder: useCase(["orders", "pets", "clock", "stockHints"], (d) => new UpdateOrder(d, d.stockHints)),
-  cancelOrder: useCase(["orders", "pets", "clock", "stockHints"], (d) => new CancelOrder(d, d.stockHints)),
+  updateOrder: useCase(
+    ["orders", "pets", "clock", "stockHints", "markDrops"],
+    (d) => new UpdateOrder(d, d.stockHints, d.markDrops),
+  ),
+  cancelOrder: useCase(
+    ["orders", "pets", "clock", "stockHints", "markDrops"],
+    (d) => new CancelOrder(d, d.stockHints, d.markDrops),
+  ),
 
   listInventory: useCase(["pets"], ({ pets }) => new ListInventory(pets)),
   getInventoryItem: useCase(["pets"], ({ pets }) => new GetInventoryItem(pets)),

@@ -14,6 +14,8 @@ import type {
   ReservationPosted,
   ReservationVoided,
   SettleMarkCleared,
+  MarkDrop,
+  MarksDropped,
   MoveStart,
   MoveFinish,
   MoveUndone,
@@ -59,6 +61,16 @@ const dropped = (pet: PetRecord, orderId: number, kind: Mark["kind"]): Partial<P
   marks: withoutMark(pet, orderId, kind),
   fences: { ...pet.fences, [fenceBucket(orderId)]: fenceOf(pet, orderId) + 1 },
 });
+
+/** The pet without the drops' marks, their fences moved on; undefined unless every mark is there. */
+const withoutDrops = (pet: PetRecord, drops: readonly MarkDrop[]): PetRecord | undefined => {
+  let rest = pet;
+  for (const d of drops) {
+    if (!hasMark(rest, d.orderId, d.kind, d.kind === "reserve" ? d.nonce : undefined)) return undefined;
+    rest = { ...rest, ...dropped(rest, d.orderId, d.kind) };
+  }
+  return rest;
+};
 
 const visible = (pet: PetRecord): boolean => pet.lifecycle === undefined;
 const revisionHolds = (pet: PetRecord, expected: number | undefined): boolean =>
@@ -200,14 +212,24 @@ export class MemoryPets implements Pets {
     return this.#write(r.petId, (pet) => {
       if (!visible(pet) || pet.status !== "available" || hasMark(pet, r.orderId, "reserve")) return undefined;
       if (fenceOf(pet, r.orderId) !== r.fence) return undefined;
+      const rest = withoutDrops(pet, r.drops ?? []);
+      if (!rest) return undefined;
       const mark: Mark = { orderId: r.orderId, kind: "reserve", units: r.units, since: r.at, nonce: r.nonce };
       const change = {
         stock: pet.stock - r.units,
         holdCount: pet.holdCount + 1,
         heldUnits: pet.heldUnits + r.units,
-        marks: withMark(pet, mark),
+        marks: withMark(rest, mark),
+        fences: rest.fences,
       };
       return withCaseOf(pet, stockCases.reserve(r), change);
+    });
+  }
+
+  async dropMarks({ petId, drops }: MarksDropped): Promise<PetWrite> {
+    return this.#write(petId, (pet) => {
+      const rest = withoutDrops(pet, drops);
+      return rest && { pet: { marks: rest.marks, fences: rest.fences } };
     });
   }
 

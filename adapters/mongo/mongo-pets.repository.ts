@@ -16,6 +16,8 @@ import type {
   ReservationPosted,
   ReservationVoided,
   SettleMarkCleared,
+  MarkDrop,
+  MarksDropped,
   MoveStart,
   MoveFinish,
   MoveUndone,
@@ -196,6 +198,16 @@ const removeMark = (orderId: number, kind: Mark["kind"]): Change => ({
   unset: [markPath(orderId, kind)],
   inc: { markCount: -1, [`fences.${fenceBucket(orderId)}`]: 1 },
 });
+/** Drops taken along by a write: each only while its mark is there (a reservation's by its nonce). */
+const dropsFacts = (drops: readonly MarkDrop[]): Document =>
+  Object.fromEntries(
+    drops.map((d) =>
+      d.kind === "reserve"
+        ? [`${markPath(d.orderId, d.kind)}.n`, d.nonce]
+        : [markPath(d.orderId, d.kind), { $exists: true }],
+    ),
+  );
+const dropped = (drops: readonly MarkDrop[]): Change => merged(...drops.map((d) => removeMark(d.orderId, d.kind)));
 const held = (orders: number, units: number): Change => ({ inc: { holdCount: orders, heldUnits: units } });
 const edited = (fields: PetFields): Change => ({
   set: fieldsDocument(fields),
@@ -411,16 +423,19 @@ export class MongoPets implements Pets {
   }
 
   reserve(r: Reservation): Promise<PetWrite> {
+    const drops = r.drops ?? [];
     const facts = {
       ...visibleNow,
       status: "available",
       [markPath(r.orderId, "reserve")]: { $exists: false },
       ...fenceIs(r.orderId, r.fence),
+      ...dropsFacts(drops),
     };
     const taken = merged(
       { inc: { stock: -r.units } },
       held(1, r.units),
       addMark({ orderId: r.orderId, kind: "reserve", units: r.units, since: r.at, nonce: r.nonce }),
+      dropped(drops),
     );
     const cases = stockCases.reserve(r);
     // The case core's rule picks for the stock core expects, tried first, saves a round trip when it holds.
@@ -454,6 +469,10 @@ export class MongoPets implements Pets {
   clearSettleMark({ petId, orderId }: SettleMarkCleared): Promise<PetWrite> {
     const path = markPath(orderId, "settle");
     return this.#write(petId, [[{ [path]: { $exists: true } }, removeMark(orderId, "settle")]]);
+  }
+
+  dropMarks({ petId, drops }: MarksDropped): Promise<PetWrite> {
+    return this.#write(petId, [[dropsFacts(drops), dropped(drops)]]);
   }
 
   setStock(s: StockSetting): Promise<PetWrite> {

@@ -5,6 +5,7 @@ import type { Clock } from "../shared/clock.port.ts";
 import { closedByItself, explainRefusal, orderCompleted, visibleOrder } from "./order-access.ts";
 import type { Orders } from "./orders.port.ts";
 import { petSideSeen, settleOrder } from "./settle-order.ts";
+import type { MarkDrops } from "./mark-drops.ts";
 import { StockHints } from "./stock-hints.ts";
 
 interface Ports {
@@ -17,10 +18,15 @@ interface Ports {
 export class CancelOrder {
   readonly #ports: Ports;
   readonly #hints: StockHints;
-  /** `hints`: the instance's, shared with PlaceOrder, so a pet it saw needs no read for its fence. */
-  constructor(ports: Ports, hints = new StockHints()) {
+  readonly #drops: MarkDrops | undefined;
+  /**
+   * `hints`: the instance's, shared with PlaceOrder, so a pet it saw needs no read for its fence; `drops`: the
+   * instance's, so the settle mark waits to ride on a later write and a post still waiting is made first.
+   */
+  constructor(ports: Ports, hints = new StockHints(), drops?: MarkDrops) {
     this.#ports = ports;
     this.#hints = hints;
+    this.#drops = drops;
   }
 
   async execute(id: number, actor: Actor, expectedRevision?: number): Promise<void> {
@@ -39,6 +45,6 @@ export class CancelOrder {
     });
     const order = closedByItself(written, cancelled.id);
     if (!order) throw explainRefusal(written.order, id, expectedRevision);
-    this.#hints.saw(order.petId, await settleOrder(this.#ports, order, seen));
+    this.#hints.saw(order.petId, await settleOrder(this.#ports, order, seen, this.#drops));
   }
 }

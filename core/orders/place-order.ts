@@ -17,6 +17,7 @@ import type { IdAllocator } from "../shared/id-allocator.port.ts";
 import type { NewOrder, Order } from "./order.ts";
 import { abandonedOrder, orderOf, type OrderRecord } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
+import type { MarkDrops } from "./mark-drops.ts";
 import { StockHints } from "./stock-hints.ts";
 
 interface Ports {
@@ -68,12 +69,15 @@ const owns = (order: OrderRecord, nonce: string | undefined): boolean =>
 export class PlaceOrder {
   readonly #ports: Ports;
   readonly #hints: StockHints;
+  /** The instance's, when it flushes them (bootstrap): a post then waits to ride on its next reservation of the pet. */
+  readonly #drops: MarkDrops | undefined;
   /** Nonces: a random prefix per instance and a counter, unique without a random draw per attempt. */
   readonly #noncePrefix = `${crypto.randomUUID().slice(0, 13)}.`;
   #attempts = 0;
-  constructor(ports: Ports, hints = new StockHints()) {
+  constructor(ports: Ports, hints = new StockHints(), drops?: MarkDrops) {
     this.#ports = ports;
     this.#hints = hints;
+    this.#drops = drops;
   }
 
   async execute(input: NewOrder, actor: Actor, attempt?: IdempotentAttempt): Promise<Order> {
@@ -122,7 +126,17 @@ export class PlaceOrder {
   async #reserve(input: NewOrder, id: number, seen: PetSight | undefined): Promise<Reservation> {
     const { pets, clock } = this.#ports;
     const nonce = this.#noncePrefix + (this.#attempts++).toString(36);
-    const { outcome, pet } = await reserveSeeing(pets, clock, input.petId, id, input.quantity, nonce, seen);
+    const drops = this.#drops?.take(input.petId) ?? [];
+    let reserved;
+    try {
+      reserved = await reserveSeeing(pets, clock, input.petId, id, input.quantity, nonce, seen, drops);
+    } catch (error) {
+      // Applied or not, unknown: each drop is conditional, so a second try is refused or drops what is left.
+      this.#drops?.giveBack(input.petId, drops, clock.now());
+      throw error;
+    }
+    const { outcome, pet, undropped } = reserved;
+    this.#drops?.giveBack(input.petId, undropped, clock.now());
     this.#hints.saw(input.petId, pet);
     if (outcome === "reserved") return { outcome, nonce };
     if (outcome === "already-held") return { outcome, nonce: markOf(pet, id, "reserve")?.nonce };
@@ -143,9 +157,11 @@ export class PlaceOrder {
     };
   }
 
-  // Keeping moves the fence: the pet it answers is this instance's next sight of it.
+  // Keeping moves the fence: the pet it answers is this instance's next sight of it. Left to ride when it can.
   async #postReservation(order: OrderRecord): Promise<void> {
     if (order.reservation === undefined) return;
+    const drop = { orderId: order.id, kind: "reserve", nonce: order.reservation } as const;
+    if (this.#drops?.defer(order.petId, drop, this.#ports.clock.now())) return;
     const pet = await postReservationSeeing(this.#ports.pets, order.petId, order.id, order.reservation);
     this.#hints.saw(order.petId, pet);
   }

@@ -5,6 +5,7 @@ import { applySettlement, clearSettleMark, postReservation, postReservationSeein
 import type { Clock } from "../shared/clock.port.ts";
 import type { OrderRecord } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
+import type { MarkDrops } from "./mark-drops.ts";
 import type { StockHints } from "./stock-hints.ts";
 
 interface Ports {
@@ -23,19 +24,26 @@ export interface PetSide {
 
 /**
  * `seen` must be read before the order was last seen settling: docs/consistency.md#marks-and-fences. The pet as the
- * last write left it, when this call finished the settlement.
+ * last write left it, when this call finished the settlement. With `drops` (the instance's), the settle mark is left
+ * for a later write to drop.
  */
 export const settleOrder = async (
   { orders, pets, clock }: Ports,
   order: OrderRecord,
   seen: PetSide,
+  drops?: MarkDrops,
 ): Promise<PetRecord | undefined> => {
-  // Left on a deleted order, its reserve mark would look like a dead placing's and be undone.
-  if (seen.reserveMark !== undefined && seen.reserveMark === order.reservation)
-    await postReservation(pets, order.petId, order.id, seen.reserveMark);
+  // Left on a deleted order, its reserve mark would look like a dead placing's and be undone. A post this instance
+  // left waiting is that mark, unless a write took it along since: kept now (refused if it went).
+  const waiting = drops?.takeOf(order.petId, order.id, "reserve");
+  const ownMark = waiting?.kind === "reserve" ? waiting.nonce : seen.reserveMark;
+  if (ownMark !== undefined && ownMark === order.reservation)
+    await postReservation(pets, order.petId, order.id, ownMark);
   const how = order.state === "cancelled" ? "release" : "consume";
+  let settled: PetRecord | undefined;
   for (let { fence, pet: sight } = seen; ;) {
     const { outcome, pet } = await applySettlement(pets, clock, how, order, fence, sight);
+    settled = pet;
     if (outcome === "applied" || outcome === "no-pet") break;
     // Refused for the order's own reserve mark (not seen: the fence came from a hint): kept first, as above.
     const now =
@@ -45,6 +53,7 @@ export const settleOrder = async (
     if (!(await orders.ofId(order.id))?.settling) return undefined;
   }
   await orders.settled(order.id);
+  if (drops?.defer(order.petId, { orderId: order.id, kind: "settle" }, clock.now())) return settled;
   return clearSettleMark(pets, order.petId, order.id);
 };
 

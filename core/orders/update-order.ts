@@ -7,6 +7,7 @@ import { closedByItself, explainRefusal, orderCompleted, visibleOrder } from "./
 import { orderOf, type OrderRecord } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
 import { petSideSeen, settleOrder } from "./settle-order.ts";
+import type { MarkDrops } from "./mark-drops.ts";
 import { StockHints } from "./stock-hints.ts";
 
 interface Ports {
@@ -19,10 +20,15 @@ interface Ports {
 export class UpdateOrder {
   readonly #ports: Ports;
   readonly #hints: StockHints;
-  /** `hints`: the instance's, shared with PlaceOrder, so a pet it saw needs no read for its fence. */
-  constructor(ports: Ports, hints = new StockHints()) {
+  readonly #drops: MarkDrops | undefined;
+  /**
+   * `hints`: the instance's, shared with PlaceOrder, so a pet it saw needs no read for its fence; `drops`: the
+   * instance's, so the settle mark waits to ride on a later write and a post still waiting is made first.
+   */
+  constructor(ports: Ports, hints = new StockHints(), drops?: MarkDrops) {
     this.#ports = ports;
     this.#hints = hints;
+    this.#drops = drops;
   }
 
   async execute(id: number, changes: OrderChanges, actor: Actor, expectedRevision?: number): Promise<Order> {
@@ -45,7 +51,7 @@ export class UpdateOrder {
     });
     const order = closedByItself(written, completed.id);
     if (!order) throw explainRefusal(written.order, id, expectedRevision);
-    this.#hints.saw(order.petId, await settleOrder(this.#ports, order, seen));
+    this.#hints.saw(order.petId, await settleOrder(this.#ports, order, seen, this.#drops));
     return orderOf(order);
   }
 

@@ -47,7 +47,16 @@ export interface Reservation {
   fence: number;
   /** The stock core last saw: orders a store's attempts, never a condition. */
   expectedStock?: number | undefined;
+  /** Marks dropped by the same write, as `dropMarks` drops them: the write applies only while each is there. */
+  drops?: readonly MarkDrop[] | undefined;
 }
+
+/**
+ * A mark an instance drops after the write that made it droppable, on its next write to the pet or by itself: a
+ * posted reservation's (by its nonce) or a finished settlement's (docs/consistency.md#mark-drops-that-ride).
+ */
+export type MarkDrop = { orderId: number; kind: "reserve"; nonce: string } | { orderId: number; kind: "settle" };
+export type MarksDropped = { petId: number; drops: readonly MarkDrop[] };
 
 export interface UnitsBack {
   fromSoldOut: Consequence;
@@ -126,6 +135,8 @@ export interface Pets {
   applySettlement(settlement: Settlement): Promise<PetWrite>;
   /** Also moves the fence of the order's bucket on. */
   clearSettleMark(clear: SettleMarkCleared): Promise<PetWrite>;
+  /** Only while every one of the marks is there; each moves the fence of its order's bucket on. */
+  dropMarks(dropped: MarksDropped): Promise<PetWrite>;
   setStock(setting: StockSetting): Promise<PetWrite>;
   /** Only while the pet still has `checkedStatus`. */
   edit(edit: Edit): Promise<PetWrite>;

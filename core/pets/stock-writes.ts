@@ -3,7 +3,7 @@ import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
 import { fenceOf, markOf, type ListedPet, type PetRecord } from "./pet-record.ts";
 import type { PetStatus } from "./pet.ts";
-import type { Consequence, Pets, StatusChange, StockSetting, UnitsBack } from "./pets.port.ts";
+import type { Consequence, MarkDrop, Pets, StatusChange, StockSetting, UnitsBack } from "./pets.port.ts";
 import type { StockState } from "./stock-rule.ts";
 
 // What each stock write causes is decided here; when each case applies, in stock-rule.ts.
@@ -54,7 +54,8 @@ export const reserveSeeing = async (
   units: number,
   nonce: string,
   seen?: PetSight,
-): Promise<{ outcome: ReserveOutcome; pet: PetRecord | undefined }> => {
+  drops: readonly MarkDrop[] = [],
+): Promise<{ outcome: ReserveOutcome; pet: PetRecord | undefined; undropped: readonly MarkDrop[] }> => {
   const at = clock.now();
   const taken = stockEvent(at, petId, { delta: -units });
   const reservation = {
@@ -69,13 +70,42 @@ export const reserveSeeing = async (
       events: [taken, statusEvent(at, petId, "available", "pending")],
     },
   } as const;
-  for (let sight = seen; ;) {
-    const result = await pets.reserve({ ...reservation, fence: fenceOf(sight, orderId), expectedStock: sight?.stock });
-    if (result.applied) return { outcome: "reserved", pet: result.pet };
+  for (let sight = seen, left = drops; ;) {
+    const fence = fenceOf(sight, orderId);
+    const result = await pets.reserve({ ...reservation, fence, expectedStock: sight?.stock, drops: left });
+    if (result.applied) return { outcome: "reserved", pet: result.pet, undropped: [] };
+    // A drop taken along whose mark went meanwhile (recovery, another instance's settlement) refuses the write too.
+    left = stillThere(result.pet, left);
     const outcome = explainReserve(result.pet, orderId, units);
-    if (outcome) return { outcome, pet: result.pet };
+    if (outcome) return { outcome, pet: result.pet, undropped: left };
     sight = result.pet;
   }
+};
+
+/** The drops whose marks `pet` still has. */
+export const stillThere = (pet: PetRecord | undefined, drops: readonly MarkDrop[]): readonly MarkDrop[] =>
+  drops.filter((drop) => {
+    const mark = markOf(pet, drop.orderId, drop.kind);
+    return mark !== undefined && (drop.kind === "settle" || mark.nonce === drop.nonce);
+  });
+
+/** One write for the marks still there; the pet as it left it or found it. */
+export const dropMarksSeeing = async (
+  pets: Pets,
+  petId: number,
+  drops: readonly MarkDrop[],
+): Promise<PetRecord | undefined> => {
+  let pet: PetRecord | undefined;
+  for (let left = drops; left.length > 0;) {
+    const result = await pets.dropMarks({ petId, drops: left });
+    pet = result.pet;
+    if (result.applied) break;
+    const there = stillThere(pet, left);
+    // Refused only for a mark that went: nothing else is a condition, so the next try has fewer.
+    if (there.length >= left.length) break;
+    left = there;
+  }
+  return pet;
 };
 
 /** A staff hold stays pending when units come back. */

@@ -253,6 +253,37 @@ export const petStockContract = (harness: ContractHarness): void => {
         expect((await pets().setStock(setting(given))).pet).toMatchObject({ stock: 5, revision: 2, ...expected });
         expect(await eventIds()).toEqual([tag]);
       });
+      it("marks dropped later: by a reservation taking them along or on their own, each only while it is there (a reserve mark by its nonce), each moving its bucket's fence", async () => {
+        const marks = [mark(3, "reserve", 1, "n3"), mark(4, "settle", 2), mark(36, "reserve", 1, "n36")];
+        await pets().insert(aPet({ id: 1, stock: 5, holdCount: 2, heldUnits: 2, marks }));
+        const drops = [
+          { orderId: 3, kind: "reserve", nonce: "n3" },
+          { orderId: 4, kind: "settle" },
+        ] as const;
+
+        // A reservation taking along a drop whose mark is not there (another nonce) is refused whole.
+        const refused = await pets().reserve(
+          reservation({ drops: [{ orderId: 36, kind: "reserve", nonce: "other" }] }),
+        );
+        expect(refused).toMatchObject({ applied: false, pet: { stock: 5, marks } });
+        expect((await pets().reserve(reservation({ drops }))).pet).toEqual(
+          aPet({
+            id: 1,
+            stock: 3,
+            holdCount: 3,
+            heldUnits: 4,
+            marks: [mark(10, "reserve", 2, "n10"), marks[2]!],
+            fences: { 3: 1, 4: 1 },
+            revision: 2,
+          }),
+        );
+        // Again (a late copy, or a flush after the ride): the marks are gone, so nothing changes.
+        expect(await pets().dropMarks({ petId: 1, drops })).toMatchObject({ applied: false, pet: { revision: 2 } });
+        expect(
+          (await pets().dropMarks({ petId: 1, drops: [{ orderId: 36, kind: "reserve", nonce: "n36" }] })).pet,
+        ).toMatchObject({ marks: [mark(10, "reserve", 2, "n10")], fences: { 3: 1, 4: 2 }, revision: 3 });
+        expect(await pets().dropMarks({ petId: 2, drops })).toEqual({ applied: false, pet: undefined });
+      });
     });
 
     describe("stock moves (core/pets/stock-writes.ts over this port)", () => {

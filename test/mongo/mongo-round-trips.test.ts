@@ -11,6 +11,9 @@ import type { Actor } from "../../core/access/permissions.ts";
 import { CreateCategory } from "../../core/categories/create-category.ts";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { PlaceOrder } from "../../core/orders/place-order.ts";
+import { FlushMarkDrops } from "../../core/orders/flush-mark-drops.ts";
+import { MARK_DROP_WAIT_MS, MarkDrops } from "../../core/orders/mark-drops.ts";
+import type { Order } from "../../core/orders/order.ts";
 import { StockHints } from "../../core/orders/stock-hints.ts";
 import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
@@ -173,6 +176,39 @@ describeMongo("MongoDB adapters, seen from the server", () => {
         "findAndModify pets",
         ...settled,
       ]);
+    });
+
+    it("with the instance's mark drops, as the service runs: an order takes 2 commands and the next one on the pet drops its mark; a cancellation 4; one flush write per pet for what no write took along", async () => {
+      const pet = await givenPetInStock(5);
+      const [hints, drops] = [new StockHints(), new MarkDrops()];
+      const place = new PlaceOrder({ ...stores, clock }, hints, drops);
+      const cancel = new CancelOrder({ ...stores, clock }, hints, drops);
+      const flush = new FlushMarkDrops({ ...stores, clock }, hints, drops);
+      const order = async () => (placed = await place.execute({ petId: pet.id, quantity: 1 }, staff));
+      let placed: Order | undefined;
+      const placing = ["findAndModify pets", "insert orders"];
+      const marks = async () => (await stores.pets.ofId(pet.id))!.marks.map((m) => `${m.kind} ${m.orderId}`);
+
+      expect(await commandsOf(order)).toEqual(["find pets", "findAndModify counters", ...placing]);
+      const first = placed!;
+      expect(await marks()).toEqual([`reserve ${first.id}`]);
+      expect(await commandsOf(order)).toEqual(placing);
+      const second = placed!;
+      // The second reservation took the first's post along.
+      expect(await marks()).toEqual([`reserve ${second.id}`]);
+      expect(await commandsOf(() => cancel.execute(first.id, staff))).toEqual([
+        "find orders",
+        "findAndModify orders",
+        "findAndModify pets",
+        "findAndModify orders",
+      ]);
+      expect(await marks()).toEqual([`settle ${first.id}`, `reserve ${second.id}`]);
+      expect(await commandsOf(() => flush.execute())).toEqual([]);
+      clock.advance(MARK_DROP_WAIT_MS);
+      expect(await commandsOf(() => flush.execute())).toEqual(["findAndModify pets"]);
+      expect(await stores.pets.ofId(pet.id)).toMatchObject({ marks: [], stock: 4, holdCount: 1, heldUnits: 1 });
+      // The flush left this instance a sight of the pet with its fences moved: the next order is not refused.
+      expect(await commandsOf(order)).toEqual(placing);
     });
 
     it("cancel and complete on the instance that saw the pet in stock: its fence from the hint, no pet read", async () => {

@@ -6,6 +6,8 @@ import { RunIdempotently } from "../../core/idempotency/run-idempotently.ts";
 import { SetInventory } from "../../core/inventory/set-inventory.ts";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
 import { PlaceOrder } from "../../core/orders/place-order.ts";
+import { FlushMarkDrops } from "../../core/orders/flush-mark-drops.ts";
+import { MarkDrops } from "../../core/orders/mark-drops.ts";
 import { StockHints } from "../../core/orders/stock-hints.ts";
 import { UpdateOrder } from "../../core/orders/update-order.ts";
 import { CreatePet } from "../../core/pets/create-pet.ts";
@@ -22,10 +24,11 @@ import type { Random } from "./random.ts";
 const RECOVERY_INTERVAL_MS = 10_000;
 const staff: Actor = { keyId: 1, role: "staff" };
 
-/** The use cases of one instance: its own caches (stock hints, nonce prefix), as a process has. */
+/** The use cases of one instance: its own caches (stock hints, marks left to drop, nonce prefix), as a process has. */
 export const useCasesOn = (stores: Stores, engine: Engine) => {
   const ports = { ...stores, clock: engine.clock };
   const hints = new StockHints();
+  const drops = new MarkDrops();
   return {
     stores,
     createCategory: new CreateCategory(ports),
@@ -34,9 +37,10 @@ export const useCasesOn = (stores: Stores, engine: Engine) => {
     deletePet: new DeletePet(ports),
     deleteCategory: new DeleteCategory(ports),
     setInventory: new SetInventory(ports),
-    placeOrder: new PlaceOrder(ports, hints),
-    updateOrder: new UpdateOrder(ports, hints),
-    cancelOrder: new CancelOrder(ports, hints),
+    placeOrder: new PlaceOrder(ports, hints, drops),
+    updateOrder: new UpdateOrder(ports, hints, drops),
+    cancelOrder: new CancelOrder(ports, hints, drops),
+    flushDrops: new FlushMarkDrops(ports, hints, drops),
     recover: new RecoverInterruptedWrites(ports, GRACE_MS),
     relay: new RelayEvents({
       events: stores.outbox,
@@ -165,6 +169,15 @@ export class Workload {
         if (this.#clientsLeft === 0) return;
         await uc.relay.execute().catch(() => undefined);
       }
+    });
+    // As bootstrap's loop: every fraction of the wait, any run possibly racing the instance's own reservations.
+    // Sleeps first: the first instances start before their clients are counted.
+    void this.#background("drops", async () => {
+      do {
+        await this.#engine.sleep(instance, this.#random.between(1, 8) * 250);
+        if (this.#clientsLeft === 0) return;
+        await uc.flushDrops.execute().catch(() => undefined);
+      } while (this.#clientsLeft > 0);
     });
   }
 
