@@ -132,9 +132,10 @@ export class Workload {
 
   /** Two instances, `clients` clients spread over them. */
   begin(clients: number): void {
+    // Counted first: the instances' loops run while clients are left.
+    this.#clientsLeft = clients;
     this.#start("A", 1);
     this.#start("B", 1);
-    this.#clientsLeft = clients;
     for (let i = 0; i < clients; i++) {
       const name = `c${i}`;
       const customer: Actor = { keyId: 10 + i, role: "customer" };
@@ -171,13 +172,12 @@ export class Workload {
       }
     });
     // As bootstrap's loop: every fraction of the wait, any run possibly racing the instance's own reservations.
-    // Sleeps first: the first instances start before their clients are counted.
     void this.#background("drops", async () => {
-      do {
+      while (this.#clientsLeft > 0) {
         await this.#engine.sleep(instance, this.#random.between(1, 8) * 250);
         if (this.#clientsLeft === 0) return;
         await uc.flushDrops.execute().catch(() => undefined);
-      } while (this.#clientsLeft > 0);
+      }
     });
   }
 
