@@ -1,6 +1,7 @@
 import { MongoClient, type Db, type MongoClientOptions } from "mongodb";
 import type { Stores } from "../../core/stores.ts";
 import { reportDriverEvents, type DriverEventSink } from "./driver-events.ts";
+import { failWritesOnClosedSockets } from "./closed-socket-writes.ts";
 import { watchStuckConnections } from "./stuck-connection-watchdog.ts";
 import { MongoAdminGuard } from "./mongo-admin-guard.ts";
 import { createApiKeyIndexes, MongoApiKeys } from "./mongo-api-keys.repository.ts";
@@ -62,13 +63,15 @@ export const mongoClientOptions = (options: MongoStoresOptions): MongoClientOpti
 };
 
 /**
- * The client requests go through: its pool and monitoring events reported, and its heartbeats watched, so a wedged
- * server monitor cannot keep it from reconnecting (stuck-connection-watchdog.ts). `close` stops the watch, then the client.
+ * The client requests go through: its pool and monitoring events reported, a write stalled on a closed socket failed
+ * (closed-socket-writes.ts), and its heartbeats and check-outs watched, so a wedge of any other cause cannot keep it
+ * from reconnecting either (stuck-connection-watchdog.ts). `close` stops both, then the client.
  */
 export const servingClient = (options: MongoStoresOptions): { client: MongoClient; close(): Promise<void> } => {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const client = new MongoClient(options.url, mongoClientOptions(options));
   if (options.onDriverEvent) reportDriverEvents(client, options.onDriverEvent);
+  const closedSocketWrites = failWritesOnClosedSockets(client, options.onDriverEvent);
   // A heartbeat connects (connectTimeoutMS) and then waits for its answer (socketTimeoutMS); a check-out sends one
   // command and waits for its answer. 5 s of slack: a loaded machine's event loop must not pass for a wedge.
   const watchdog = watchStuckConnections(client, wedgedAfter(timeoutMs), options.onDriverEvent);
@@ -76,6 +79,7 @@ export const servingClient = (options: MongoStoresOptions): { client: MongoClien
     client,
     close: async () => {
       watchdog.stop();
+      closedSocketWrites.stop();
       await client.close();
     },
   };
