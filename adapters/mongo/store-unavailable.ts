@@ -12,6 +12,7 @@ import {
   MongoTopologyClosedError,
 } from "mongodb";
 import { DomainError } from "../../core/shared/domain-error.ts";
+import { isDeadlockVictim } from "./duplicate-key.ts";
 
 /**
  * Server codes meaning "this node cannot serve right now": host unreachable or not found, time limit, network timeout,
@@ -108,12 +109,14 @@ export const sharedWaitWithin = <T>(promise: Promise<T>, ms: number): Promise<T>
 
 /**
  * Runs one store operation. An outage becomes `service_unavailable` (the driver's message, which names hosts and
- * internals, stays out of it); every other error propagates unchanged.
+ * internals, stays out of it); so does a write the test engine aborted as a deadlock's victim that the operation did
+ * not retry itself (it wrote nothing: e.g. the driver's retry of an insert meeting its first copy, still running after
+ * its connection was reset). Every other error propagates unchanged.
  */
 export const guarded = async <T>(operation: () => Promise<T>): Promise<T> => {
   try {
     return await operation();
   } catch (error) {
-    throw isStoreOutage(error) ? storeUnavailable() : error;
+    throw isStoreOutage(error) || isDeadlockVictim(error) ? storeUnavailable() : error;
   }
 };

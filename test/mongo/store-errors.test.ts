@@ -11,11 +11,12 @@ import {
   MongoError,
   MongoNetworkError,
   MongoNetworkTimeoutError,
+  MongoServerError,
   MongoServerSelectionError,
 } from "mongodb";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { connectMongoStores } from "../../adapters/mongo/mongo-stores.ts";
-import { isStoreOutage } from "../../adapters/mongo/store-unavailable.ts";
+import { guarded, isStoreOutage } from "../../adapters/mongo/store-unavailable.ts";
 import { FaultProxy, anyCommand, writeCommand } from "../chaos/fault-proxy.ts";
 import { expectError, expectRateLimitHeaders } from "../support/http-assertions.ts";
 import { describeMongo, freshMongoDatabase, mongoUrl, type FreshMongoDatabase } from "../support/mongo.ts";
@@ -42,6 +43,21 @@ const bareOptions = {
   retryReads: false,
   retryWrites: false,
 };
+
+describe("a store operation's error as guarded answers it", () => {
+  it("a write the test engine aborted as a deadlock's victim (wrote nothing) is service_unavailable, not a 500", async () => {
+    // As FerretDB reports PostgreSQL's 40P01: an insert retried by the driver can meet its first copy still running.
+    const victim = new MongoServerError({ message: "ERROR: deadlock detected (SQLSTATE 40P01)", code: 1 });
+    expect(await thrownBy(() => guarded(() => Promise.reject(victim)))).toMatchObject({
+      code: "service_unavailable",
+    });
+  });
+
+  it("any other server error propagates unchanged (a bug, answered 500)", async () => {
+    const other = new MongoServerError({ message: "unknown operator: $frob", code: 2 });
+    expect(await thrownBy(() => guarded(() => Promise.reject(other)))).toBe(other);
+  });
+});
 
 describeMongo("store errors caused through a fault proxy", () => {
   let proxy: FaultProxy;
