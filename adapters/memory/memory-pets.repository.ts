@@ -10,7 +10,6 @@ import type {
   Reservation,
   Settlement,
   StockSetting,
-  UnitsBack,
   ReservationPosted,
   ReservationVoided,
   SettleMarkCleared,
@@ -22,7 +21,7 @@ import type {
   DeletingStart,
 } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
-import { caseFor, stockCases, type StockCase } from "../../core/pets/stock-rule.ts";
+import type { Bound, StockCases, StockFacts } from "../../core/pets/stock-rule.ts";
 import { compareNameKeys, nameKeyOf, nameOrderKeyOf } from "../../core/pets/pet-name-key.ts";
 import { OrderedMap } from "./memory-ordered-map.ts";
 import { MemoryPendingEvents, type StoredEvent } from "./memory-pending-events.ts";
@@ -90,15 +89,24 @@ const withConsequence = (change: Partial<PetRecord>, c: Consequence): Applied =>
   events: c.events,
 });
 
+const within = (value: number, bound: Bound | undefined): boolean =>
+  bound === undefined || ("eq" in bound ? value === bound.eq : value > bound.gt);
+/** Core's facts checked on the record, as MongoDB checks them as a filter. */
+const factsHold = (when: StockFacts, pet: PetRecord): boolean =>
+  within(pet.stock, when.stock) &&
+  within(pet.holdCount, when.holdCount) &&
+  (when.status === undefined || pet.status === when.status) &&
+  (when.pendingCause === undefined || pet.pendingCause === when.pendingCause);
+
 /** The change with the consequence of core's first case that holds for the pet; undefined (refused) when none does. */
-const withCaseOf = (pet: PetRecord, cases: readonly StockCase[], change: Partial<PetRecord>): Applied | undefined => {
-  const applies = caseFor(cases, pet);
+const withCaseOf = (pet: PetRecord, { cases }: StockCases, change: Partial<PetRecord>): Applied | undefined => {
+  const applies = cases.find((c) => factsHold(c.when, pet));
   return applies && withConsequence(change, applies.then);
 };
 
 /** Units back to stock and out of the holds. */
-const unitsBack = (pet: PetRecord, units: number, back: UnitsBack, change: Partial<PetRecord>): Applied | undefined =>
-  withCaseOf(pet, stockCases.unitsBack(back), {
+const unitsBack = (pet: PetRecord, units: number, back: StockCases, change: Partial<PetRecord>): Applied | undefined =>
+  withCaseOf(pet, back, {
     ...change,
     stock: pet.stock + units,
     holdCount: pet.holdCount - 1,
@@ -222,7 +230,7 @@ export class MemoryPets implements Pets {
         marks: withMark(rest, mark),
         fences: rest.fences,
       };
-      return withCaseOf(pet, stockCases.reserve(r), change);
+      return withCaseOf(pet, r, change);
     });
   }
 
@@ -253,7 +261,7 @@ export class MemoryPets implements Pets {
       if (s.reservation !== undefined && hasMark(pet, s.orderId, "reserve", s.reservation)) return undefined;
       const marks = withMark(pet, { orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
       if (s.how === "release") return unitsBack(pet, s.units, s, { marks });
-      return withCaseOf(pet, stockCases.consume(s), {
+      return withCaseOf(pet, s, {
         marks,
         holdCount: pet.holdCount - 1,
         heldUnits: pet.heldUnits - s.units,
@@ -270,7 +278,7 @@ export class MemoryPets implements Pets {
   async setStock(s: StockSetting): Promise<PetWrite> {
     return this.#write(s.petId, (pet) => {
       if (!visible(pet) || pet.heldUnits > s.heldAtMost || !revisionHolds(pet, s.expectedRevision)) return undefined;
-      return withCaseOf(pet, stockCases.setStock(s), { stock: s.quantity });
+      return withCaseOf(pet, s, { stock: s.quantity });
     });
   }
 

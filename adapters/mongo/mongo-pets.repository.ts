@@ -12,7 +12,6 @@ import type {
   Reservation,
   Settlement,
   StockSetting,
-  UnitsBack,
   ReservationPosted,
   ReservationVoided,
   SettleMarkCleared,
@@ -24,14 +23,7 @@ import type {
   DeletingStart,
 } from "../../core/pets/pets.port.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
-import {
-  caseFor,
-  stockCases,
-  type Bound,
-  type StockCase,
-  type StockFacts,
-  type StockState,
-} from "../../core/pets/stock-rule.ts";
+import type { Bound, StockCases, StockFacts } from "../../core/pets/stock-rule.ts";
 import { nameKeyOf, nameOrderKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
@@ -234,14 +226,9 @@ const factsFilter = (when: StockFacts): Document =>
 
 /**
  * One alternative per case of core's table, each with its facts and none of the earlier cases' ($nor): they exclude
- * each other, so at most one applies whichever is tried first. `first`, when given, is tried first.
+ * each other, so at most one applies whichever is tried first. The likely one is tried first.
  */
-const caseAlternatives = (
-  facts: Document,
-  change: Change,
-  cases: readonly StockCase[],
-  first?: StockCase,
-): Alternative[] => {
+const caseAlternatives = (facts: Document, change: Change, { cases, likely }: StockCases): Alternative[] => {
   const alternatives = cases.map((c, i): Alternative => {
     const own = factsFilter(c.when);
     const earlier = cases.slice(0, i).map((e) => factsFilter(e.when));
@@ -254,26 +241,13 @@ const caseAlternatives = (
       merged(change, consequence(c.then)),
     ];
   });
-  const at = first ? cases.indexOf(first) : -1;
+  const at = likely ?? -1;
   return at <= 0 ? alternatives : [alternatives[at]!, ...alternatives.filter((_, i) => i !== at)];
 };
 
-/** Units back to stock and out of the holds; `seen`, the pet as core last saw it, picks the case tried first. */
-const unitsBack = (
-  facts: Document,
-  units: number,
-  back: UnitsBack,
-  change: Change,
-  seen?: StockState,
-): Alternative[] => {
-  const cases = stockCases.unitsBack(back);
-  return caseAlternatives(
-    facts,
-    merged(change, { inc: { stock: units } }, held(-1, -units)),
-    cases,
-    seen && caseFor(cases, seen),
-  );
-};
+/** Units back to stock and out of the holds. */
+const unitsBack = (facts: Document, units: number, back: StockCases, change: Change): Alternative[] =>
+  caseAlternatives(facts, merged(change, { inc: { stock: units } }, held(-1, -units)), back);
 
 /** Events not yet relayed stay on the server: a relay that falls behind must not make every read carry them. */
 const withoutOutbox = { outbox: 0 } as const;
@@ -437,10 +411,7 @@ export class MongoPets implements Pets {
       addMark({ orderId: r.orderId, kind: "reserve", units: r.units, since: r.at, nonce: r.nonce }),
       dropped(drops),
     );
-    const cases = stockCases.reserve(r);
-    // The case core's rule picks for the stock core expects, tried first, saves a round trip when it holds.
-    const likely = r.expectedStock === undefined ? undefined : caseFor(cases, { stock: r.expectedStock });
-    return this.#write(r.petId, caseAlternatives(facts, taken, cases, likely));
+    return this.#write(r.petId, caseAlternatives(facts, taken, r));
   }
 
   postReservation({ petId, orderId, nonce }: ReservationPosted): Promise<PetWrite> {
@@ -460,10 +431,8 @@ export class MongoPets implements Pets {
       ...(s.reservation !== undefined && { [`${markPath(s.orderId, "reserve")}.n`]: { $ne: s.reservation } }),
     };
     const mark = addMark({ orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
-    if (s.how === "release") return this.#write(s.petId, unitsBack(facts, s.units, s, mark, s.seen));
-    const cases = stockCases.consume(s);
-    const likely = s.seen && caseFor(cases, s.seen);
-    return this.#write(s.petId, caseAlternatives(facts, merged(mark, held(-1, -s.units)), cases, likely));
+    if (s.how === "release") return this.#write(s.petId, unitsBack(facts, s.units, s, mark));
+    return this.#write(s.petId, caseAlternatives(facts, merged(mark, held(-1, -s.units)), s));
   }
 
   clearSettleMark({ petId, orderId }: SettleMarkCleared): Promise<PetWrite> {
@@ -477,9 +446,7 @@ export class MongoPets implements Pets {
 
   setStock(s: StockSetting): Promise<PetWrite> {
     const facts = { ...visibleNow, heldUnits: { $lte: s.heldAtMost }, ...ofRevision(s.expectedRevision) };
-    const cases = stockCases.setStock(s);
-    // Most settings change no status: the last case, the one without a boundary, first.
-    return this.#write(s.petId, caseAlternatives(facts, { set: { stock: s.quantity } }, cases, cases.at(-1)));
+    return this.#write(s.petId, caseAlternatives(facts, { set: { stock: s.quantity } }, s));
   }
 
   edit(e: Edit): Promise<PetWrite> {

@@ -2,7 +2,7 @@ import type { DomainEvent } from "../events/domain-event.ts";
 import type { PageRequest } from "../shared/page.ts";
 import type { NewPet, PetStatus } from "./pet.ts";
 import type { PendingCause, PetRecord } from "./pet-record.ts";
-import type { StockState } from "./stock-rule.ts";
+import type { StockCases } from "./stock-rule.ts";
 
 export const petSorts = ["id", "-id", "name"] as const;
 export type PetSort = (typeof petSorts)[number];
@@ -32,21 +32,18 @@ export interface Consequence {
 /** Refused: the pet as it is, if any, so core can explain why. */
 export type PetWrite = { applied: true; pet: PetRecord } | { applied: false; pet: PetRecord | undefined };
 
-export interface Reservation {
+/** Each stock write carries core's whole case table (stock-rule.ts), which the store translates. */
+export interface Reservation extends StockCases {
   petId: number;
   orderId: number;
   units: number;
   nonce: string;
   at: Date;
-  unitsLeft: Consequence;
-  lastUnits: Consequence;
   /**
    * The fence of the order's bucket as the placer last saw it, a condition: a copy of this write landing after the
    * reservation was kept or undone (which moves that fence) is refused.
    */
   fence: number;
-  /** The stock core last saw: orders a store's attempts, never a condition. */
-  expectedStock?: number | undefined;
   /** Marks dropped by the same write, as `dropMarks` drops them: the write applies only while each is there. */
   drops?: readonly MarkDrop[] | undefined;
 }
@@ -58,11 +55,6 @@ export interface Reservation {
 export type MarkDrop = { orderId: number; kind: "reserve"; nonce: string } | { orderId: number; kind: "settle" };
 export type MarksDropped = { petId: number; drops: readonly MarkDrop[] };
 
-export interface UnitsBack {
-  fromSoldOut: Consequence;
-  otherwise: Consequence;
-}
-
 export type Settlement = {
   petId: number;
   orderId: number;
@@ -71,25 +63,16 @@ export type Settlement = {
   fence: number;
   /** The order's own reservation (its nonce): refused while its reserve mark is there, which must be kept first. */
   reservation?: string | undefined;
-  /** The pet as core last saw it: orders a store's attempts, never a condition. */
-  seen?: StockState | undefined;
-} & (
-  | ({ how: "release" } & UnitsBack)
-  | {
-      how: "consume";
-      lastOfSoldOut: Consequence;
-      otherwise: Consequence;
-    }
-);
+  /** A release gives the units back to stock; a consumption only takes them out of the holds. */
+  how: "release" | "consume";
+} & StockCases;
 
-export interface StockSetting {
+export interface StockSetting extends StockCases {
   petId: number;
   quantity: number;
   /** Applies only while the held units are at most this (the stock limit). */
   heldAtMost: number;
   expectedRevision?: number | undefined;
-  otherwise: Consequence;
-  restock?: { fromSold: Consequence; fromSoldOut: Consequence } | undefined;
 }
 
 /** An optional field left out is removed. */
@@ -110,7 +93,7 @@ export type ReservationVoided = {
   orderId: number;
   nonce: string | undefined;
   units: number;
-} & UnitsBack;
+} & StockCases;
 export type SettleMarkCleared = { petId: number; orderId: number };
 export type MoveStart = { petId: number; to: number; since: Date; expectedRevision: number };
 export type MoveFinish = Omit<Edit, "expectedRevision"> & { to: number; since: Date };

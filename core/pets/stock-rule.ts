@@ -1,6 +1,6 @@
 import type { PetStatus } from "./pet.ts";
 import type { PendingCause, PetRecord } from "./pet-record.ts";
-import type { Consequence, Reservation, Settlement, StockSetting, UnitsBack } from "./pets.port.ts";
+import type { Consequence } from "./pets.port.ts";
 
 // PRODUCT.md §4's stock rule as data, so no store decides a boundary of its own.
 
@@ -44,27 +44,46 @@ export const soldOutStock: StockFacts = { stock: { eq: 0 }, holdCount: { gt: 0 }
 export const soldStock: StockFacts = { stock: { eq: 0 }, holdCount: { eq: 0 } };
 const always: StockFacts = {};
 
+/**
+ * A stock write's case table as core hands it to a store: the first case whose facts hold applies, none refuses the
+ * write. `likely` (an index) is tried first: core's guess from its last sight of the pet, never a condition.
+ */
+export interface StockCases {
+  cases: readonly StockCase[];
+  likely?: number | undefined;
+}
+
+/** The table, with the case `seen` would take as the likely one. */
+export const withLikely = (cases: readonly StockCase[], seen?: StockState): StockCases => {
+  const at = seen === undefined ? -1 : cases.findIndex((c) => holds(c.when, seen));
+  return at < 0 ? { cases } : { cases, likely: at };
+};
+
 export const stockCases = {
-  reserve: (r: Reservation): StockCase[] => [
-    { when: { stock: { gt: r.units } }, then: r.unitsLeft },
-    { when: { stock: { eq: r.units } }, then: r.lastUnits },
+  reserve: (units: number, unitsLeft: Consequence, lastUnits: Consequence): StockCase[] => [
+    { when: { stock: { gt: units } }, then: unitsLeft },
+    { when: { stock: { eq: units } }, then: lastUnits },
   ],
   /** A release or an undone reservation. */
-  unitsBack: (back: UnitsBack): StockCase[] => [
-    { when: soldOut, then: back.fromSoldOut },
-    { when: always, then: back.otherwise },
+  unitsBack: (fromSoldOut: Consequence, otherwise: Consequence): StockCase[] => [
+    { when: soldOut, then: fromSoldOut },
+    { when: always, then: otherwise },
   ],
-  consume: (s: Extract<Settlement, { how: "consume" }>): StockCase[] => [
-    { when: { ...soldOut, stock: { eq: 0 }, holdCount: { eq: 1 } }, then: s.lastOfSoldOut },
-    { when: always, then: s.otherwise },
+  consume: (lastOfSoldOut: Consequence, otherwise: Consequence): StockCase[] => [
+    { when: { ...soldOut, stock: { eq: 0 }, holdCount: { eq: 1 } }, then: lastOfSoldOut },
+    { when: always, then: otherwise },
   ],
-  setStock: (s: StockSetting): StockCase[] => [
-    ...(s.restock && s.quantity > 0
+  setStock: (
+    quantity: number,
+    otherwise: Consequence,
+    restock?: { fromSold: Consequence; fromSoldOut: Consequence },
+  ): StockCase[] => [
+    ...(restock && quantity > 0
       ? [
-          { when: { status: "sold" } as const, then: s.restock.fromSold },
-          { when: soldOut, then: s.restock.fromSoldOut },
+          { when: { status: "sold" } as const, then: restock.fromSold },
+          { when: soldOut, then: restock.fromSoldOut },
         ]
       : []),
-    { when: always, then: s.otherwise },
+    { when: always, then: otherwise },
   ],
 };

@@ -3,8 +3,8 @@ import type { Clock } from "../shared/clock.port.ts";
 import { DomainError } from "../shared/domain-error.ts";
 import { fenceOf, markOf, type ListedPet, type PetRecord } from "./pet-record.ts";
 import type { PetStatus } from "./pet.ts";
-import type { Consequence, MarkDrop, Pets, StatusChange, StockSetting, UnitsBack } from "./pets.port.ts";
-import type { StockState } from "./stock-rule.ts";
+import type { Consequence, MarkDrop, Pets, StatusChange, StockSetting } from "./pets.port.ts";
+import { stockCases, withLikely, type StockCase, type StockState } from "./stock-rule.ts";
 
 // What each stock write causes is decided here; when each case applies, in stock-rule.ts.
 
@@ -58,21 +58,16 @@ export const reserveSeeing = async (
 ): Promise<{ outcome: ReserveOutcome; pet: PetRecord | undefined; undropped: readonly MarkDrop[] }> => {
   const at = clock.now();
   const taken = stockEvent(at, petId, { delta: -units });
-  const reservation = {
-    petId,
-    orderId,
+  const cases = stockCases.reserve(
     units,
-    nonce,
-    at,
-    unitsLeft: { events: [taken] },
-    lastUnits: {
-      status: { to: "pending", cause: "sold-out" },
-      events: [taken, statusEvent(at, petId, "available", "pending")],
-    },
-  } as const;
+    { events: [taken] },
+    { status: { to: "pending", cause: "sold-out" }, events: [taken, statusEvent(at, petId, "available", "pending")] },
+  );
   for (let sight = seen, left = drops; ;) {
     const fence = fenceOf(sight, orderId);
-    const result = await pets.reserve({ ...reservation, fence, expectedStock: sight?.stock, drops: left });
+    // The case the stock last seen picks is tried first: a round trip saved when it holds.
+    const likely = withLikely(cases, sight && { stock: sight.stock });
+    const result = await pets.reserve({ petId, orderId, units, nonce, at, fence, drops: left, ...likely });
     if (result.applied) return { outcome: "reserved", pet: result.pet, undropped: [] };
     // A drop taken along whose mark went meanwhile (recovery, another instance's settlement) refuses the write too.
     left = stillThere(result.pet, left);
@@ -109,12 +104,12 @@ export const dropMarksSeeing = async (
 };
 
 /** A staff hold stays pending when units come back. */
-const unitsBack = (at: Date, petId: number, units: number): UnitsBack => {
+const unitsBack = (at: Date, petId: number, units: number): StockCase[] => {
   const back = stockEvent(at, petId, { delta: units });
-  return {
-    fromSoldOut: { status: AVAILABLE, events: [back, statusEvent(at, petId, "pending", "available")] },
-    otherwise: { events: [back] },
-  };
+  return stockCases.unitsBack(
+    { status: AVAILABLE, events: [back, statusEvent(at, petId, "pending", "available")] },
+    { events: [back] },
+  );
 };
 
 export const postReservation = async (pets: Pets, petId: number, orderId: number, nonce: string): Promise<boolean> =>
@@ -136,7 +131,7 @@ export const voidReservation = async (
   units: number,
   nonce: string | undefined,
 ): Promise<boolean> =>
-  (await pets.voidReservation({ petId, orderId, nonce, units, ...unitsBack(clock.now(), petId, units) })).applied;
+  (await pets.voidReservation({ petId, orderId, nonce, units, cases: unitsBack(clock.now(), petId, units) })).applied;
 
 export const applySettlement = async (
   pets: Pets,
@@ -148,20 +143,23 @@ export const applySettlement = async (
 ): Promise<{ outcome: "applied" | "fence-moved" | "reserve-marked" | "no-pet"; pet: PetRecord | undefined }> => {
   const { id: orderId, petId, quantity: units, reservation } = order;
   const at = clock.now();
-  const settling = { petId, orderId, units, at, fence, reservation, seen };
-  const result = await pets.applySettlement(
+  const cases =
     how === "release"
-      ? { ...settling, how, ...unitsBack(at, petId, units) }
-      : {
-          ...settling,
-          how,
-          lastOfSoldOut: {
-            status: { to: "sold", cause: undefined },
-            events: [statusEvent(at, petId, "pending", "sold")],
-          },
-          otherwise: { events: [] },
-        },
-  );
+      ? unitsBack(at, petId, units)
+      : stockCases.consume(
+          { status: { to: "sold", cause: undefined }, events: [statusEvent(at, petId, "pending", "sold")] },
+          { events: [] },
+        );
+  const result = await pets.applySettlement({
+    petId,
+    orderId,
+    units,
+    at,
+    fence,
+    reservation,
+    how,
+    ...withLikely(cases, seen),
+  });
   // This order's settle mark already there: another actor applied the settlement.
   if (result.applied || markOf(result.pet, orderId, "settle")) return { outcome: "applied", pet: result.pet };
   if (!result.pet) return { outcome: "no-pet", pet: undefined };
@@ -185,14 +183,13 @@ export const stockSetting = (
     status: AVAILABLE,
     events: [set, statusEvent(at, petId, from, "available")],
   });
-  return {
-    petId,
+  const cases = stockCases.setStock(
     quantity,
-    heldAtMost: MAX_STOCK - quantity,
-    expectedRevision,
-    otherwise: { events: [set] },
-    restock: { fromSold: toAvailable("sold"), fromSoldOut: toAvailable("pending") },
-  };
+    { events: [set] },
+    { fromSold: toAvailable("sold"), fromSoldOut: toAvailable("pending") },
+  );
+  // Most settings change no status: the last case, the one without a boundary, first.
+  return { petId, quantity, heldAtMost: MAX_STOCK - quantity, expectedRevision, cases, likely: cases.length - 1 };
 };
 
 export const stockLimitError = (pet: PetRecord, quantity: number): DomainError | undefined =>

@@ -7,6 +7,7 @@ import type {
   StatusChange,
   StockSetting,
 } from "../../core/pets/pets.port.ts";
+import { stockCases, withLikely } from "../../core/pets/stock-rule.ts";
 import { freshStoresPerTest, type ContractHarness } from "./harness.ts";
 import { at } from "./mothers.ts";
 
@@ -45,18 +46,25 @@ export const tagged = (tag: string, status?: StatusChange): Consequence => ({
   events: [{ id: `evt_${tag}`, type: "inventory.changed", occurredAt: since, data: { petId: 1, delta: 0 } }],
 });
 export const available: StatusChange = { to: "available", cause: undefined };
-export const reservation = (overrides: Partial<Reservation> = {}): Reservation => ({
-  petId: 1,
-  orderId: 10,
-  units: 2,
-  nonce: "n10",
-  at: since,
-  fence: 0,
-  unitsLeft: tagged("left"),
-  lastUnits: tagged("last", { to: "pending", cause: "sold-out" }),
-  ...overrides,
-});
-export const back = { fromSoldOut: tagged("soldout", available), otherwise: tagged("otherwise") };
+/** `expectedStock`: the stock core saw, which picks the case tried first. */
+export const reservation = (
+  overrides: Partial<Omit<Reservation, "cases" | "likely">> & { expectedStock?: number } = {},
+): Reservation => {
+  const { expectedStock, ...rest } = overrides;
+  const units = rest.units ?? 2;
+  const cases = stockCases.reserve(units, tagged("left"), tagged("last", { to: "pending", cause: "sold-out" }));
+  return {
+    petId: 1,
+    orderId: 10,
+    units,
+    nonce: "n10",
+    at: since,
+    fence: 0,
+    ...rest,
+    ...withLikely(cases, expectedStock === undefined ? undefined : { stock: expectedStock }),
+  };
+};
+export const back = { cases: stockCases.unitsBack(tagged("soldout", available), tagged("otherwise")) };
 export const settlement = (
   how: "release" | "consume",
   overrides: { orderId?: number; units?: number; fence?: number } = {},
@@ -67,18 +75,20 @@ export const settlement = (
     : {
         ...base,
         how,
-        lastOfSoldOut: tagged("sold", { to: "sold", cause: undefined }),
-        otherwise: tagged("otherwise"),
+        cases: stockCases.consume(tagged("sold", { to: "sold", cause: undefined }), tagged("otherwise")),
       };
 };
-export const setting = (overrides: Partial<StockSetting> = {}): StockSetting => ({
-  petId: 1,
-  quantity: 5,
-  heldAtMost: 10,
-  otherwise: tagged("otherwise"),
-  restock: { fromSold: tagged("sold", available), fromSoldOut: tagged("soldout", available) },
-  ...overrides,
-});
+type Restock = { fromSold: Consequence; fromSoldOut: Consequence };
+/** `restock` undefined: a setting that restocks nothing (the last case only). */
+export const setting = (
+  overrides: Partial<Omit<StockSetting, "cases" | "likely">> & { restock?: Restock | undefined } = {},
+): StockSetting => {
+  const defaults: Restock = { fromSold: tagged("sold", available), fromSoldOut: tagged("soldout", available) };
+  const { restock = "restock" in overrides ? undefined : defaults, ...rest } = overrides;
+  const quantity = rest.quantity ?? 5;
+  const cases = stockCases.setStock(quantity, tagged("otherwise"), restock);
+  return { petId: 1, quantity, heldAtMost: 10, ...rest, cases, likely: cases.length - 1 };
+};
 export const edit = (overrides: Partial<Edit> = {}): Edit => ({
   petId: 1,
   fields: { name: "Max" },

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
 import { fenceOf, type PetRecord } from "../../core/pets/pet-record.ts";
-import type { StockSetting } from "../../core/pets/pets.port.ts";
 import {
   applySettlement,
   clearSettleMark,
@@ -216,7 +215,7 @@ export const petStockContract = (harness: ContractHarness): void => {
         expect(await pets().ofId(1)).toMatchObject({ marks: [mark(8, "reserve", 1, "n8")], fences: { 8: 4, 9: 1 } });
       });
 
-      it.each<[string, string, Partial<PetRecord>, Partial<StockSetting>, Partial<PetRecord>]>([
+      it.each<[string, string, Partial<PetRecord>, Parameters<typeof setting>[0], Partial<PetRecord>]>([
         ["a sold pet", "evt_sold", { status: "sold" }, {}, { status: "available" }],
         [
           "a sold-out pet",

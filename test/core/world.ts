@@ -11,6 +11,7 @@ import { isVisibleOrder, orderOf } from "../../core/orders/order-record.ts";
 import { isVisible, petOf } from "../../core/pets/pet-record.ts";
 import { MAX_STOCK } from "../../core/pets/stock-writes.ts";
 import { expect } from "vitest";
+import { stockCases } from "../../core/pets/stock-rule.ts";
 import { ManualClock } from "../support/manual-clock.ts";
 
 /** The ports every use case takes, backed by memory stores and a clock that moves only when told. */
@@ -34,7 +35,7 @@ export const givenPet = async (world: World, { stock = 0, status = "available" a
     petId: pet.id,
     quantity: stock,
     heldAtMost: MAX_STOCK - stock,
-    otherwise: { events: [] },
+    cases: stockCases.setStock(stock, { events: [] }),
   });
   return stocked.pet ? petOf(stocked.pet) : pet;
 };
