@@ -163,6 +163,8 @@ export class MemoryPets implements Pets {
   readonly #provisional = new OrderedMap<StoredPet>();
   readonly #marked = new OrderedMap<StoredPet>();
   readonly #naming = new Map<number, number>();
+  /** The ids of removed pets, taken for good: a late copy of an insert is refused (docs/consistency.md#late-copies). */
+  readonly #gone = new Set<number>();
 
   async ofId(id: number): Promise<PetRecord | undefined> {
     const stored = this.#pets.get(id);
@@ -209,7 +211,7 @@ export class MemoryPets implements Pets {
   }
 
   async insert(pet: PetRecord): Promise<void> {
-    if (this.#pets.has(pet.id)) throw new Error(`Pet ${pet.id} exists already`);
+    if (this.#pets.has(pet.id) || this.#gone.has(pet.id)) throw new Error(`Pet ${pet.id} exists already`);
     const stored: StoredPet = { pet: copyOf({ pet }) };
     this.#pets.set(pet.id, stored);
     this.#all.set(pet.id, stored);
@@ -362,6 +364,7 @@ export class MemoryPets implements Pets {
   #remove(id: number, holds: (pet: PetRecord) => boolean): boolean {
     const stored = this.#pets.get(id);
     if (!stored || !holds(stored.pet)) return false;
+    this.#gone.add(id);
     this.#pets.delete(id);
     this.#all.delete(id);
     this.#reindex(id, indexedAs(stored), undefined);

@@ -1,11 +1,13 @@
 import type { Collection, Document } from "mongodb";
 import type { OrderDocument } from "./mongo-orders.repository.ts";
+import type { PetDocument } from "./mongo-pets.repository.ts";
 import type { OutboxDocument } from "./outbox-documents.ts";
 
 /**
- * The state of what a deleted order leaves under its id: the id and this state, nothing else, for good. A late copy
- * of the order's insert is then refused as a duplicate instead of bringing the order back
- * (docs/consistency.md#late-copies); without its other fields it is in no index but `_id`'s, so no query walks it.
+ * The state of what a deleted order leaves under its id (and the lifecycle of what a removed pet leaves): the id and
+ * this value, nothing else, for good. A late copy of the insert is then refused as a duplicate instead of bringing
+ * the document back (docs/consistency.md#late-copies); without its other fields it is in no index but `_id`'s (and a
+ * pet's in `lifecycle_1`, which recovery reads by its two values), so no query walks it.
  */
 export const GONE = "gone";
 
@@ -27,6 +29,37 @@ const orderFields: Record<Exclude<keyof OrderDocument, "_id" | "state">, ""> = {
 
 /** The update that turns an order into its `gone` tombstone (and a migrated one's leftover field goes too). */
 export const goneOrder: Document = { $set: { state: GONE }, $unset: { ...orderFields, migratedHold: "" } };
+
+/** Every field of a pet but `_id` and `lifecycle`: a compile error here until a new one is listed. */
+const petFields: Record<Exclude<keyof PetDocument, "_id" | "lifecycle">, ""> = {
+  name: "",
+  nameKey: "",
+  nameOrder: "",
+  categoryId: "",
+  status: "",
+  pendingCause: "",
+  revision: "",
+  stock: "",
+  holdCount: "",
+  heldUnits: "",
+  marks: "",
+  markCount: "",
+  fences: "",
+  movingTo: "",
+  provisionalSince: "",
+  outbox: "",
+  hasEvents: "",
+  eventsSince: "",
+};
+
+/** The update that turns a pet into its `gone` tombstone (an earlier version's leftover fields go too). */
+export const gonePet: Document = {
+  $set: { lifecycle: GONE },
+  $unset: { ...petFields, holds: "", heldSince: "", migratingOrders: "" },
+};
+
+/** Reads of pets, and the start-up migrations' queries for a missing field, see no `gone` tombstone. */
+export const petNotGone: Document = { lifecycle: { $ne: GONE } };
 
 /** Reads of orders see no `gone` tombstone: for them the order does not exist. */
 export const notGone: Document = { state: { $ne: GONE } };

@@ -1,4 +1,5 @@
 import type { Db } from "mongodb";
+import { petNotGone } from "./gone.ts";
 
 interface LegacyOrder {
   _id: number;
@@ -17,7 +18,8 @@ interface LegacyOrder {
 export const migrateToPetAggregate = async (db: Db, now: Date): Promise<void> => {
   const pets = db.collection<{ _id: number }>("pets");
   const orders = db.collection<LegacyOrder>("orders");
-  const legacyPet = { stock: { $exists: false } };
+  // A removed pet's `gone` tombstone has neither field, and is no legacy pet.
+  const legacyPet = { stock: { $exists: false }, ...petNotGone };
   if ((await pets.countDocuments(legacyPet, { limit: 1 })) > 0) {
     for await (const item of db.collection<{ _id: number; quantity: number }>("inventory").find({})) {
       await pets.updateOne({ _id: item._id, ...legacyPet }, { $set: { stock: item.quantity } });
@@ -25,7 +27,7 @@ export const migrateToPetAggregate = async (db: Db, now: Date): Promise<void> =>
     await pets.updateMany(legacyPet, { $set: { stock: 0 } });
   }
   await pets.updateMany(
-    { revision: { $exists: false } },
+    { revision: { $exists: false }, ...petNotGone },
     { $set: { revision: 1, holds: {}, heldSince: {}, holdCount: 0, outbox: [] } },
   );
   for await (const order of orders.find({ state: { $exists: false }, complete: false })) {

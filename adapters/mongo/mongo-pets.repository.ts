@@ -28,6 +28,7 @@ import { nameKeyOf, nameOrderKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
 import { deleteKeepingEvents } from "./orphaned-events.ts";
+import { gonePet, petNotGone } from "./gone.ts";
 import { allMapped, definedFields, type EveryField } from "./mapping.ts";
 import { guarded } from "./store-unavailable.ts";
 import { createWorkIndexes, PENDING_EVENT_IDS, PENDING_EVENTS, type WorkIndex } from "./work-indexes.ts";
@@ -296,7 +297,7 @@ const NAME_KEYS_FOLDED = { _id: "pet-name-keys-capital-sharp-s-folded" };
  */
 export const migratePetNameKeys = async (db: Db): Promise<void> => {
   const pets = db.collection<PetDocument>("pets");
-  for await (const doc of pets.find({ nameKey: { $exists: false } }, { projection: { name: 1 } })) {
+  for await (const doc of pets.find({ nameKey: { $exists: false }, ...petNotGone }, { projection: { name: 1 } })) {
     await pets.updateOne(
       { _id: doc._id, name: doc.name, nameKey: { $exists: false } },
       { $set: fieldsDocument({ name: doc.name }) },
@@ -304,13 +305,13 @@ export const migratePetNameKeys = async (db: Db): Promise<void> => {
   }
   const migrations = db.collection<{ _id: string }>("migrations");
   if (!(await migrations.findOne(NAME_KEYS_FOLDED))) {
-    for await (const doc of pets.find({}, { projection: { name: 1, nameKey: 1 } })) {
+    for await (const doc of pets.find(petNotGone, { projection: { name: 1, nameKey: 1 } })) {
       const keys = fieldsDocument({ name: doc.name });
       if (doc.nameKey !== keys.nameKey) await pets.updateOne({ _id: doc._id, name: doc.name }, { $set: keys });
     }
     await migrations.updateOne(NAME_KEYS_FOLDED, { $set: { at: new Date() } }, { upsert: true });
   }
-  for await (const doc of pets.find({ nameOrder: { $exists: false } }, { projection: { name: 1 } })) {
+  for await (const doc of pets.find({ nameOrder: { $exists: false }, ...petNotGone }, { projection: { name: 1 } })) {
     await pets.updateOne(
       { _id: doc._id, name: doc.name, nameOrder: { $exists: false } },
       { $set: fieldsDocument({ name: doc.name }) },
@@ -362,7 +363,7 @@ export class MongoPets implements Pets {
 
   ofId(id: number): Promise<PetRecord | undefined> {
     return guarded(async () => {
-      const doc = await this.#pets.findOne({ _id: id }, { projection: withoutOutbox });
+      const doc = await this.#pets.findOne({ _id: id, ...petNotGone }, { projection: withoutOutbox });
       return doc ? toRecord(doc) : undefined;
     });
   }
@@ -426,6 +427,7 @@ export class MongoPets implements Pets {
 
   applySettlement(s: Settlement): Promise<PetWrite> {
     const facts = {
+      ...petNotGone,
       [markPath(s.orderId, "settle")]: { $exists: false },
       ...fenceIs(s.orderId, s.fence),
       ...(s.reservation !== undefined && { [`${markPath(s.orderId, "reserve")}.n`]: { $ne: s.reservation } }),
@@ -481,15 +483,21 @@ export class MongoPets implements Pets {
     return this.#write(petId, [[facts, { set: { lifecycle: "deleting", provisionalSince: since } }]]);
   }
 
+  /** The pet leaves its `gone` tombstone (gone.ts), as a removed `deleting` one does. */
   removeCreating(petId: number, since?: Date): Promise<boolean> {
-    return this.#remove({ _id: petId, lifecycle: "creating", ...(since !== undefined && { provisionalSince: since }) });
+    const filter = {
+      _id: petId,
+      lifecycle: "creating" as const,
+      ...(since !== undefined && { provisionalSince: since }),
+    };
+    return guarded(async () => (await this.#pets.updateOne(filter, gonePet)).matchedCount === 1);
   }
 
-  /** Events still pending on it are kept for the relay (deleteKeepingEvents). */
+  /** Events still pending on it are kept for the relay (deleteKeepingEvents); it leaves its `gone` tombstone. */
   removeDeleting(petId: number): Promise<boolean> {
+    const filter = { _id: petId, lifecycle: "deleting" };
     return guarded(
-      async () =>
-        (await deleteKeepingEvents(this.#db, "pets", { _id: petId, lifecycle: "deleting" }, { one: true })) > 0,
+      async () => (await deleteKeepingEvents(this.#db, "pets", filter, { one: true, leaving: gonePet })) > 0,
     );
   }
 
@@ -503,13 +511,9 @@ export class MongoPets implements Pets {
         });
         if (doc) return { applied: true, pet: toRecord(doc) };
       }
-      const doc = await this.#pets.findOne({ _id: id }, { projection: withoutOutbox });
+      const doc = await this.#pets.findOne({ _id: id, ...petNotGone }, { projection: withoutOutbox });
       return { applied: false, pet: doc ? toRecord(doc) : undefined };
     });
-  }
-
-  #remove(filter: Filter<PetDocument>): Promise<boolean> {
-    return guarded(async () => (await this.#pets.deleteOne(filter)).deletedCount === 1);
   }
 
   anyNaming(categoryId: number): Promise<boolean> {
@@ -525,7 +529,16 @@ export class MongoPets implements Pets {
   provisional(page: PageRequest): Promise<PetRecord[]> {
     return guarded(async () => {
       const [inLifecycle, moving] = await Promise.all([
-        findPage(this.#pets, { lifecycle: { $exists: true } }, page, undefined, withoutOutbox, false, PROVISIONAL),
+        // By name, not only `$exists` (which the partial index's filter needs): a `gone` tombstone is in the index.
+        findPage(
+          this.#pets,
+          { lifecycle: { $exists: true, $in: ["creating", "deleting"] } },
+          page,
+          undefined,
+          withoutOutbox,
+          false,
+          PROVISIONAL,
+        ),
         findPage(this.#pets, { movingTo: { $exists: true } }, page, undefined, withoutOutbox, false, MOVING),
       ]);
       const byId = new Map([...inLifecycle, ...moving].map((doc) => [doc._id, doc]));

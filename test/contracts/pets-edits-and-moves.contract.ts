@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { PetRecord } from "../../core/pets/pet-record.ts";
 import type { ContractHarness } from "./harness.ts";
 import { aPet, everything } from "./mothers.ts";
-import { available, edit, idsOf, later, none, petStoresPerTest, since, tagged } from "./pets-contract-kit.ts";
+import { available, edit, idsOf, later, none, petStoresPerTest, setting, since, tagged } from "./pets-contract-kit.ts";
 
 /** Edits, category moves, creation and deletion through the pet port's named writes. */
 export const petEditsAndMovesContract = (harness: ContractHarness): void => {
@@ -103,6 +103,22 @@ export const petEditsAndMovesContract = (harness: ContractHarness): void => {
         expect(await pets().removeDeleting(3)).toBe(true);
         expect(await pets().removeDeleting(3)).toBe(false);
         expect(idsOf(await pets().provisional(everything))).toEqual([]);
+      });
+
+      it("keeps a removed pet's id taken for good: a late copy of its insert is refused and brings nothing back", async () => {
+        await pets().insert(aPet({ id: 1, lifecycle: "creating", provisionalSince: since }));
+        await pets().insert(aPet({ id: 2 }));
+        await pets().removeCreating(1, since);
+        await pets().beginDeleting({ petId: 2, since });
+        await pets().removeDeleting(2);
+
+        await expect(pets().insert(aPet({ id: 1, lifecycle: "creating", provisionalSince: since }))).rejects.toThrow();
+        await expect(pets().insert(aPet({ id: 2 }))).rejects.toThrow();
+        expect([await pets().ofId(1), await pets().ofId(2)]).toEqual([undefined, undefined]);
+        expect(idsOf(await pets().list(everything))).toEqual([]);
+        expect(idsOf(await pets().provisional(everything))).toEqual([]);
+        expect((await pets().finishCreating(1)).applied).toBe(false);
+        expect((await pets().setStock(setting({ petId: 2 }))).applied).toBe(false);
       });
 
       it("lets exactly one of many concurrent writes conditional on one revision win", async () => {

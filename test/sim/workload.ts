@@ -294,7 +294,9 @@ export class Workload {
         uc.updatePet.execute(petId, { name: `pet ${petId}`, categoryId: to }),
       );
     } else if (roll < 95) {
-      const petId = pet();
+      // Now and then a pet created first and deleted at once: a late copy of its insert must not bring it back.
+      const created = r.chance(0.5) ? await this.#createPet(name) : undefined;
+      const petId = created ?? pet();
       const outcome = await this.#withRetries(name, `delete pet ${petId}`, 3, (uc) => uc.deletePet.execute(petId));
       if (outcome.kind === "ok") this.ledger.deletedPets.add(petId);
     } else {
@@ -304,6 +306,17 @@ export class Workload {
       );
       if (outcome.kind === "ok") this.ledger.deletedCategories.add(categoryId);
     }
+  }
+
+  /** A pet in one of the categories; once created, the workload's other operations pick it too. */
+  async #createPet(name: string): Promise<number | undefined> {
+    const categoryId = this.#random.pick(this.#categories);
+    const outcome = await this.#withRetries(name, `create a pet in category ${categoryId}`, 2, (uc) =>
+      uc.createPet.execute({ name: `pet of ${name}`, categoryId }),
+    );
+    if (outcome.kind !== "ok") return undefined;
+    this.#pets.push(outcome.value.id);
+    return outcome.value.id;
   }
 
   async #placeWithoutKey(name: string, customer: Actor, petId: number, quantity: number): Promise<number | undefined> {
