@@ -1,11 +1,10 @@
 import type { Collection, Document, Filter } from "mongodb";
-import type { WorkIndex } from "./work-indexes.ts";
 import type { PageRequest } from "../../core/shared/page.ts";
 
 /**
  * One page of documents with numeric `_id`s: those past `after` (and among `ids`, when given) that match `filter`,
  * in ascending id order (descending: those below `after`, highest first). The `_id` range is what the
- * `{field: 1, _id: 1}` indexes serve, either way. `by`: the work index the filter implies, named to the planner.
+ * `{field: 1, _id: 1}` indexes serve, either way. `hint`: the index the filter implies, named to the planner.
  */
 export const findPage = <D extends { _id: number } & Document>(
   collection: Collection<D>,
@@ -14,7 +13,7 @@ export const findPage = <D extends { _id: number } & Document>(
   ids?: readonly number[],
   projection?: Document,
   descending = false,
-  by?: WorkIndex,
+  hint?: string,
 ): Promise<D[]> => {
   const idRange = {
     ...(ids !== undefined && { $in: [...ids] }),
@@ -22,7 +21,7 @@ export const findPage = <D extends { _id: number } & Document>(
   };
   const query = Object.keys(idRange).length > 0 ? { ...filter, _id: idRange } : filter;
   return collection
-    .find(query as Filter<D>, { ...(projection && { projection }), ...(by && { hint: by.name }) })
+    .find(query as Filter<D>, { ...(projection && { projection }), ...(hint !== undefined && { hint }) })
     .sort({ _id: descending ? -1 : 1 })
     .limit(page.limit)
     .toArray() as Promise<D[]>;

@@ -537,9 +537,9 @@ export class MongoPets implements Pets {
           undefined,
           withoutOutbox,
           false,
-          PROVISIONAL,
+          PROVISIONAL.name,
         ),
-        findPage(this.#pets, { movingTo: { $exists: true } }, page, undefined, withoutOutbox, false, MOVING),
+        findPage(this.#pets, { movingTo: { $exists: true } }, page, undefined, withoutOutbox, false, MOVING.name),
       ]);
       const byId = new Map([...inLifecycle, ...moving].map((doc) => [doc._id, doc]));
       return [...byId.values()]
@@ -551,7 +551,7 @@ export class MongoPets implements Pets {
 
   withMarks(page: PageRequest): Promise<PetRecord[]> {
     return guarded(async () =>
-      (await findPage(this.#pets, { markCount: { $gt: 0 } }, page, undefined, withoutOutbox, false, MARKED)).map(
+      (await findPage(this.#pets, { markCount: { $gt: 0 } }, page, undefined, withoutOutbox, false, MARKED.name)).map(
         toRecord,
       ),
     );

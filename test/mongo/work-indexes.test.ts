@@ -16,6 +16,16 @@ import {
 } from "../support/mongo.ts";
 
 const PETS = 3_000;
+const liveOrder = (id: number, state: string) => ({
+  _id: id,
+  petId: id,
+  quantity: 1,
+  state,
+  placedBy: 1,
+  revision: 2,
+  createdAt: new Date(0),
+  outbox: [],
+});
 const event = (id: string) => ({ id, type: "pet.updated", occurredAt: new Date(0), data: {} });
 
 describeMongo("work indexes on MongoDB", () => {
@@ -55,15 +65,8 @@ describeMongo("work indexes on MongoDB", () => {
     );
     await mongo.db.collection("orders").insertMany(
       Array.from({ length: PETS }, (_, i) => ({
-        _id: i + 1,
-        petId: i + 1,
-        quantity: 1,
-        state: "complete",
-        placedBy: 1,
-        revision: 2,
-        createdAt: new Date(0),
+        ...liveOrder(i + 1, "complete"),
         ...(i % 500 === 5 && { settling: new Date(0) }),
-        outbox: [],
       })) as never,
     );
     watched = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
@@ -97,6 +100,7 @@ describeMongo("work indexes on MongoDB", () => {
       _id_: undefined,
       petId_1__id_1: undefined,
       placedBy_1__id_1: undefined,
+      state_1__id_1: undefined,
       settling: { settling: { $exists: true } },
       pending_events: { hasEvents: true },
       pending_event_ids: { hasEvents: true },
@@ -136,6 +140,20 @@ describeMongo("work indexes on MongoDB", () => {
       await walksOnly("orders", "settling", async () => {
         const page = await stores.orders.settlingBefore(new Date(1), { limit: 2, after: 6 });
         expect(page.map((o) => o.id)).toEqual([506, 1006]);
+      });
+    });
+
+    it("every order, a page of each state listed through {state, _id}: the gone tombstones between them are not walked", async () => {
+      await mongo.db
+        .collection<{ _id: number; state: string }>("orders")
+        .insertMany(Array.from({ length: 2_000 }, (_, i) => ({ _id: 10_000 + i, state: "gone" })));
+      await mongo.db.collection<{ _id: number }>("orders").insertOne(liveOrder(20_000, "open") as never);
+      await walksOnly("orders", "state_1__id_1", async () => {
+        const page = await stores.orders.list({ limit: 3, after: PETS - 1 });
+        expect(page.map((o) => [o.id, o.state])).toEqual([
+          [PETS, "complete"],
+          [20_000, "open"],
+        ]);
       });
     });
 
