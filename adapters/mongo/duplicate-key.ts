@@ -1,4 +1,4 @@
-import { MongoServerError } from "mongodb";
+import { MongoBulkWriteError, MongoServerError, type WriteError } from "mongodb";
 import { DomainError } from "../../core/shared/domain-error.ts";
 
 /**
@@ -65,3 +65,21 @@ export const retryingDeadlocks = async <T>(
     await pause(Math.random() * retry.baseDelayMs * 2 ** attempt);
   }
 };
+
+/**
+ * The write errors of an unordered `insertMany` of `count` documents when the engine answered for each one (inserted,
+ * or refused with a write error); undefined when it did not. The driver throws a MongoBulkWriteError for an error of
+ * the command itself too (the connection lost, no server, the engine's session cut), with no write error: then which
+ * documents were inserted is unknown, and none may be taken as written.
+ */
+export const insertAnswers = (error: unknown, count: number): WriteError[] | undefined => {
+  if (!(error instanceof MongoBulkWriteError)) return undefined;
+  const writeErrors = [error.writeErrors].flat();
+  return error.result.insertedCount + writeErrors.length === count ? writeErrors : undefined;
+};
+
+/** An `insertMany` of `count` documents refused only where a document with its key is there already. */
+export const duplicatesOnly = (error: unknown, count: number): boolean =>
+  error instanceof MongoBulkWriteError
+    ? insertAnswers(error, count)?.every((e) => e.code === 11000) === true
+    : isDuplicateKeyError(error);

@@ -7,7 +7,13 @@ import {
   type EventLogPage,
   type LoggedEvent,
 } from "../../core/events/event-log.port.ts";
-import { DEADLOCK_RETRY, isDeadlockVictim, isDuplicateKeyError } from "./duplicate-key.ts";
+import {
+  DEADLOCK_RETRY,
+  duplicatesOnly,
+  insertAnswers,
+  isDeadlockVictim,
+  isDuplicateKeyError,
+} from "./duplicate-key.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 import { guarded } from "./store-unavailable.ts";
 import { retireIndex } from "./work-indexes.ts";
@@ -89,10 +95,6 @@ const holeAt = (position: number, appendedAt: Date, deleteAt: Date): LogDocument
   appendedAt,
   deleteAt,
 });
-
-const duplicatesOnly = (error: unknown): boolean =>
-  (error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000)) ||
-  isDuplicateKeyError(error);
 
 /** A run of missing positions a reader could not pass, and the document after it. */
 interface Gap {
@@ -309,9 +311,13 @@ export class MongoEventLog implements EventLog {
         if (isDuplicateKeyError(error) && docs.length === 1) return { duplicates: docs, victims: [] };
         throw error;
       }
+      // The command failed as a whole (a network error): what it inserted is unknown, so the append fails and its
+      // relay appends the events again (those logged are found by their ids then).
+      const answers = insertAnswers(error, docs.length);
+      if (answers === undefined) throw error;
       const duplicates: LogDocument[] = [];
       const victims: LogDocument[] = [];
-      for (const writeError of [error.writeErrors].flat()) {
+      for (const writeError of answers) {
         const doc = docs[writeError.index]!;
         if (writeError.code === 11000) duplicates.push(doc);
         else if (/deadlock detected/i.test(writeError.errmsg ?? "")) victims.push(doc);
@@ -333,7 +339,7 @@ export class MongoEventLog implements EventLog {
     try {
       await this.#log.insertMany(holes, { ordered: false });
     } catch (error) {
-      if (!duplicatesOnly(error)) throw error;
+      if (!duplicatesOnly(error, holes.length)) throw error;
     }
   }
 }

@@ -11,7 +11,7 @@ import type {
   ShipDateChange,
 } from "../../core/orders/orders.port.ts";
 import { isDuplicateKeyError } from "./duplicate-key.ts";
-import { goneOrder, notGone } from "./gone.ts";
+import { goneOnceDrained, goneOrder, notGone } from "./gone.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
 import { deleteKeepingEvents } from "./orphaned-events.ts";
@@ -155,20 +155,17 @@ export class MongoOrders implements Orders {
 
   settled(id: number): Promise<void> {
     return guarded(async () => {
-      const doc = await this.#orders.findOneAndUpdate(
-        { _id: id, settling: { $exists: true } },
-        { $unset: { settling: "" } },
-        { returnDocument: "after", projection: { state: 1, hasEvents: 1 } },
+      // One write: a cancelled order whose events were all relayed keeps nothing but its id (outbox-documents.ts
+      // `settle`), and its `gone` tombstone refuses a late copy of its insert. Two writes (settle, then remove) left a
+      // drained order for good when the second failed: no `settling` left for recovery to find it by. Finding it
+      // settled already (a copy of this command landed first) matches too: conditional, so harmless.
+      await this.#orders.updateOne(
+        {
+          _id: id,
+          $or: [{ settling: { $exists: true } }, { state: "cancelled", outbox: { $size: 0 } }],
+        } as Filter<OrderDocument>,
+        [{ $set: { settling: "$$REMOVE" } }, goneOnceDrained],
       );
-      // A cancelled order whose events were all relayed has nothing left to keep but its id (see outbox-documents.ts
-      // `settle`): its `gone` tombstone refuses a late copy of its insert. Finding it settled already (a late copy of
-      // this very command may have landed first, without this step) also tries: conditional, so harmless.
-      if (!doc || (doc.state === "cancelled" && !doc.hasEvents)) {
-        await this.#orders.updateOne(
-          { _id: id, state: "cancelled", settling: { $exists: false }, outbox: { $size: 0 } },
-          goneOrder,
-        );
-      }
     });
   }
 

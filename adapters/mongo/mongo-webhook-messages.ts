@@ -1,8 +1,8 @@
-import { MongoBulkWriteError, type Collection, type Db } from "mongodb";
+import type { Collection, Db } from "mongodb";
 import type { WebhookEventType } from "../../core/webhooks/webhook-event.ts";
 import type { Lease, MessageState, Settlement, WebhookMessage } from "../../core/webhooks/webhook-message.ts";
 import type { WebhookMessages } from "../../core/webhooks/webhook-messages.port.ts";
-import { isDuplicateKeyError } from "./duplicate-key.ts";
+import { duplicatesOnly } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
 import { deleteAtAfter } from "./ttl-index.ts";
 
@@ -88,9 +88,8 @@ export class MongoWebhookMessages implements WebhookMessages {
         await this.#messages.insertMany(docs, { ordered: false });
       } catch (error) {
         // Messages already stored (a relay repeated after a crash, or run by two instances at once) stay as they are.
-        const duplicatesOnly =
-          error instanceof MongoBulkWriteError && [error.writeErrors].flat().every((e) => e.code === 11000);
-        if (!duplicatesOnly && !isDuplicateKeyError(error)) throw error;
+        // A command that failed as a whole (a network error) may have stored none: the relay must not go on.
+        if (!duplicatesOnly(error, docs.length)) throw error;
       }
     });
   }

@@ -1,4 +1,5 @@
 import {
+  MongoBulkWriteError,
   MongoClientClosedError,
   MongoError,
   MongoErrorLabel,
@@ -82,11 +83,15 @@ const isOutageItself = (error: unknown): boolean =>
  */
 export const isStoreOutage = (error: unknown): boolean => {
   let link: unknown = error;
-  for (let depth = 0; depth < 5 && link instanceof Error; depth++, link = link.cause) {
+  for (let depth = 0; depth < 5 && link instanceof Error; depth++, link = causeOf(link)) {
     if (isOutageItself(link)) return true;
   }
   return false;
 };
+
+/** A bulk write's command that failed as a whole: the driver keeps the error as `errorResponse`, not as a cause. */
+const causeOf = (error: Error): unknown =>
+  error instanceof MongoBulkWriteError && error.errorResponse instanceof Error ? error.errorResponse : error.cause;
 
 export const storeUnavailable = (): DomainError =>
   new DomainError("service_unavailable", "The store is not answering", 5);

@@ -6,12 +6,14 @@
  * hour ahead when they should find a gap old, and inserts are held by the test, not by a timer.
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
-import type { Db } from "mongodb";
+import { MongoClient, type Db } from "mongodb";
+import { FaultProxy, writeCommand } from "../chaos/fault-proxy.ts";
 import { EVENT_LOG_HOLE_WAIT_MS, MongoEventLog } from "../../adapters/mongo/mongo-event-log.ts";
-import { prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
+import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import { EVENT_LOG_RETENTION_MS, type EventLog, type LoggedEvent } from "../../core/events/event-log.port.ts";
-import { describeMongo, freshMongoDatabase, type FreshMongoDatabase } from "../support/mongo.ts";
+import { readStoreView } from "../support/invariants.ts";
+import { describeMongo, freshMongoDatabase, mongoUrl, type FreshMongoDatabase } from "../support/mongo.ts";
 
 const event = (n: number): DomainEvent => ({
   id: `evt_${String(n).padStart(6, "0")}`,
@@ -287,5 +289,69 @@ describeMongo("MongoDB event log: gaps, holes and late inserts", () => {
     const page = await log.readAfter(0, 10);
     expect(page.events.map((e) => e.id).sort()).toEqual([1, 2, 3].map((n) => event(n).id));
     expect(new Set(page.events.map((e) => e.position)).size).toBe(3);
+  });
+
+  /** The events the invariant check (test/support/invariants.ts) reads, through a reader that abandons any gap. */
+  const checked = async () =>
+    (
+      await readStoreView(
+        { ...mongoStoresFor(mongo.db, async () => {}), eventLog: impatient },
+        { pets: [], orders: [] },
+      )
+    ).logged.map((e) => e.id);
+
+  it("the invariant check reads past a page of holes only (a run of dead appends) to the events after it", async () => {
+    // As after repeated connection cuts: appends that died after taking their positions leave a long gap, which a
+    // reader abandons with holes; a page may then hold holes only and still not be the end.
+    await log.append([event(1)]);
+    await allocateWithoutWriting(mongo.db, 600);
+    await log.append([event(2)]);
+    expect(await checked()).toEqual([event(1).id, event(2).id]);
+  });
+
+  it("the invariant check reads on from a page of holes that ends at a gap", async () => {
+    // Event 1 logged, its relay's answer lost; a dead append (2); the relay's retry, refused, leaves a hole (3);
+    // another dead append (4-6); event 2. Once 2 is abandoned, the page after event 1 is holes up to the gap at 4:
+    // no event on it, but the reader moved on, and event 2 is still to read.
+    for (const [logged, dead] of [
+      [1, 1],
+      [1, 3],
+      [2, 0],
+    ]) {
+      await log.append([event(logged!)]);
+      await allocateWithoutWriting(mongo.db, dead!);
+    }
+    expect(await checked()).toEqual([event(1).id, event(2).id]);
+  });
+
+  it("an insert whose connection is cut, before or after it applied, fails the append: no event is taken as logged", async () => {
+    // The driver throws a MongoBulkWriteError with no write error when the command itself fails (here a connection
+    // cut through the fault proxy, no retry): which documents it inserted is unknown.
+    const proxy = await FaultProxy.start({ target: new URL(mongoUrl()).host });
+    const client = new MongoClient(proxy.url(), {
+      retryWrites: false,
+      retryReads: false,
+      serverSelectionTimeoutMS: 5_000,
+    });
+    try {
+      const cut = new MongoEventLog(client.db(mongo.db.databaseName));
+      for (const [when, events] of [
+        ["before", [event(1), event(2)]],
+        ["after", [event(3), event(4)]],
+      ] as const) {
+        const fired = proxy.arm({ kind: "cut", when, how: "fin" }, writeCommand("event_log"));
+        // A store outage (503 where a request waits on it), as the driver's own network error is.
+        await expect(cut.append(events)).rejects.toMatchObject({ code: "service_unavailable" });
+        await fired;
+      }
+    } finally {
+      await client.close();
+      await proxy.close();
+    }
+
+    // The relay appends them again: each is logged once (those the cut insert applied are found by their ids).
+    await log.append([event(1), event(2), event(3), event(4)]);
+    // Events 3 and 4 were applied by the insert cut after it: they keep their positions, before 1 and 2.
+    expect((await readAll(impatient)).events.map((e) => e.id)).toEqual([3, 4, 1, 2].map((n) => event(n).id));
   });
 });

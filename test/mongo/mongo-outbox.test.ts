@@ -468,6 +468,24 @@ describeMongo("MongoDB outbox", () => {
       expect(await raw("orders").findOne({ _id: 1 })).toEqual({ _id: 1, state: "gone" });
     });
 
+    it("a settlement that dies part way leaves a drained cancelled order settling, for recovery, never kept for good", async () => {
+      const settling = new Date("2026-11-21T12:00:00.000Z");
+      await stores.orders.insert(anOrder({ id: 1, state: "cancelled", settling }), [orderEvent("evt_a", 1)]);
+      await stores.outbox.acknowledge(["evt_a"]);
+      const dying = mongoStoresFor(
+        interleaved(db, async () => {
+          throw new Error("the process died here");
+        }),
+        async () => {},
+      );
+      await expect(dying.orders.settled(1)).rejects.toThrow("the process died here");
+
+      // What recovery does: it settles again the orders still settling (it finds them by `settling`, nothing else).
+      for (const order of await stores.orders.settlingBefore(new Date("2100-01-01T00:00:00Z"), { limit: 10 }))
+        await stores.orders.settled(order.id);
+      expect(await raw("orders").findOne({ _id: 1 })).toEqual({ _id: 1, state: "gone" });
+    });
+
     it("a cancelled order that got events since the read keeps them, pending, and is no gone tombstone yet", async () => {
       await stores.orders.insert(anOrder({ id: 1, state: "cancelled" }), [orderEvent("evt_a", 1)]);
       const outbox = new MongoOutbox(

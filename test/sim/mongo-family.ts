@@ -1,4 +1,4 @@
-import { MongoNetworkError, type AbstractCursor, type Collection, type Db } from "mongodb";
+import { MongoBulkWriteError, MongoNetworkError, type AbstractCursor, type Collection, type Db } from "mongodb";
 import { createCounters } from "../../adapters/mongo/mongo-id-allocator.ts";
 import { migrateMongoDatabase, mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
@@ -24,6 +24,8 @@ const COMMANDS = new Set([
   "bulkWrite",
 ]);
 const CURSORS = new Set(["find", "aggregate"]);
+/** Driver calls run as a bulk write (insertMany is one). */
+const BULK_WRITES = new Set(["insertMany", "bulkWrite"]);
 const CURSOR_READS = new Set(["toArray", "next", "hasNext", "tryNext"]);
 
 const never = new Promise<never>(() => {});
@@ -74,7 +76,13 @@ const faultyDb = (db: Db, current: () => Armed | undefined): Db => {
     }
     armed.fired = true;
     armed.note(`driver ${where} ${armed.fault}`);
-    const lost = () => new MongoNetworkError(`injected ${armed.fault} at ${where}`);
+    const network = () => new MongoNetworkError(`injected ${armed.fault} at ${where}`);
+    // As the driver throws it: a bulk write's command that failed as a whole is a MongoBulkWriteError with no write
+    // error and nothing counted (mongodb's bulk/common.js), the network error kept as its `errorResponse`.
+    const lost = () =>
+      BULK_WRITES.has(where.slice(where.indexOf(".") + 1))
+        ? new MongoBulkWriteError(network(), { insertedCount: 0, matchedCount: 0, deletedCount: 0 } as never)
+        : network();
     switch (armed.fault) {
       case "throw-before":
         throw lost();
