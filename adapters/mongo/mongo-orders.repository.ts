@@ -140,15 +140,7 @@ export class MongoOrders implements Orders {
   settlingBefore(cutoff: Date, page: PageRequest): Promise<OrderRecord[]> {
     return guarded(async () =>
       (
-        await findPage(
-          this.#orders,
-          { settling: { $lte: cutoff } },
-          page,
-          undefined,
-          withoutOutbox.projection,
-          false,
-          SETTLING.name,
-        )
+        await findPage(this.#orders, { settling: { $lte: cutoff } }, page, { ...withoutOutbox, hint: SETTLING.name })
       ).map(toOrder),
     );
   }
@@ -172,19 +164,18 @@ export class MongoOrders implements Orders {
   list(query: OrderQuery): Promise<OrderRecord[]> {
     return guarded(async () => {
       const descending = query.sort === "-id";
+      const states: readonly OrderState[] =
+        query.complete === undefined ? LISTED_STATES : [query.complete ? "complete" : "open"];
       const page = (filter: Filter<OrderDocument>, hint?: string) =>
-        findPage(this.#orders, filter, query, undefined, withoutOutbox.projection, descending, hint);
+        findPage(this.#orders, filter, query, { ...withoutOutbox, descending, hint });
       if (query.petId !== undefined || query.placedBy !== undefined) {
-        const state = query.complete === undefined ? { $in: [...LISTED_STATES] } : query.complete ? "complete" : "open";
         const by = {
           ...(query.petId !== undefined && { petId: query.petId }),
           ...(query.placedBy !== undefined && { placedBy: query.placedBy }),
         };
-        return (await page({ state, ...by })).map(toOrder);
+        return (await page({ state: { $in: [...states] }, ...by })).map(toOrder);
       }
       // Every order: a page of each state listed through BY_STATE, merged.
-      const states: readonly OrderState[] =
-        query.complete === undefined ? LISTED_STATES : [query.complete ? "complete" : "open"];
       const pages = await Promise.all(states.map((state) => page({ state }, BY_STATE.name)));
       return pages
         .flat()

@@ -6,14 +6,18 @@ import type { PageRequest } from "../../core/shared/page.ts";
  * in ascending id order (descending: those below `after`, highest first). The `_id` range is what the
  * `{field: 1, _id: 1}` indexes serve, either way. `hint`: the index the filter implies, named to the planner.
  */
+export interface PageOptions {
+  ids?: readonly number[] | undefined;
+  projection?: Document | undefined;
+  descending?: boolean | undefined;
+  hint?: string | undefined;
+}
+
 export const findPage = <D extends { _id: number } & Document>(
   collection: Collection<D>,
   filter: Filter<D>,
   page: PageRequest,
-  ids?: readonly number[],
-  projection?: Document,
-  descending = false,
-  hint?: string,
+  { ids, projection, descending = false, hint }: PageOptions = {},
 ): Promise<D[]> => {
   const idRange = {
     ...(ids !== undefined && { $in: [...ids] }),

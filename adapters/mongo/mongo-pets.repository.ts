@@ -378,9 +378,13 @@ export class MongoPets implements Pets {
         ...(named.length > 0 && { $and: named }),
       };
       if (query.sort !== "name")
-        return (await findPage(this.#pets, filter, query, query.ids, withoutOutbox, query.sort === "-id")).map(
-          toRecord,
-        );
+        return (
+          await findPage(this.#pets, filter, query, {
+            ids: query.ids,
+            projection: withoutOutbox,
+            descending: query.sort === "-id",
+          })
+        ).map(toRecord);
       const byName = query.ids === undefined ? filter : { ...filter, _id: { $in: [...query.ids] } };
       const docs = await this.#pets
         .find(byName, { projection: withoutOutbox })
@@ -530,16 +534,11 @@ export class MongoPets implements Pets {
     return guarded(async () => {
       const [inLifecycle, moving] = await Promise.all([
         // By name, not only `$exists` (which the partial index's filter needs): a `gone` tombstone is in the index.
-        findPage(
-          this.#pets,
-          { lifecycle: { $exists: true, $in: ["creating", "deleting"] } },
-          page,
-          undefined,
-          withoutOutbox,
-          false,
-          PROVISIONAL.name,
-        ),
-        findPage(this.#pets, { movingTo: { $exists: true } }, page, undefined, withoutOutbox, false, MOVING.name),
+        findPage(this.#pets, { lifecycle: { $exists: true, $in: ["creating", "deleting"] } }, page, {
+          projection: withoutOutbox,
+          hint: PROVISIONAL.name,
+        }),
+        findPage(this.#pets, { movingTo: { $exists: true } }, page, { projection: withoutOutbox, hint: MOVING.name }),
       ]);
       const byId = new Map([...inLifecycle, ...moving].map((doc) => [doc._id, doc]));
       return [...byId.values()]
@@ -551,9 +550,9 @@ export class MongoPets implements Pets {
 
   withMarks(page: PageRequest): Promise<PetRecord[]> {
     return guarded(async () =>
-      (await findPage(this.#pets, { markCount: { $gt: 0 } }, page, undefined, withoutOutbox, false, MARKED.name)).map(
-        toRecord,
-      ),
+      (
+        await findPage(this.#pets, { markCount: { $gt: 0 } }, page, { projection: withoutOutbox, hint: MARKED.name })
+      ).map(toRecord),
     );
   }
 }
