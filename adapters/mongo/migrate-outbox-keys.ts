@@ -1,7 +1,6 @@
 import type { Db } from "mongodb";
 import { goneOrder } from "./gone.ts";
-import { ORPHANED } from "./orphaned-events.ts";
-import { outboxProjection, settle, tombstones, type OutboxDocument } from "./outbox-documents.ts";
+import { ORPHANED, outboxProjection, settle, tombstones, type OutboxDocument } from "./outbox-documents.ts";
 
 const nothing: ReadonlySet<string> = new Set();
 

@@ -14,7 +14,6 @@ import { isDuplicateKeyError } from "./duplicate-key.ts";
 import { goneOnceDrained, goneOrder, notGone } from "./gone.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
-import { deleteKeepingEvents } from "./orphaned-events.ts";
 import { allMapped, definedFields, type EveryField } from "./mapping.ts";
 import { guarded } from "./store-unavailable.ts";
 import { createWorkIndexes, PENDING_EVENT_IDS, PENDING_EVENTS, type WorkIndex } from "./work-indexes.ts";
@@ -123,10 +122,8 @@ export const createOrderIndexes = async (db: Db): Promise<void> => {
  * leaves its `gone` tombstone (gone.ts), which reads do not see.
  */
 export class MongoOrders implements Orders {
-  readonly #db: Db;
   readonly #orders: Collection<OrderDocument>;
   constructor(db: Db) {
-    this.#db = db;
     this.#orders = db.collection<OrderDocument>("orders");
   }
 
@@ -227,10 +224,10 @@ export class MongoOrders implements Orders {
     });
   }
 
-  /** Events still pending on them are kept for the relay (deleteKeepingEvents); each id keeps a `gone` tombstone. */
+  /** One write: each leaves its `gone` tombstone, which keeps the events still pending on it for the relay (gone.ts). */
   removeAllOfPet(petId: number): Promise<void> {
     return guarded(async () => {
-      await deleteKeepingEvents(this.#db, "orders", { petId, state: { $ne: "abandoned" } }, { leaving: goneOrder });
+      await this.#orders.updateMany({ petId, state: { $ne: "abandoned" } }, goneOrder);
     });
   }
 }

@@ -2,8 +2,8 @@ import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type 
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Outbox } from "../../core/events/outbox.port.ts";
 import { isSettled, outboxProjection, settle, tombstones, type OutboxDocument } from "./outbox-documents.ts";
-import { goneOnceDrained } from "./gone.ts";
-import { outboxKey } from "./outbox-key.ts";
+import { goneOnceDrained, petGoneOnceDrained } from "./gone.ts";
+import { oldestKeyInStore, outboxKey } from "./outbox-key.ts";
 import { DEADLOCK_RETRY, isDeadlockVictim, retryingDeadlocks } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
 import { PENDING_EVENT_IDS, PENDING_EVENTS } from "./work-indexes.ts";
@@ -13,7 +13,7 @@ const oldestFirst = (a: DomainEvent, b: DomainEvent): number =>
 
 const nothing: ReadonlySet<string> = new Set();
 
-/** One write of an acknowledgement's bulkWrite, on a pet or order document (or an orphan, keyed by a string). */
+/** One write of an acknowledgement's bulkWrite, on a pet or order document (or a legacy orphan, keyed by a string). */
 export type OutboxWrite = AnyBulkWriteOperation<{ _id: number | string }>;
 
 /** The collections whose documents hold events, in the order of `#sources`. */
@@ -70,13 +70,15 @@ const holdersIn = (source: number, docs: readonly OutboxDocument[]): [string, Ho
 
 /**
  * The operations that take `gone` out of the documents holding them, per document:
- * - an order: one pipeline `updateOne` (withoutEvents), conditional on holding one of the events, that also turns a
- *   cancelled order settled and left without events into its `gone` tombstone (gone.ts) in the same write, whether
- *   it was settled when read or since: whichever of this and its settlement comes last removes it;
- * - an orphan (the events of a deleted document) whose every event goes: one `deleteOne`, conditional on it still
- *   holding no other event (else it stays whole, and its events are relayed again: a repeat, never a loss);
- * - any other document: the pipeline `updateOne`; an orphan then a `deleteOne` of it with an empty outbox, sent
- *   after the updates (the driver sends an unordered bulk's updates, then its deletes).
+ * - a pet or an order: one pipeline `updateOne` (withoutEvents), conditional on holding one of the events, whose last
+ *   stage reduces a `gone` tombstone left without events to the bare tombstone (gone.ts), and on an order also a
+ *   cancelled one settled and left without events, whether it was settled when read or since: whichever of this and
+ *   its settlement comes last removes it;
+ * - an orphan (ORPHANED: a deleted document's events, as an earlier version kept them; none is written now) whose
+ *   every event goes: one `deleteOne`, conditional on it still holding no other event
+ *   (else it stays whole, and its events are relayed again: a repeat, never a loss);
+ * - an orphan losing some events: the pipeline `updateOne`, then a `deleteOne` of it with an empty outbox, sent after
+ *   the updates (the driver sends an unordered bulk's updates, then its deletes).
  */
 const acknowledgements = (gone: readonly string[], holders: ReadonlyMap<string, Holder>) => {
   const byDoc = new Map<Holding, string[]>();
@@ -95,7 +97,8 @@ const acknowledgements = (gone: readonly string[], holders: ReadonlyMap<string, 
       });
       continue;
     }
-    const update = holding.source === ORDERS && !orphan ? [...withoutEvents(ids), goneOnceDrained] : withoutEvents(ids);
+    const drained = orphan ? [] : [holding.source === ORDERS ? goneOnceDrained : petGoneOnceDrained];
+    const update = [...withoutEvents(ids), ...drained];
     into.push({ updateOne: { filter: { _id, "outbox.id": { $in: ids } }, update } });
     if (orphan) into.push({ deleteOne: { filter: { _id, ...tombstones, outbox: { $size: 0 } } } });
   }
@@ -113,19 +116,12 @@ const allDeadlocks = (error: unknown): boolean =>
  */
 const withoutEvents = (gone: readonly string[]): Document[] => {
   const left = { $gt: [{ $size: "$outbox" }, 0] };
-  const key = {
-    $concat: [
-      { $dateToString: { date: "$$e.occurredAt", format: "%Y-%m-%dT%H:%M:%S.%LZ", timezone: "UTC" } },
-      " ",
-      "$$e.id",
-    ],
-  };
   return [
     { $set: { outbox: { $filter: { input: "$outbox", as: "e", cond: { $not: [{ $in: ["$$e.id", gone] }] } } } } },
     {
       $set: {
         hasEvents: { $cond: [left, true, "$$REMOVE"] },
-        eventsSince: { $cond: [left, { $min: { $map: { input: "$outbox", as: "e", in: key } } }, "$$REMOVE"] },
+        eventsSince: { $cond: [left, oldestKeyInStore, "$$REMOVE"] },
       },
     },
   ];
@@ -147,8 +143,8 @@ const withoutEvents = (gone: readonly string[]): Document[] => {
  * Acknowledging is one unordered `bulkWrite` per collection holding acknowledged events, with one operation per
  * document (acknowledgements): a pipeline update that filters the events out and recomputes `eventsSince` (or unsets
  * it with `hasEvents`) from what is left, atomically per document, so writes pushing new events meanwhile cost it no
- * retry; a cancelled order settled and left without events becomes its `gone` tombstone in that same write, and an
- * orphan losing its last events is deleted. Riders (AcknowledgementRider) add their operations to the same
+ * retry; a `gone` tombstone drained, or a cancelled order settled and left without events, becomes the bare `gone`
+ * tombstone in that same write, and a legacy orphan losing its last events is deleted. Riders (AcknowledgementRider) add their operations to the same
  * bulkWrite. One `update` command per collection, and a `delete` after it when the batch drains orphans. Which
  * documents hold the ids is known from the last `pending` read; ids it did not hand out are looked up first (one
  * `find` per collection).

@@ -27,7 +27,6 @@ import type { Bound, StockCases, StockFacts } from "../../core/pets/stock-rule.t
 import { nameKeyOf, nameOrderKeyOf } from "../../core/pets/pet-name-key.ts";
 import { findPage } from "./mongo-paging.ts";
 import { oldestKey } from "./outbox-key.ts";
-import { deleteKeepingEvents } from "./orphaned-events.ts";
 import { gonePet, petNotGone } from "./gone.ts";
 import { allMapped, definedFields, type EveryField } from "./mapping.ts";
 import { guarded } from "./store-unavailable.ts";
@@ -354,10 +353,8 @@ const nameKeyFilter = (query: PetQuery): Filter<PetDocument>[] => {
  * interleaving; a refused write reads the pet once so core can explain it.
  */
 export class MongoPets implements Pets {
-  readonly #db: Db;
   readonly #pets: Collection<PetDocument>;
   constructor(db: Db) {
-    this.#db = db;
     this.#pets = db.collection<PetDocument>("pets");
   }
 
@@ -497,12 +494,10 @@ export class MongoPets implements Pets {
     return guarded(async () => (await this.#pets.updateOne(filter, gonePet)).matchedCount === 1);
   }
 
-  /** Events still pending on it are kept for the relay (deleteKeepingEvents); it leaves its `gone` tombstone. */
+  /** It leaves its `gone` tombstone, which keeps the events still pending on it for the relay (gone.ts). */
   removeDeleting(petId: number): Promise<boolean> {
-    const filter = { _id: petId, lifecycle: "deleting" };
-    return guarded(
-      async () => (await deleteKeepingEvents(this.#db, "pets", filter, { one: true, leaving: gonePet })) > 0,
-    );
+    const filter = { _id: petId, lifecycle: "deleting" as const };
+    return guarded(async () => (await this.#pets.updateOne(filter, gonePet)).matchedCount === 1);
   }
 
   #write(id: number, alternatives: readonly Alternative[]): Promise<PetWrite> {

@@ -9,28 +9,35 @@ import { oldestKey } from "./outbox-key.ts";
  * it is only ever raised by `settle`, conditionally on the outbox being exactly what it was computed from.
  */
 export interface OutboxDocument {
-  /** A number; "<collection>/<id>" for the events a deleted document left (orphaned-events.ts). */
+  /** A number; "<collection>/<id>" for an orphan (ORPHANED). */
   _id: number | string;
   outbox: DomainEvent[];
   hasEvents?: true;
   eventsSince?: string | null;
-  /** Orders only; `orphaned` for the events a deleted document left. */
+  /** Orders only (ORPHANED for an orphan). */
   state?: string;
   /** Orders only: a cancelled order is kept while its pet side is unsettled, whatever its events. */
   settling?: Date;
 }
 
+/**
+ * The state of an orphan, in the `orders` collection under `_id` "pets/<id>" or "orders/<id>": the pending events of
+ * a deleted document, as an earlier version kept them apart. Nothing writes one now (a `gone` tombstone keeps its own
+ * events, gone.ts); the relay still drains and deletes those a database holds, by deletes only.
+ */
+export const ORPHANED = "orphaned";
+
 export const outboxProjection = { projection: { outbox: 1, eventsSince: 1, state: 1, settling: 1 } } as const;
 
 /**
- * A document kept only for its events: a cancelled order once settled, or the events a deleted document left. It
- * goes with its last event (an order leaving its `gone` tombstone: gone.ts).
+ * A document kept only for its events: a cancelled order once settled, or an orphan. It goes with its last event (an
+ * order leaving its `gone` tombstone: gone.ts).
  */
 export const isTombstone = (doc: Pick<OutboxDocument, "state" | "settling">): boolean =>
-  (doc.state === "cancelled" && doc.settling === undefined) || doc.state === "orphaned";
+  (doc.state === "cancelled" && doc.settling === undefined) || doc.state === ORPHANED;
 
 /** The filter of tombstones among documents (isTombstone). */
-export const tombstones = { state: { $in: ["cancelled", "orphaned"] }, settling: { $exists: false } } as const;
+export const tombstones = { state: { $in: ["cancelled", ORPHANED] }, settling: { $exists: false } } as const;
 
 /** Pending events, and `eventsSince` is exactly the oldest one's key: nothing for `settle` to do. */
 export const isSettled = (doc: OutboxDocument): boolean =>

@@ -16,3 +16,23 @@ export const oldestKey = (events: readonly DomainEvent[]): string => {
   }
   return oldest;
 };
+
+/** oldestKey as an aggregation expression, on the document's own `outbox` (at least one event). */
+export const oldestKeyInStore = {
+  $min: {
+    $map: {
+      input: "$outbox",
+      as: "e",
+      in: {
+        $concat: [
+          { $dateToString: { date: "$$e.occurredAt", format: "%Y-%m-%dT%H:%M:%S.%LZ", timezone: "UTC" } },
+          " ",
+          "$$e.id",
+        ],
+      },
+    },
+  },
+} as const;
+
+/** True, as an aggregation expression, while the document's `outbox` holds an event (a missing one holds none). */
+export const holdsEventsInStore = { $gt: [{ $size: { $ifNull: ["$outbox", []] } }, 0] } as const;

@@ -3,7 +3,7 @@
  * events lowers and every acknowledgement settles, and the writes that get in between an acknowledgement's read and
  * its write (another request, another instance).
  */
-import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db } from "mongodb";
+import { MongoClient, type CommandStartedEvent, type CommandSucceededEvent, type Db, type Document } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { migrateOutboxKeys } from "../../adapters/mongo/migrate-outbox-keys.ts";
 import { MongoOutbox } from "../../adapters/mongo/mongo-outbox.ts";
@@ -11,7 +11,7 @@ import { mongoStoresFor } from "../../adapters/mongo/mongo-stores.ts";
 import { outboxKey } from "../../adapters/mongo/outbox-key.ts";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Stores } from "../../core/stores.ts";
-import { anOrder, aPet, recordEvents } from "../contracts/mothers.ts";
+import { anOrder, aPet, recordEvents, removePet } from "../contracts/mothers.ts";
 import {
   describeMongo,
   emptyMongoDatabase,
@@ -254,7 +254,117 @@ describeMongo("MongoDB outbox", () => {
     });
   });
 
-  /** The events a deleted pet (id 9) left, as deleteKeepingEvents writes them. */
+  describe("a deleted pet's and its orders' gone tombstones", () => {
+    /** Pet 1 with a pending event, its orders 1 (a pending event) and 2 (none); pet 2 with none. */
+    const givenDeletedPets = async () => {
+      await stores.pets.insert(aPet({ id: 1 }));
+      await push(1, petEvent("evt_p", 2));
+      await stores.orders.insert(anOrder({ id: 1, petId: 1, state: "complete" }), [orderEvent("evt_o", 1)]);
+      await stores.orders.insert(anOrder({ id: 2, petId: 1, state: "complete" }));
+      await stores.pets.insert(aPet({ id: 2 }));
+      await stores.orders.removeAllOfPet(1);
+      expect(await removePet(stores.pets, 1)).toBe(true);
+      expect(await removePet(stores.pets, 2)).toBe(true);
+    };
+    const drain = async () => {
+      const events = await stores.outbox.pending(10);
+      await stores.outbox.acknowledge(ids(events));
+      return ids(events);
+    };
+    const everything = async () => ({
+      pets: await raw("pets").find().sort({ _id: 1 }).toArray(),
+      orders: await raw("orders").find().sort({ _id: 1 }).toArray(),
+    });
+
+    it("keep their pending events, for the relay; drained, each is the bare tombstone", async () => {
+      await givenDeletedPets();
+
+      expect(await raw("pets").findOne({ _id: 1 })).toEqual({
+        _id: 1,
+        lifecycle: "gone",
+        outbox: [petEvent("evt_p", 2)],
+        hasEvents: true,
+        eventsSince: outboxKey(petEvent("evt_p", 2)),
+      });
+      expect(await raw("orders").findOne({ _id: 1 })).toEqual({
+        _id: 1,
+        state: "gone",
+        outbox: [orderEvent("evt_o", 1)],
+        hasEvents: true,
+        eventsSince: outboxKey(orderEvent("evt_o", 1)),
+      });
+      expect(await raw("orders").findOne({ _id: 2 })).toEqual({ _id: 2, state: "gone" });
+      expect(await raw("pets").findOne({ _id: 2 })).toEqual({ _id: 2, lifecycle: "gone" });
+      expect(await stores.pets.ofId(1)).toBeUndefined();
+      expect(await stores.orders.ofId(1)).toBeUndefined();
+
+      expect(await drain()).toEqual(["evt_o", "evt_p"]);
+
+      expect(await everything()).toEqual({
+        pets: [
+          { _id: 1, lifecycle: "gone" },
+          { _id: 2, lifecycle: "gone" },
+        ],
+        orders: [
+          { _id: 1, state: "gone" },
+          { _id: 2, state: "gone" },
+        ],
+      });
+      expect(await drain()).toEqual([]);
+    });
+
+    it("drained in part, keep the rest with its exact key", async () => {
+      await stores.pets.insert(aPet({ id: 1 }));
+      await push(1, petEvent("evt_a", 1), petEvent("evt_b", 2));
+      expect(await removePet(stores.pets, 1)).toBe(true);
+
+      await stores.outbox.acknowledge(["evt_a"]);
+
+      expect(await raw("pets").findOne({ _id: 1 })).toEqual({
+        _id: 1,
+        lifecycle: "gone",
+        outbox: [petEvent("evt_b", 2)],
+        hasEvents: true,
+        eventsSince: outboxKey(petEvent("evt_b", 2)),
+      });
+      expect(await drain()).toEqual(["evt_b"]);
+      expect(await raw("pets").findOne({ _id: 1 })).toEqual({ _id: 1, lifecycle: "gone" });
+    });
+
+    it("a copy of each write landing after the relay drained them is refused: nothing pending again, nothing changed", async () => {
+      const sent: Document[] = [];
+      const listen = (event: CommandStartedEvent) => {
+        if (event.databaseName === mongo.db.databaseName && event.commandName === "update") sent.push(event.command);
+      };
+      monitored.on("commandStarted", listen);
+      try {
+        await givenDeletedPets();
+        expect(await drain()).toEqual(["evt_o", "evt_p"]);
+      } finally {
+        monitored.off("commandStarted", listen);
+      }
+      // The orders' updateMany, the two pets' updates, then the acknowledgement's update of each collection.
+      const collections = sent.map((command) => String(command.update));
+      expect([...collections.slice(0, 3), ...collections.slice(3).sort()]).toEqual([
+        "orders",
+        "pets",
+        "pets",
+        "orders",
+        "pets",
+      ]);
+      const before = await everything();
+
+      for (const command of sent) {
+        const { lsid: _lsid, $clusterTime: _time, $db: _db, txnNumber: _txn, ...copy } = command;
+        expect(await mongo.db.command(copy), JSON.stringify(copy)).toMatchObject({ n: 0, nModified: 0 });
+      }
+
+      expect(await everything()).toEqual(before);
+      expect(await stores.outbox.pending(10)).toEqual([]);
+    });
+  });
+
+  /** The events a deleted pet (id 9) left, as an earlier version's deletion wrote them (an orphan, ORPHANED). */
   const givenOrphan = (...events: DomainEvent[]) =>
     raw("orders").insertOne({ _id: "pets/9" as never, state: "orphaned", outbox: events, hasEvents: true } as never);
 
