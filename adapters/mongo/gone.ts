@@ -8,7 +8,7 @@ import type { OutboxDocument } from "./outbox-documents.ts";
  * back (docs/consistency.md#late-copies). While events of the document are still pending it keeps them too
  * (`outbox`, `hasEvents`, `eventsSince`: the relay drains it as any document, through its `pending_events` and
  * `pending_event_ids` indexes); drained, it is the id and this value alone, in no index but `_id`'s (and a pet's in
- * `lifecycle_1`, which recovery reads by its two values), so no query walks it.
+ * `provisional`, which recovery reads by its two values), so no query walks it.
  */
 export const GONE = "gone";
 
