@@ -1,6 +1,6 @@
 import type { Collection, Db, Document, Filter, UpdateFilter } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
-import type { PetStatus } from "../../core/pets/pet.ts";
+import { petStatuses, type PetStatus } from "../../core/pets/pet.ts";
 import { fenceBucket, type Mark, type PendingCause, type PetRecord } from "../../core/pets/pet-record.ts";
 import type {
   Consequence,
@@ -272,16 +272,24 @@ const MARKED: WorkIndex = {
   replaces: "markCount_1__id_1",
 };
 
+/**
+ * The listing of every pet by id reads the ranges of all statuses in {status, _id}, which MongoDB merges in id order.
+ * A `gone` tombstone has no status, so it is outside them; walking `_id` would step over every one in the page's range.
+ */
+const BY_STATUS = { name: "status_1__id_1", key: { status: 1, _id: 1 } } as const;
+/** The name order of every pet: a name key no less than "" leaves out the tombstones, which have none. */
+const BY_NAME = { name: "nameOrder_1__id_1", key: { nameOrder: 1, _id: 1 } } as const;
+
 /** Listings walk the full ones (by status, category, name and the name order); recovery and the relay the work indexes. */
 export const createPetIndexes = async (db: Db): Promise<void> => {
   // One index per command: the first test engine (FerretDB 1.24) dropped the connection when one createIndexes named
   // several existing ones, and one command per index costs nothing that matters at start-up.
   const pets = db.collection("pets");
-  await pets.createIndex({ status: 1, _id: 1 });
+  await pets.createIndex(BY_STATUS.key, { name: BY_STATUS.name });
   await pets.createIndex({ categoryId: 1, _id: 1 });
   // Name search and the name order: stored keys, since DocumentDB (FerretDB v2) has no collation indexes.
   await pets.createIndex({ nameKey: 1, _id: 1 });
-  await pets.createIndex({ nameOrder: 1, _id: 1 });
+  await pets.createIndex(BY_NAME.key, { name: BY_NAME.name });
   await createWorkIndexes(pets, [MOVING, PROVISIONAL, MARKED, PENDING_EVENTS, PENDING_EVENT_IDS]);
 };
 
@@ -336,14 +344,17 @@ const nameKeyFilter = (query: PetQuery): Filter<PetDocument>[] => {
     const end = prefixEnd(query.namePrefix);
     parts.push({ nameKey: { $gte: query.namePrefix, ...(end !== undefined && { $lt: end }) } });
   }
-  if (query.sort === "name" && query.afterName !== undefined) {
-    parts.push({
-      $or: [
-        { nameOrder: { $gt: query.afterName } },
-        { nameOrder: query.afterName, _id: { $gt: query.after ?? -Infinity } },
-      ],
-    });
-  }
+  if (query.sort === "name")
+    parts.push(
+      query.afterName === undefined
+        ? { nameOrder: { $gte: "" } }
+        : {
+            $or: [
+              { nameOrder: { $gt: query.afterName } },
+              { nameOrder: query.afterName, _id: { $gt: query.after ?? -Infinity } },
+            ],
+          },
+    );
   return parts;
 };
 
@@ -368,23 +379,32 @@ export class MongoPets implements Pets {
   list(query: PetQuery): Promise<PetRecord[]> {
     return guarded(async () => {
       const named = nameKeyFilter(query);
+      // Every pet, not looked up by id: the listing's index is named, so no plan walks `_id` over the tombstones.
+      const everyPet =
+        query.ids === undefined &&
+        query.statuses === undefined &&
+        query.categoryId === undefined &&
+        query.namePrefix === undefined;
+      const byId = query.sort !== "name";
+      const statuses = query.statuses ?? (everyPet && byId ? petStatuses : undefined);
       const filter: Filter<PetDocument> = {
         ...visibleNow,
-        ...(query.statuses !== undefined && { status: { $in: [...query.statuses] } }),
+        ...(statuses !== undefined && { status: { $in: [...statuses] } }),
         ...(query.categoryId !== undefined && { categoryId: query.categoryId }),
         ...(named.length > 0 && { $and: named }),
       };
-      if (query.sort !== "name")
+      if (byId)
         return (
           await findPage(this.#pets, filter, query, {
             ids: query.ids,
             projection: withoutOutbox,
             descending: query.sort === "-id",
+            hint: everyPet ? BY_STATUS.name : undefined,
           })
         ).map(toRecord);
       const byName = query.ids === undefined ? filter : { ...filter, _id: { $in: [...query.ids] } };
       const docs = await this.#pets
-        .find(byName, { projection: withoutOutbox })
+        .find(byName, { projection: withoutOutbox, ...(everyPet && { hint: BY_NAME.name }) })
         .sort({ nameOrder: 1, _id: 1 })
         .limit(query.limit)
         .toArray();
