@@ -260,11 +260,14 @@ export class MemoryPets implements Pets {
   async applySettlement(s: Settlement): Promise<PetWrite> {
     return this.#write(s.petId, (pet) => {
       if (hasMark(pet, s.orderId, "settle") || fenceOf(pet, s.orderId) !== s.fence) return undefined;
-      if (s.reservation !== undefined && hasMark(pet, s.orderId, "reserve", s.reservation)) return undefined;
-      const marks = withMark(pet, { orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
-      if (s.how === "release") return unitsBack(pet, s.units, s, { marks });
+      const rest = withoutDrops(pet, s.drops ?? []);
+      if (!rest) return undefined;
+      if (s.reservation !== undefined && hasMark(rest, s.orderId, "reserve", s.reservation)) return undefined;
+      const marks = withMark(rest, { orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
+      if (s.how === "release") return unitsBack(pet, s.units, s, { marks, fences: rest.fences });
       return withCaseOf(pet, s, {
         marks,
+        fences: rest.fences,
         holdCount: pet.holdCount - 1,
         heldUnits: pet.heldUnits - s.units,
       });

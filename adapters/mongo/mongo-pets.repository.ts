@@ -447,13 +447,17 @@ export class MongoPets implements Pets {
   }
 
   applySettlement(s: Settlement): Promise<PetWrite> {
+    const drops = s.drops ?? [];
+    // A reserve mark this write drops is not there after it: the drop's fact (its nonce) replaces "not there".
+    const keeps = drops.some((d) => d.kind === "reserve" && d.orderId === s.orderId);
     const facts = {
       ...petNotGone,
       [markPath(s.orderId, "settle")]: { $exists: false },
       ...fenceIs(s.orderId, s.fence),
-      ...(s.reservation !== undefined && { [`${markPath(s.orderId, "reserve")}.n`]: { $ne: s.reservation } }),
+      ...(s.reservation !== undefined && !keeps && { [`${markPath(s.orderId, "reserve")}.n`]: { $ne: s.reservation } }),
+      ...dropsFacts(drops),
     };
-    const mark = addMark({ orderId: s.orderId, kind: "settle", units: s.units, since: s.at });
+    const mark = merged(addMark({ orderId: s.orderId, kind: "settle", units: s.units, since: s.at }), dropped(drops));
     if (s.how === "release") return this.#write(s.petId, unitsBack(facts, s.units, s, mark));
     return this.#write(s.petId, caseAlternatives(facts, merged(mark, held(-1, -s.units)), s));
   }

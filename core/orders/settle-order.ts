@@ -1,7 +1,7 @@
 import { fenceOf, markOf, type PetRecord } from "../pets/pet-record.ts";
 import type { Pets } from "../pets/pets.port.ts";
 import type { StockState } from "../pets/stock-rule.ts";
-import { applySettlement, clearSettleMark, postReservation, postReservationSeeing } from "../pets/stock-writes.ts";
+import { applySettlement, clearSettleMark } from "../pets/stock-writes.ts";
 import type { Clock } from "../shared/clock.port.ts";
 import type { OrderRecord } from "./order-record.ts";
 import type { Orders } from "./orders.port.ts";
@@ -33,23 +33,22 @@ export const settleOrder = async (
   seen: PetSide,
   drops?: MarkDrops,
 ): Promise<PetRecord | undefined> => {
-  // Left on a deleted order, its reserve mark would look like a dead placing's and be undone. A post this instance
-  // left waiting is that mark, unless a write took it along since: kept now (refused if it went).
+  // Left on a deleted order, its reserve mark would look like a dead placing's and be undone: the settlement keeps
+  // it in the same write. A post this instance left waiting is that mark, unless a write took it along since.
   const waiting = drops?.takeOf(order.petId, order.id, "reserve");
   const ownMark = waiting?.kind === "reserve" ? waiting.nonce : seen.reserveMark;
-  if (ownMark !== undefined && ownMark === order.reservation)
-    await postReservation(pets, order.petId, order.id, ownMark);
   const how = order.state === "cancelled" ? "release" : "consume";
   let settled: PetRecord | undefined;
+  let keeping = ownMark !== undefined && ownMark === order.reservation ? ownMark : undefined;
   for (let { fence, pet: sight } = seen; ;) {
-    const { outcome, pet } = await applySettlement(pets, clock, how, order, fence, sight);
+    const { outcome, pet } = await applySettlement(pets, clock, how, order, fence, sight, keeping);
     settled = pet;
     if (outcome === "applied" || outcome === "no-pet") break;
-    // Refused for the order's own reserve mark (not seen: the fence came from a hint): kept first, as above.
-    const now =
-      outcome === "reserve-marked" ? await postReservationSeeing(pets, order.petId, order.id, order.reservation!) : pet;
-    fence = fenceOf(now, order.id);
-    sight = now;
+    // Refused: the fence moved, or the order's own reserve mark is there (not seen: the fence came from a hint), or
+    // one kept along went meanwhile. Tried again at the pet's fence, keeping the mark along while it is there.
+    keeping = outcome === "reserve-marked" ? order.reservation : undefined;
+    fence = fenceOf(pet, order.id);
+    sight = pet;
     if (!(await orders.ofId(order.id))?.settling) return undefined;
   }
   await orders.settled(order.id);

@@ -63,6 +63,8 @@ export type Settlement = {
   fence: number;
   /** The order's own reservation (its nonce): refused while its reserve mark is there, which must be kept first. */
   reservation?: string | undefined;
+  /** Marks dropped by the same write, as `dropMarks` drops them: the order's own reserve mark kept by this write. */
+  drops?: readonly MarkDrop[] | undefined;
   /** A release gives the units back to stock; a consumption only takes them out of the holds. */
   how: "release" | "consume";
 } & StockCases;

@@ -140,6 +140,7 @@ export const applySettlement = async (
   order: { id: number; petId: number; quantity: number; reservation?: string | undefined },
   fence: number,
   seen?: StockState,
+  keeping?: string,
 ): Promise<{ outcome: "applied" | "fence-moved" | "reserve-marked" | "no-pet"; pet: PetRecord | undefined }> => {
   const { id: orderId, petId, quantity: units, reservation } = order;
   const at = clock.now();
@@ -158,6 +159,7 @@ export const applySettlement = async (
     fence,
     reservation,
     how,
+    ...(keeping !== undefined && { drops: [{ orderId, kind: "reserve", nonce: keeping }] }),
     ...withLikely(cases, seen),
   });
   // This order's settle mark already there: another actor applied the settlement.

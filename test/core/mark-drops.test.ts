@@ -128,14 +128,20 @@ describe("mark drops that ride (docs/consistency.md#mark-drops-that-ride)", () =
     expect(await marksOf(world, pet.id)).toEqual([]);
   });
 
-  it("a cancellation of an order whose post still waits posts it first, then leaves its settle mark to drop later", async () => {
+  it("a cancellation of an order whose post still waits keeps it in the settlement's write, then leaves its settle mark to drop later", async () => {
     const world = aWorld();
     const pet = await givenPet(world, { stock: 3 });
     const { place, cancel, flush, drops } = anInstance(world);
     const order = await place.execute({ petId: pet.id, quantity: 2 }, alice);
+    const writes: string[] = [];
+    for (const name of ["postReservation", "applySettlement", "dropMarks", "clearSettleMark"] as const) {
+      const write = world.pets[name].bind(world.pets) as (arg: never) => ReturnType<Pets[typeof name]>;
+      world.pets[name] = ((arg: never) => (writes.push(name), write(arg))) as never;
+    }
 
     await cancel.execute(order.id, staff);
 
+    expect(writes, "one pet write: the post rides on the settlement").toEqual(["applySettlement"]);
     expect(await marksOf(world, pet.id)).toEqual([`settle ${order.id}`]);
     expect(drops.size).toBe(1);
     expect(await world.pets.ofId(pet.id)).toMatchObject({ stock: 3, holdCount: 0, heldUnits: 0 });

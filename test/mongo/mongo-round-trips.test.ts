@@ -178,7 +178,7 @@ describeMongo("MongoDB adapters, seen from the server", () => {
       ]);
     });
 
-    it("with the instance's mark drops, as the service runs: an order takes 2 commands and the next one on the pet drops its mark; a cancellation 4; one flush write per pet for what no write took along", async () => {
+    it("with the instance's mark drops, as the service runs: an order takes 2 commands and the next one on the pet drops its mark; a cancellation 4, its post still waiting or not; one flush write per pet for what no write took along", async () => {
       const pet = await givenPetInStock(5);
       const [hints, drops] = [new StockHints(), new MarkDrops()];
       const place = new PlaceOrder({ ...stores, clock }, hints, drops);
@@ -203,10 +203,18 @@ describeMongo("MongoDB adapters, seen from the server", () => {
         "update orders",
       ]);
       expect(await marks()).toEqual([`settle ${first.id}`, `reserve ${second.id}`]);
+      // A cancellation of an order whose post still waits: the settlement keeps the reservation in its own write.
+      expect(await commandsOf(() => cancel.execute(second.id, staff))).toEqual([
+        "find orders",
+        "findAndModify orders",
+        "findAndModify pets",
+        "update orders",
+      ]);
+      expect(await marks()).toEqual([`settle ${first.id}`, `settle ${second.id}`]);
       expect(await commandsOf(() => flush.execute())).toEqual([]);
       clock.advance(MARK_DROP_WAIT_MS);
       expect(await commandsOf(() => flush.execute())).toEqual(["findAndModify pets"]);
-      expect(await stores.pets.ofId(pet.id)).toMatchObject({ marks: [], stock: 4, holdCount: 1, heldUnits: 1 });
+      expect(await stores.pets.ofId(pet.id)).toMatchObject({ marks: [], stock: 5, holdCount: 0, heldUnits: 0 });
       // The flush left this instance a sight of the pet with its fences moved: the next order is not refused.
       expect(await commandsOf(order)).toEqual(placing);
     });
