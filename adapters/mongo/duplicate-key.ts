@@ -26,6 +26,16 @@ export const isDuplicateKeyError = (error: unknown): boolean =>
 export const isDeadlockVictim = (error: unknown): boolean =>
   error instanceof MongoServerError && /deadlock detected/i.test(error.message);
 
+/**
+ * An unordered bulk write whose every failed operation was a deadlock's victim (each wrote nothing, so the bulk may
+ * run again), or a single command that was. A bulk failing with no write error (a write concern error) is not one.
+ */
+export const isBulkDeadlockVictim = (error: unknown): boolean => {
+  if (!(error instanceof MongoBulkWriteError)) return isDeadlockVictim(error);
+  const errors = [error.writeErrors].flat();
+  return errors.length > 0 && errors.every((e) => /deadlock detected/i.test(e.errmsg ?? ""));
+};
+
 /** How `retryingDeadlocks` spaces its runs; tests shrink the delays. */
 export interface DeadlockRetry {
   /** Runs in all, the first included. */

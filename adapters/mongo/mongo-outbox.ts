@@ -1,10 +1,10 @@
-import { MongoBulkWriteError, type AnyBulkWriteOperation, type Collection, type Db, type Document } from "mongodb";
+import { type AnyBulkWriteOperation, type Collection, type Db, type Document } from "mongodb";
 import type { DomainEvent } from "../../core/events/domain-event.ts";
 import type { Outbox } from "../../core/events/outbox.port.ts";
 import { isSettled, outboxProjection, settle, tombstones, type OutboxDocument } from "./outbox-documents.ts";
 import { goneOnceDrained, petGoneOnceDrained } from "./gone.ts";
 import { oldestKeyInStore, outboxKey } from "./outbox-key.ts";
-import { DEADLOCK_RETRY, isDeadlockVictim, retryingDeadlocks } from "./duplicate-key.ts";
+import { DEADLOCK_RETRY, isBulkDeadlockVictim, retryingDeadlocks } from "./duplicate-key.ts";
 import { guarded } from "./store-unavailable.ts";
 import { PENDING_EVENT_IDS, PENDING_EVENTS } from "./work-indexes.ts";
 
@@ -105,11 +105,6 @@ const acknowledgements = (gone: readonly string[], holders: ReadonlyMap<string, 
   return operations;
 };
 
-const allDeadlocks = (error: unknown): boolean =>
-  error instanceof MongoBulkWriteError
-    ? [error.writeErrors].flat().every((e) => /deadlock detected/i.test(e.errmsg ?? ""))
-    : isDeadlockVictim(error);
-
 /**
  * The update that takes the `gone` events out of a document's outbox and keeps the invariant of OutboxDocument:
  * `eventsSince` becomes exactly the key (outboxKey) of the oldest event left, or goes with `hasEvents` when none is.
@@ -194,7 +189,7 @@ export class MongoOutbox implements Outbox {
           await retryingDeadlocks(
             () => (source as unknown as Collection<{ _id: number | string }>).bulkWrite(writes, { ordered: false }),
             DEADLOCK_RETRY,
-            allDeadlocks,
+            isBulkDeadlockVictim,
           );
         }),
       );

@@ -1,6 +1,11 @@
-import { MongoServerError } from "mongodb";
+import { MongoBulkWriteError, MongoServerError, type WriteError } from "mongodb";
 import { describe, expect, it } from "vitest";
-import { DEADLOCK_RETRY, isDeadlockVictim, retryingDeadlocks } from "../../adapters/mongo/duplicate-key.ts";
+import {
+  DEADLOCK_RETRY,
+  isBulkDeadlockVictim,
+  isDeadlockVictim,
+  retryingDeadlocks,
+} from "../../adapters/mongo/duplicate-key.ts";
 import { DomainError } from "../../core/shared/domain-error.ts";
 
 /** What FerretDB v2 answered when PostgreSQL chose a concurrent insert as a deadlock's victim (seen in a contract test). */
@@ -23,6 +28,23 @@ describe("writes aborted as a deadlock's victim", () => {
     expect(isDeadlockVictim(deadlock())).toBe(true);
     expect(isDeadlockVictim(duplicate())).toBe(false);
     expect(isDeadlockVictim(new Error("deadlock detected"))).toBe(false);
+  });
+
+  it("in an unordered bulk write: only when it failed with write errors and every one was a deadlock's victim", () => {
+    const bulk = (messages: string[]) =>
+      new MongoBulkWriteError(
+        {
+          message: messages.join("; "),
+          code: messages.length > 0 ? 16908292 : 64,
+          writeErrors: messages.map((errmsg, index) => ({ index, code: 16908292, errmsg })) as unknown as WriteError[],
+        },
+        { insertedCount: 0, matchedCount: 0, modifiedCount: 0, deletedCount: 0, upsertedCount: 0 } as never,
+      );
+    expect(isBulkDeadlockVictim(bulk(["deadlock detected", "deadlock detected"]))).toBe(true);
+    expect(isBulkDeadlockVictim(bulk(["deadlock detected", "E11000 duplicate key error"]))).toBe(false);
+    expect(isBulkDeadlockVictim(bulk([])), "a write concern error alone").toBe(false);
+    expect(isBulkDeadlockVictim(deadlock())).toBe(true);
+    expect(isBulkDeadlockVictim(duplicate())).toBe(false);
   });
 
   it("run again, and the write's own answer comes back", async () => {
