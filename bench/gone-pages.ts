@@ -19,7 +19,7 @@ import type { OrderQuery } from "../core/orders/orders.port.ts";
 
 const PETS = Number(process.argv[2] ?? 2_000);
 const GONE = Number(process.argv[3] ?? 1_900);
-const RUNS = 30;
+const RUNS = 200;
 const out = (text: string) => process.stdout.write(`${text}\n`);
 
 const pet = (id: number): PetRecord =>
@@ -52,12 +52,9 @@ const order = (id: number) =>
         outbox: [],
       };
 
-/** The plan's nodes that read an index or the table, with what they returned and what their filters removed. */
-const analyze = (container: string, db: Db, find: Document): string => {
-  const { $db, lsid, $clusterTime, ...command } = find;
-  const text = BSON.EJSON.stringify(command, { relaxed: false });
-  const sql = `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT document FROM documentdb_api_catalog.bson_aggregation_find('${db.databaseName}', '${text.replaceAll("'", "''")}')`;
-  const out = execFileSync(
+/** Runs SQL in the engine's container (FerretDB's PostgreSQL, on its Unix socket), tuples only. */
+const psql = (container: string, sql: string): string =>
+  execFileSync(
     "docker",
     [
       "exec",
@@ -75,6 +72,15 @@ const analyze = (container: string, db: Db, find: Document): string => {
       "-At",
     ],
     { input: `${sql};`, encoding: "utf8" },
+  );
+
+/** The plan's nodes that read an index or the table, with what they returned and what their filters removed. */
+const analyze = (container: string, db: Db, find: Document): string => {
+  const { $db, lsid, $clusterTime, ...command } = find;
+  const text = BSON.EJSON.stringify(command, { relaxed: false });
+  const out = psql(
+    container,
+    `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) SELECT document FROM documentdb_api_catalog.bson_aggregation_find('${db.databaseName}', '${text.replaceAll("'", "''")}')`,
   );
   const json = JSON.parse(out.slice(out.indexOf("["), out.lastIndexOf("]") + 1)) as [{ Plan: Document }];
   const nodes: string[] = [];
@@ -104,9 +110,30 @@ try {
   for (let id = 1; id <= PETS; id += 500)
     await Promise.all(Array.from({ length: Math.min(500, PETS - id + 1) }, (_, i) => stores.pets.insert(pet(id + i))));
   await db.collection<{ _id: number }>("pets").updateMany({ _id: { $lte: GONE } }, gonePet);
-  await db.collection<{ _id: number }>("orders").insertMany(Array.from({ length: PETS }, (_, i) => order(i + 1)));
+  for (let id = 1; id <= PETS; id += 10_000)
+    await db
+      .collection<{ _id: number }>("orders")
+      .insertMany(Array.from({ length: Math.min(10_000, PETS - id + 1) }, (_, i) => order(id + i)));
+  const container = process.env.PSQL_CONTAINER;
+  if (container)
+    for (const name of ["pets", "orders"]) {
+      // The state autovacuum leaves: the entries of the documents the tombstones replaced are gone.
+      const id = psql(
+        container,
+        `SELECT collection_id FROM documentdb_api_catalog.collections WHERE database_name = '${db.databaseName}' AND collection_name = '${name}'`,
+      ).trim();
+      psql(container, `VACUUM ANALYZE documentdb_data.documents_${id}`);
+    }
   out(`${PETS} pets and orders, the first ${GONE} of each gone`);
+  const walkingId = () =>
+    db
+      .collection("pets")
+      .find({ lifecycle: { $exists: false } }, { projection: { outbox: 0 } })
+      .sort({ _id: 1 })
+      .limit(21)
+      .toArray();
   const listings = [
+    ["every pet, first page, as listed before: by `_id`, unhinted (reference)", walkingId] as const,
     ...Object.entries(PET_LISTINGS).map(([name, query]) => [name, () => stores.pets.list(query)] as const),
     ...Object.entries(ORDER_LISTINGS).map(([name, query]) => [name, () => stores.orders.list(query)] as const),
   ];
@@ -127,7 +154,7 @@ try {
         Document | undefined;
       const hint = find.hint === undefined ? "" : ` (hint ${String(find.hint)})`;
       if (stats) out(`  keys examined ${stats.totalKeysExamined}, docs examined ${stats.totalDocsExamined}${hint}`);
-      else if (process.env.PSQL_CONTAINER) out(`  ${analyze(process.env.PSQL_CONTAINER, db, find)}${hint}`);
+      else if (container) out(`  ${analyze(container, db, find)}${hint}`);
       else out("  no executionStats from this engine (set PSQL_CONTAINER on FerretDB)");
     }
   }
