@@ -16,6 +16,8 @@ export interface EngineContainer {
   cpuMicros(): Promise<number>;
   /** Memory charged to the container now and at most so far (the cgroup's peak), bytes. */
   memory(): Promise<{ current: number; peak: number }>;
+  /** PostgreSQL's SQL inside the container, as its superuser (psql's aligned output). */
+  sql(statement: string): Promise<string>;
   remove(): Promise<void>;
 }
 
@@ -30,7 +32,7 @@ const readFirst = (paths: string[]): string | undefined => {
   return undefined;
 };
 
-export const startEngineContainer = async (memoryCap = "4g"): Promise<EngineContainer> => {
+export const startEngineContainer = async (memoryCap = "4g", image = TEST_MONGO_IMAGE): Promise<EngineContainer> => {
   const port = await freeLoopbackPort();
   const env = Object.entries(testMongoEnvironment(port)).flatMap(([k, v]) => ["-e", `${k}=${v}`]);
   const { stdout } = await run("docker", [
@@ -44,7 +46,7 @@ export const startEngineContainer = async (memoryCap = "4g"): Promise<EngineCont
     "--label",
     "petstore.test=bench",
     ...env,
-    TEST_MONGO_IMAGE,
+    image,
   ]);
   const id = stdout.trim();
   const deadline = Date.now() + 90_000;
@@ -83,6 +85,22 @@ export const startEngineContainer = async (memoryCap = "4g"): Promise<EngineCont
         ),
       );
       return { current: now, peak: now };
+    },
+    async sql(statement: string) {
+      const psql = [
+        "runuser",
+        "-u",
+        "postgres",
+        "--",
+        "psql",
+        "-X",
+        "-q",
+        "-h",
+        "/var/run/postgresql",
+        "-d",
+        "postgres",
+      ];
+      return (await run("docker", ["exec", id, ...psql, "-c", statement])).stdout;
     },
     async remove() {
       await run("docker", ["rm", "-f", id]).catch(() => undefined);

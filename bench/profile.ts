@@ -1,5 +1,5 @@
 /**
- * npm run bench:profile -- "<scenario>" [seconds] [peer|mongo|mongo-peer]: where the service's CPU goes (or, with
+ * npm run bench:profile -- "<scenario>" [seconds] [peer|mongo|mongo-peer] [statements]: where the service's CPU goes (or, with
  * `peer`, the Fastify peer's) under one of the benchmark's scenarios (bench/scenarios.ts, matched by name, e.g. "varied
  * order"; "mixed" by default). With `mongo` (`mongo-peer`), the service on MongoDB (the Fastify + `mongodb` peer) on an
  * engine container of its own, under the MongoDB part's scenarios (bench/mongo-part.ts: "keyed read", "varied order",
@@ -9,9 +9,13 @@
  * only, and V8's helper threads, mostly garbage collection, cost a placed order several µs), the functions with the
  * most self time and the files and packages with the most, as shares of the main thread's busy time over the load
  * only; the .cpuprofile is kept for Chrome DevTools' Performance panel.
+ * With `statements` (on MongoDB), the engine container is the test image with PostgreSQL's pg_stat_statements loaded
+ * (docker/test-mongo-statements, built here), and the statements the load ran are printed per request: how many, and
+ * their time inside PostgreSQL (wall time: a loaded machine stretches it; the counts are what to compare).
  * The profiler costs CPU too: compare shares within a profile, and take CPU figures from `npm run bench`.
  */
 import { randomBytes } from "node:crypto";
+import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -24,6 +28,7 @@ import { MONGO_SCENARIOS } from "./mongo-part.ts";
 import { allScenarios, prepareService, preparedWith, SEEDED_PETS, SEEDED_STOCK, type Keys } from "./scenarios.ts";
 import { CUSTOMER_KEYS, MONGO_PETS } from "./traffic.ts";
 import { table } from "./stats.ts";
+import { TEST_MONGO_IMAGE } from "../test/support/test-mongo-image.ts";
 
 interface ProfileNode {
   id: number;
@@ -36,7 +41,7 @@ interface CpuProfile {
   timeDeltas: number[];
 }
 
-const [name = "mixed", secondsArg = "8", which = "service"] = process.argv.slice(2);
+const [name = "mixed", secondsArg = "8", which = "service", extra] = process.argv.slice(2);
 const onMongo = which === "mongo" || which === "mongo-peer";
 const peerSide = which === "peer" || which === "mongo-peer";
 const scenarios = onMongo ? MONGO_SCENARIOS : allScenarios;
@@ -48,6 +53,15 @@ if (!scenario) {
   process.exit(2);
 }
 const seconds = Number(secondsArg);
+
+/** pg_stat_statements since its reset, per request answered: calls, µs of execution, and µs a call. */
+const statementsPerRequest = (requests: number) => `
+  SELECT toplevel AS top, round(calls::numeric / ${requests}, 3) AS per_request,
+    round(total_exec_time::numeric * 1000 / ${requests}, 1) AS us_per_request,
+    round((total_exec_time / calls * 1000)::numeric, 0) AS us_per_call,
+    left(regexp_replace(query, '\\s+', ' ', 'g'), 140) AS statement
+  FROM pg_stat_statements WHERE calls * 200 > ${requests}
+  ORDER BY toplevel DESC, total_exec_time DESC LIMIT 30`;
 const out = (text: string) => process.stdout.write(`${text}\n`);
 
 const directory = join(tmpdir(), `petstore-profile-${process.pid}`);
@@ -60,7 +74,21 @@ const peerKeys: Keys = {
   customer: Array.from({ length: CUSTOMER_KEYS }, () => randomBytes(24).toString("base64url")),
   staff: randomBytes(24).toString("base64url"),
 };
-const engine: EngineContainer | undefined = onMongo ? await startEngineContainer() : undefined;
+const statements = onMongo && extra === "statements";
+const STATEMENTS_IMAGE = "petstore/test-mongo:statements";
+if (statements)
+  execFileSync("docker", [
+    "build",
+    "-q",
+    "-t",
+    STATEMENTS_IMAGE,
+    "--build-arg",
+    `BASE=${TEST_MONGO_IMAGE}`,
+    fileURLToPath(new URL("../docker/test-mongo-statements", import.meta.url)),
+  ]);
+const engine: EngineContainer | undefined = onMongo
+  ? await startEngineContainer("4g", statements ? STATEMENTS_IMAGE : undefined)
+  : undefined;
 const onEngine = engine && { MONGODB_URL: engine.url, MONGODB_DB: "profile" };
 const pets = onMongo ? MONGO_PETS : SEEDED_PETS;
 const service = peerSide
@@ -95,10 +123,13 @@ let cpuMicros = 0;
 let engineMicros = 0;
 let requests = 0;
 let threads: Record<string, number> | undefined;
+let statementTable: string | undefined;
 try {
   const prepared = peerSide ? preparedWith(peerKeys) : await prepareService(service.url, adminKey, pets);
   await load(service.url, scenario, prepared.keys, 3, 50);
   await prepared.nextRound();
+  if (statements)
+    await engine!.sql("CREATE EXTENSION IF NOT EXISTS pg_stat_statements; SELECT pg_stat_statements_reset()");
   const before = await service.cpuMicros();
   const engineBefore = (await engine?.cpuMicros()) ?? 0;
   const threadsBefore = service.threadCpuMicros();
@@ -107,6 +138,7 @@ try {
   engineMicros = ((await engine?.cpuMicros()) ?? 0) - engineBefore;
   const threadsAfter = service.threadCpuMicros();
   requests = result["2xx"] + result.non2xx;
+  if (statements) statementTable = await engine!.sql(statementsPerRequest(requests));
   if (threadsBefore && threadsAfter) {
     threads = Object.fromEntries(
       Object.entries(threadsAfter).map(([kind, micros]) => [
@@ -178,3 +210,7 @@ out(table([["function (self time)", "share"], ...top(bySelf, 30)]));
 out("");
 out(table([["file or package (self time)", "share"], ...top(byFile, 20)]));
 out(`\nprofile: ${file}`);
+if (statementTable) {
+  out("\nInside PostgreSQL, per request (top level t: the command FerretDB ran; f: the statements inside it):");
+  out(statementTable);
+}
