@@ -17,7 +17,7 @@ export type SimRule =
   | "acknowledged-order-lost" // a 201 whose order is gone without a cancellation or its pet's deletion
   | "answered-undone-but-placed" // a 503 "undone, place it again" while the order stands
   | "event-missing" // invariant 7: an event recorded on a document, or a stock setting answered 200, not in the log
-  | "applied-again"; // a copy of a pet or order write applied after the write had (docs/consistency.md#late-copies)
+  | "applied-again"; // a copy of a pet or order write applied after the write had, or brought back a relayed event (docs/consistency.md#late-copies)
 
 export interface SimViolation {
   rule: SimRule;
@@ -57,7 +57,7 @@ export const checkWorld = async (
     if (!categories.has(pet.categoryId))
       fail("pet-names-deleted-category", `pet ${pet.id} names category ${pet.categoryId}, which is gone`);
 
-  for (const write of observed.appliedAgain) fail("applied-again", `a copy of ${write} applied again`);
+  for (const copy of observed.appliedAgain) fail("applied-again", copy);
 
   // What clients were told.
   for (const [id, placed] of ledger.placed) {

@@ -87,7 +87,10 @@ export interface Observations {
   insertedBy: Map<number, number[]>;
   /** Highest id handed out, per kind. */
   maxId: Map<string, number>;
-  /** Writes of the pet and order ports whose copy applied after the write had applied (each must be refused). */
+  /**
+   * Writes of the pet and order ports whose copy applied after the write had applied, and late copies that made an
+   * event the relay had taken pending again (each must be refused).
+   */
   appliedAgain: string[];
 }
 
@@ -255,7 +258,7 @@ export class Engine {
     const copy = async () => {
       const result = await this.#observed(port, method, args, invoke, caller?.attempt);
       if (WRITES_OBSERVED.has(port) && !READS.has(method) && appliedWrite(result) && ++applied > 1)
-        this.observed.appliedAgain.push(`${actor}'s ${where} of ${subjectOf(port, args[0])}`);
+        this.observed.appliedAgain.push(`a copy of ${actor}'s ${where} of ${subjectOf(port, args[0])} applied again`);
       return result;
     };
     return new Promise((resolve, reject) => {
@@ -470,17 +473,27 @@ export class Engine {
     }
   }
 
-  /** A copy of a write lands 1–120 simulated seconds from now: recovery (every 10 s, 30 s grace) may act first. */
+  /**
+   * A copy of a write lands 1–120 simulated seconds from now: recovery (every 10 s, 30 s grace) may act first. A copy
+   * that makes an event pending again after the relay took it (seen pending before, not just before the copy) applied
+   * again, whatever the event log would keep: nothing may depend on how long the log remembers an id.
+   */
   #later(what: string, land: () => Promise<unknown>, stockSettingOf?: number): void {
     const raw = this.#store.raw;
     const measured = async () => {
       const before = stockSettingOf === undefined ? undefined : (await raw.pets.ofId(stockSettingOf))?.stock;
+      const pendingBefore = new Set((await this.#store.pendingEvents()).map((e) => e.id));
+      // As seen before the copy: a copy of a port call records what it pushes itself.
+      const seenBefore = new Set(this.observed.pendingSeen.keys());
       try {
         return await land();
       } finally {
         const after = stockSettingOf === undefined ? undefined : (await raw.pets.ofId(stockSettingOf))?.stock;
         if (before !== undefined && after !== undefined && after !== before)
           this.observed.given.set(stockSettingOf!, (this.observed.given.get(stockSettingOf!) ?? 0) + after - before);
+        for (const event of await this.#store.pendingEvents())
+          if (!pendingBefore.has(event.id) && seenBefore.has(event.id))
+            this.observed.appliedAgain.push(`${what} landed late and brought back ${event.type} ${event.id}, relayed`);
         await this.observePending();
       }
     };
