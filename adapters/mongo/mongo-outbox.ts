@@ -75,8 +75,8 @@ const holdersIn = (source: number, docs: readonly OutboxDocument[]): [string, Ho
  *   cancelled one settled and left without events, whether it was settled when read or since: whichever of this and
  *   its settlement comes last removes it;
  * - an orphan (ORPHANED: a deleted document's events, as an earlier version kept them; none is written now) whose
- *   every event goes: one `deleteOne`, conditional on it still holding no other event
- *   (else it stays whole, and its events are relayed again: a repeat, never a loss);
+ *   every event goes: one `deleteOne`, conditional on it still holding no other event (else it stays whole, and its
+ *   events are relayed again: a repeat, never a loss);
  * - an orphan losing some events: the pipeline `updateOne`, then a `deleteOne` of it with an empty outbox, sent after
  *   the updates (the driver sends an unordered bulk's updates, then its deletes).
  */
@@ -139,8 +139,9 @@ const withoutEvents = (gone: readonly string[]): Document[] => {
  * document (acknowledgements): a pipeline update that filters the events out and recomputes `eventsSince` (or unsets
  * it with `hasEvents`) from what is left, atomically per document, so writes pushing new events meanwhile cost it no
  * retry; a `gone` tombstone drained, or a cancelled order settled and left without events, becomes the bare `gone`
- * tombstone in that same write, and a legacy orphan losing its last events is deleted. Riders (AcknowledgementRider) add their operations to the same
- * bulkWrite. One `update` command per collection, and a `delete` after it when the batch drains orphans. Which
+ * tombstone in that same write, and an orphan losing its last events is deleted. Riders (AcknowledgementRider) add
+ * their operations to the same bulkWrite. One `update` command per collection, and a `delete` after it when the batch
+ * drains an orphan. Which
  * documents hold the ids is known from the last `pending` read; ids it did not hand out are looked up first (one
  * `find` per collection).
  */
