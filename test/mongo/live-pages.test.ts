@@ -1,8 +1,10 @@
 /**
- * A page of every pet walks no `gone` tombstone: with thousands of them before, between and after the live pets, the
- * listing's find names the index whose ranges leave them out ({status, _id} by id, {nameOrder, _id} by name), the
- * engine plans a scan of those ranges, and where the engine reports what a query examined (MongoDB), that stays
- * within the page. FerretDB's explain does not run the query: there the plan's index conditions show the ranges.
+ * Pages of every pet with thousands of `gone` tombstones before, between and after the live pets. By name, the
+ * listing's find names the index whose ranges leave them out ({nameOrder, _id}), the engine plans a scan of those
+ * ranges, and where the engine reports what a query examined (MongoDB), that stays within the page; FerretDB's explain
+ * does not run the query: there the plan's index conditions show the ranges. By id, it walks `_id_` in order (named
+ * too, so no plan reads the collection whole and sorts it), stepping over the tombstones in the page's range: the
+ * test engine reads any other index's ranges whole and sorts them (docs/operations.md, "Listings and tombstones").
  */
 import { BSON, MongoClient, type CommandStartedEvent, type Document } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -42,7 +44,7 @@ const indexConditions = (plan: string, index: string): Document[] =>
     .flatMap((scan) => [...(/"Index Cond":"([^"]*)"/.exec(scan[0])?.[1] ?? "").matchAll(/BSONHEX([0-9a-f]+)/g)])
     .map((hex) => BSON.deserialize(Buffer.from(hex[1]!, "hex")));
 
-describeMongo("pages of every pet on MongoDB walk no gone tombstone", () => {
+describeMongo("pages of every pet on MongoDB with gone tombstones", () => {
   let mongo: FreshMongoDatabase;
   let watched: MongoClient;
   let stores: Stores;
@@ -75,7 +77,10 @@ describeMongo("pages of every pet on MongoDB walk no gone tombstone", () => {
     await mongo?.close();
   });
 
-  /** The ids listed, and each find's index: named, planned, bounded, and within the page where the engine counts. */
+  /**
+   * The ids listed, and each find's index: named and planned; for an index other than `_id_`, bounded to ranges that
+   * leave the tombstones out, and within the page where the engine counts.
+   */
   const listed = async (query: PetQuery, index: string): Promise<number[]> => {
     finds.length = 0;
     const ids = (await stores.pets.list(query)).map((p) => p.id);
@@ -87,6 +92,7 @@ describeMongo("pages of every pet on MongoDB walk no gone tombstone", () => {
     // FerretDB shows PostgreSQL's plan ("Index Name", and "Index Cond" for a bounded scan), MongoDB its own.
     expect(plan).toMatch(new RegExp(`"(Index Name|indexName)":"${index}"`));
     const stats = planned.executionStats as { totalKeysExamined: number; totalDocsExamined: number } | undefined;
+    if (index === "_id_") return ids;
     if (stats === undefined) {
       // FerretDB does not run an explained query: its index conditions (BSON) show the ranges the scan walks. A
       // tombstone has neither status nor name key: a range of strings leaves it out, a full scan would not.
@@ -101,20 +107,17 @@ describeMongo("pages of every pet on MongoDB walk no gone tombstone", () => {
     return ids;
   };
 
-  it("by id, page after page, with every tombstone before, between and after the live pets", async () => {
-    expect(await listed({ limit: LIMIT }, "status_1__id_1")).toEqual([GONE + 1, GONE + 2]);
-    expect(await listed({ limit: LIMIT, after: GONE + 2 }, "status_1__id_1")).toEqual([GONE + 3, GONE + 4]);
-    expect(await listed({ limit: LIMIT, after: GONE + 4 }, "status_1__id_1")).toEqual([3 * GONE + 5]);
-    expect(await listed({ limit: LIMIT, after: 3 * GONE + 5 }, "status_1__id_1")).toEqual([]);
+  it("by id, page after page, with every tombstone before, between and after the live pets: `_id_` in order", async () => {
+    expect(await listed({ limit: LIMIT }, "_id_")).toEqual([GONE + 1, GONE + 2]);
+    expect(await listed({ limit: LIMIT, after: GONE + 2 }, "_id_")).toEqual([GONE + 3, GONE + 4]);
+    expect(await listed({ limit: LIMIT, after: GONE + 4 }, "_id_")).toEqual([3 * GONE + 5]);
+    expect(await listed({ limit: LIMIT, after: 3 * GONE + 5 }, "_id_")).toEqual([]);
   });
 
   it("by descending id, from the end past the last tombstones, and below the first live pet", async () => {
-    expect(await listed({ limit: LIMIT, sort: "-id" }, "status_1__id_1")).toEqual([3 * GONE + 5, GONE + 4]);
-    expect(await listed({ limit: LIMIT, sort: "-id", after: GONE + 4 }, "status_1__id_1")).toEqual([
-      GONE + 3,
-      GONE + 2,
-    ]);
-    expect(await listed({ limit: LIMIT, sort: "-id", after: GONE + 1 }, "status_1__id_1")).toEqual([]);
+    expect(await listed({ limit: LIMIT, sort: "-id" }, "_id_")).toEqual([3 * GONE + 5, GONE + 4]);
+    expect(await listed({ limit: LIMIT, sort: "-id", after: GONE + 4 }, "_id_")).toEqual([GONE + 3, GONE + 2]);
+    expect(await listed({ limit: LIMIT, sort: "-id", after: GONE + 1 }, "_id_")).toEqual([]);
   });
 
   it("by name, the first page and the next", async () => {
