@@ -6,7 +6,7 @@
  * too, so no plan reads the collection whole and sorts it), stepping over the tombstones in the page's range: the
  * test engine reads any other index's ranges whole and sorts them (docs/operations.md, "Listings and tombstones").
  */
-import { BSON, MongoClient, type CommandStartedEvent, type Document } from "mongodb";
+import { BSON, type Document, type MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { gonePet } from "../../adapters/mongo/gone.ts";
 import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
@@ -14,13 +14,7 @@ import type { PetStatus } from "../../core/pets/pet.ts";
 import type { PetRecord } from "../../core/pets/pet-record.ts";
 import type { PetQuery } from "../../core/pets/pets.port.ts";
 import type { Stores } from "../../core/stores.ts";
-import {
-  describeMongo,
-  freshMongoDatabase,
-  mongoUrl,
-  TEST_MONGO_CLIENT_OPTIONS,
-  type FreshMongoDatabase,
-} from "../support/mongo.ts";
+import { describeMongo, freshMongoDatabase, clientWatchingFinds, type FreshMongoDatabase } from "../support/mongo.ts";
 import { aPet } from "../contracts/mothers.ts";
 
 const GONE = 2_000;
@@ -65,11 +59,7 @@ describeMongo("pages of every pet on MongoDB with gone tombstones", () => {
     for (const live of LIVE) await stores.pets.insert(pet(live));
     // A provisional pet among them: in the ranges, never listed.
     await stores.pets.insert({ ...pet([GONE + 6, "available", "Aaron"]), lifecycle: "creating" });
-    watched = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
-    watched.on("commandStarted", (e: CommandStartedEvent) => {
-      if (e.commandName === "find" && e.command.find === "pets") finds.push(e.command);
-    });
-    await watched.connect();
+    watched = await clientWatchingFinds(finds, "pets");
     stores = mongoStoresFor(watched.db(mongo.db.databaseName), async () => {});
   });
   afterAll(async () => {

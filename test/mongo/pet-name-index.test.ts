@@ -1,13 +1,7 @@
-import { MongoClient, type CommandStartedEvent, type Document } from "mongodb";
+import type { Document, MongoClient } from "mongodb";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
-import {
-  describeMongo,
-  freshMongoDatabase,
-  mongoUrl,
-  TEST_MONGO_CLIENT_OPTIONS,
-  type FreshMongoDatabase,
-} from "../support/mongo.ts";
+import { describeMongo, freshMongoDatabase, clientWatchingFinds, type FreshMongoDatabase } from "../support/mongo.ts";
 
 describeMongo("pet name search on MongoDB", () => {
   let mongo: FreshMongoDatabase;
@@ -25,11 +19,7 @@ describeMongo("pet name search on MongoDB", () => {
         ...pet,
       })) as never,
     );
-    watched = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
-    watched.on("commandStarted", (event: CommandStartedEvent) => {
-      if (event.commandName === "find" && event.command.find === "pets") finds.push(event.command);
-    });
-    await watched.connect();
+    watched = await clientWatchingFinds(finds, "pets");
   });
   afterAll(async () => {
     await watched?.close();

@@ -3,17 +3,11 @@
  * to any other document adds no entry to them (adapters/mongo/work-indexes.ts), and queries that name them, so the
  * lists cost what is pending, not what the collections hold.
  */
-import { MongoClient, type CommandStartedEvent, type Document } from "mongodb";
+import type { Document, MongoClient } from "mongodb";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
 import type { Stores } from "../../core/stores.ts";
-import {
-  describeMongo,
-  freshMongoDatabase,
-  mongoUrl,
-  TEST_MONGO_CLIENT_OPTIONS,
-  type FreshMongoDatabase,
-} from "../support/mongo.ts";
+import { describeMongo, freshMongoDatabase, clientWatchingFinds, type FreshMongoDatabase } from "../support/mongo.ts";
 
 const PETS = 3_000;
 const liveOrder = (id: number, state: string) => ({
@@ -69,11 +63,7 @@ describeMongo("work indexes on MongoDB", () => {
         ...(i % 500 === 5 && { settling: new Date(0) }),
       })) as never,
     );
-    watched = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
-    watched.on("commandStarted", (e: CommandStartedEvent) => {
-      if (e.commandName === "find") finds.push(e.command);
-    });
-    await watched.connect();
+    watched = await clientWatchingFinds(finds);
     stores = mongoStoresFor(watched.db(mongo.db.databaseName), async () => {});
   });
   afterAll(async () => {

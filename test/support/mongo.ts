@@ -11,7 +11,7 @@
  *   });
  */
 import { randomBytes } from "node:crypto";
-import { MongoClient, type CommandStartedEvent, type Db, type MongoClientOptions } from "mongodb";
+import { MongoClient, type CommandStartedEvent, type Db, type Document, type MongoClientOptions } from "mongodb";
 import { afterAll, beforeAll, beforeEach, describe, inject } from "vitest";
 import { mongoStoresFor, prepareMongoDatabase } from "../../adapters/mongo/mongo-stores.ts";
 import type { Stores } from "../../core/stores.ts";
@@ -164,3 +164,13 @@ export function watchedMongoPerTest(prefix: string): {
     },
   };
 }
+
+/** A client that records each `find` it sends (on `collection` only, when one is named) in `finds`, to explain. */
+export const clientWatchingFinds = (finds: Document[], collection?: string): Promise<MongoClient> => {
+  const client = new MongoClient(mongoUrl(), { ...TEST_MONGO_CLIENT_OPTIONS, monitorCommands: true });
+  client.on("commandStarted", (event: CommandStartedEvent) => {
+    if (event.commandName === "find" && (collection === undefined || event.command.find === collection))
+      finds.push(event.command);
+  });
+  return client.connect();
+};
