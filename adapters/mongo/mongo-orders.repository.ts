@@ -163,8 +163,9 @@ export class MongoOrders implements Orders {
   list(query: OrderQuery): Promise<OrderRecord[]> {
     return guarded(async () => {
       const descending = query.sort === "-id";
-      const states: readonly OrderState[] =
-        query.complete === undefined ? LISTED_STATES : [query.complete ? "complete" : "open"];
+      const state: OrderState | undefined =
+        query.complete === undefined ? undefined : query.complete ? "complete" : "open";
+      const states: readonly OrderState[] = state === undefined ? LISTED_STATES : [state];
       const page = (filter: Filter<OrderDocument>, hint?: string) =>
         findPage(this.#orders, filter, query, { ...withoutOutbox, descending, hint });
       if (query.petId !== undefined || query.placedBy !== undefined) {
@@ -175,9 +176,7 @@ export class MongoOrders implements Orders {
         return (await page({ state: { $in: [...states] }, ...by })).map(toOrder);
       }
       const listed =
-        query.complete === undefined
-          ? page({ state: { $in: [...LISTED_STATES] } }, BY_ID)
-          : page({ state: query.complete ? "complete" : "open" }, BY_STATE.name);
+        state === undefined ? page({ state: { $in: [...states] } }, BY_ID) : page({ state }, BY_STATE.name);
       return (await listed).map(toOrder);
     });
   }

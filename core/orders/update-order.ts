@@ -23,7 +23,7 @@ export class UpdateOrder {
   readonly #drops: MarkDrops | undefined;
   /**
    * `hints`: the instance's, shared with PlaceOrder, so a pet it saw needs no read for its fence; `drops`: the
-   * instance's, so the settle mark waits to ride on a later write and a post still waiting is made first.
+   * instance's, so the settle mark waits to ride on a later write and a post still waiting rides on the settlement.
    */
   constructor(ports: Ports, hints = new StockHints(), drops?: MarkDrops) {
     this.#ports = ports;

@@ -61,7 +61,7 @@ export type Settlement = {
   units: number;
   at: Date;
   fence: number;
-  /** The order's own reservation (its nonce): refused while its reserve mark is there, which must be kept first. */
+  /** The order's own reservation (its nonce): refused while its reserve mark is there, unless `drops` drops it. */
   reservation?: string | undefined;
   /** Marks dropped by the same write, as `dropMarks` drops them: the order's own reserve mark kept by this write. */
   drops?: readonly MarkDrop[] | undefined;

@@ -414,6 +414,30 @@ export const petStockContract = (harness: ContractHarness): void => {
         expect(await pets().ofId(1)).toMatchObject({ stock: 2, holdCount: 1, marks: [], fences: { 10: 1 } });
       });
 
+      it("a settlement keeping its order's reserve mark drops it in the same write, by its nonce; a copy of it later is refused", async () => {
+        await pets().insert(aPet({ id: 1, stock: 3 }));
+        await reserve(1, 10, 2);
+        const owned = { ...order(10, 2), reservation: "n10" };
+
+        // Without keeping it, refused while the mark is there; keeping another nonce's, refused too.
+        expect((await applySettlement(pets(), clock, "release", owned, 0)).outcome).toBe("reserve-marked");
+        expect((await applySettlement(pets(), clock, "release", owned, 0, undefined, "n9")).outcome).toBe(
+          "reserve-marked",
+        );
+        expect((await applySettlement(pets(), clock, "release", owned, 0, undefined, "n10")).outcome).toBe("applied");
+        const settled = { stock: 3, holdCount: 0, heldUnits: 0, marks: [{ orderId: 10, kind: "settle" }] };
+        expect(await pets().ofId(1)).toMatchObject({ ...settled, fences: { 10: 1 } });
+
+        const copy = {
+          ...settlement("release", { orderId: 10, units: 2 }),
+          reservation: "n10",
+          drops: [{ orderId: 10, kind: "reserve", nonce: "n10" }] as const,
+        };
+        expect(await pets().applySettlement(copy)).toMatchObject({ applied: false, pet: settled });
+        await clearSettleMark(pets(), 1, 10);
+        expect(await pets().applySettlement(copy)).toMatchObject({ applied: false, pet: { stock: 3, marks: [] } });
+      });
+
       it("a release keeps a staff hold, and a consumption of the last holding order at stock 0 makes a sold-out pet sold", async () => {
         await pets().insert(
           aPet({ id: 1, stock: 0, status: "pending", pendingCause: "hold", holdCount: 1, heldUnits: 1 }),
