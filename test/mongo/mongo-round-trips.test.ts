@@ -10,6 +10,7 @@ import { CreateApiKey } from "../../core/access/create-api-key.ts";
 import type { Actor } from "../../core/access/permissions.ts";
 import { CreateCategory } from "../../core/categories/create-category.ts";
 import { CancelOrder } from "../../core/orders/cancel-order.ts";
+import { ListOrders } from "../../core/orders/list-orders.ts";
 import { PlaceOrder } from "../../core/orders/place-order.ts";
 import { FlushMarkDrops } from "../../core/orders/flush-mark-drops.ts";
 import { MARK_DROP_WAIT_MS, MarkDrops } from "../../core/orders/mark-drops.ts";
@@ -64,6 +65,15 @@ describeMongo("MongoDB adapters, seen from the server", () => {
         ["find pets"],
       );
       expect(await commandsOf(() => new GetInventoryItem(stores.pets).execute(pet.id))).toEqual(["find pets"]);
+    });
+
+    it("list orders: one find, by pet, of one state, or every order", async () => {
+      const list = (query: Parameters<ListOrders["execute"]>[0]) => () =>
+        new ListOrders(stores.orders).execute(query, staff);
+
+      expect(await commandsOf(list({ limit: 20, petId: 1 }))).toEqual(["find orders"]);
+      expect(await commandsOf(list({ limit: 20, complete: false }))).toEqual(["find orders"]);
+      expect(await commandsOf(list({ limit: 20 }))).toEqual(["find orders"]);
     });
 
     it("set inventory: one conditional write, at the revision given (If-Match) or read first", async () => {
